@@ -1,0 +1,26 @@
+# llmgate's build. `make run` runs the quickstart suite against the embedded
+# simulator; `make test` is what CI runs.
+GO      ?= go
+BIN     ?= bin/llmgate
+PKGS    ?= ./...
+
+export TESTCONTAINERS_RYUK_DISABLED ?= true
+
+.PHONY: build test run bench lint sim-image
+
+build:
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/llmgate
+
+test: lint
+	$(GO) test -race -timeout 30m $(PKGS)
+
+run:
+	$(GO) run ./cmd/llmgate run scenarios/quickstart.hcl -o quickstart-results.json
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./sim/ ./load/ ./compare/
+
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "not gofmt-clean:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet $(PKGS)

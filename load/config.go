@@ -1,0 +1,82 @@
+package load
+
+import "time"
+
+// Config is everything one run of the load generator needs.
+type Config struct {
+	// BaseURL is the server's root, e.g. "http://127.0.0.1:8000".
+	BaseURL string
+	// Model is the served model name sent in every request.
+	Model string
+	// APIKey is sent as a bearer token when set.
+	APIKey string
+
+	// Workload says what each request asks for.
+	Workload Workload
+
+	// Concurrency caps requests in flight; 0 means no cap (open loop only).
+	// With Rate == 0 it is a closed loop of exactly Concurrency users.
+	Concurrency int
+	// Rate is the mean arrival rate in requests per second; 0 means closed loop.
+	Rate float64
+	// Burstiness is the gamma shape of inter-arrival gaps; 0 means constant
+	// gaps, 1 Poisson, below 1 burstier.
+	Burstiness float64
+	// Ramp, when set, varies the rate from RampFrom to Rate over the run.
+	Ramp Ramp
+	// Requests stops the run after this many measured requests; 0 means no count limit.
+	Requests int
+	// Duration stops the run after this long; 0 means no time limit.
+	Duration time.Duration
+	// Warmup requests are sent first and excluded from the metrics.
+	Warmup int
+	// Seed makes arrivals and prompts reproducible.
+	Seed int64
+	// Timeout bounds each request; 0 means a default of 10 minutes.
+	Timeout time.Duration
+}
+
+// Ramp describes a rate that changes over the run.
+type Ramp struct {
+	// Kind is "", "linear" or "exponential".
+	Kind string
+	// From is the starting rate in requests per second.
+	From float64
+	// Over is how long the ramp lasts; the rate holds at Config.Rate after it.
+	Over time.Duration
+}
+
+// Workload kinds.
+const (
+	WorkloadRandom       = "random"
+	WorkloadPrefix       = "prefix"
+	WorkloadStructured   = "structured"
+	WorkloadConversation = "conversation"
+	WorkloadDataset      = "dataset"
+)
+
+// Workload describes the prompts of a run.
+type Workload struct {
+	// Kind is one of the Workload constants.
+	Kind string
+	// InputTokens and OutputTokens are the mean lengths in tokens.
+	InputTokens  int
+	OutputTokens int
+	// RangeRatio spreads lengths uniformly over [n*(1-r), n*(1+r)].
+	RangeRatio float64
+	// PrefixTokens is the shared prefix length for the prefix workload.
+	PrefixTokens int
+	// PrefixGroups is how many distinct prefixes the prefix workload rotates through.
+	PrefixGroups int
+	// Schema is a JSON schema (as JSON text) for the structured workload.
+	Schema string
+	// Turns is the number of turns per conversation.
+	Turns int
+	// DatasetPath is a ShareGPT-format JSON file for the dataset workload.
+	DatasetPath string
+	// Chat sends text prompts over /v1/chat/completions instead of token ids
+	// over /v1/completions.
+	Chat bool
+	// IgnoreEOS asks the server to generate exactly max_tokens tokens; default true.
+	IgnoreEOS *bool
+}

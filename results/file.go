@@ -1,0 +1,132 @@
+package results
+
+import "time"
+
+// SchemaVersion is the version of the results file this build writes. Files
+// with another major version are refused on read.
+const SchemaVersion = "1.0"
+
+// File is one results file: everything a run of a suite produced, or a
+// baseline promoted from one.
+type File struct {
+	// Version is the schema version, "major.minor".
+	Version string `json:"version"`
+	// Suite identifies the suite that produced the file.
+	Suite SuiteInfo `json:"suite"`
+	// Environment records where the numbers were measured.
+	Environment Environment `json:"environment"`
+	// Created is when the file was first written.
+	Created time.Time `json:"created"`
+	// Partial is true while a run is still in progress or when it was cut short.
+	Partial bool `json:"partial,omitempty"`
+	// Provenance says where a promoted baseline came from; nil for plain results.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	// Runs holds one entry per expanded run of the suite, in plan order.
+	Runs []Run `json:"runs"`
+}
+
+// SuiteInfo identifies a suite.
+type SuiteInfo struct {
+	// Name is the suite block's label.
+	Name string `json:"name"`
+	// File is the suite's path as given on the command line.
+	File string `json:"file,omitempty"`
+	// Description is the suite's description attribute.
+	Description string `json:"description,omitempty"`
+}
+
+// Environment is the metadata that decides whether two files are comparable.
+type Environment struct {
+	GitSHA         string `json:"git_sha,omitempty"`
+	GitRef         string `json:"git_ref,omitempty"`
+	Image          string `json:"image,omitempty"`
+	ImageDigest    string `json:"image_digest,omitempty"`
+	VLLMVersion    string `json:"vllm_version,omitempty"`
+	Model          string `json:"model,omitempty"`
+	GPU            string `json:"gpu,omitempty"`
+	TargetKind     string `json:"target_kind,omitempty"`
+	Host           string `json:"host,omitempty"`
+	LLMGateVersion string `json:"llmgate_version,omitempty"`
+}
+
+// Provenance records where a baseline was promoted from.
+type Provenance struct {
+	Source   string    `json:"source"`
+	Commit   string    `json:"commit,omitempty"`
+	Image    string    `json:"image,omitempty"`
+	Promoted time.Time `json:"promoted"`
+}
+
+// Status values for a Run.
+const (
+	StatusOK      = "ok"      // the run completed and its load generator was healthy
+	StatusInvalid = "invalid" // the load generator failed its self-checks; do not judge the server
+	StatusPartial = "partial" // the run was cut short (server died, interrupted, timed out)
+	StatusFailed  = "failed"  // the run could not be carried out at all
+)
+
+// Run is one expanded run of a scenario: its parameters and what was measured.
+type Run struct {
+	// Name is "scenario" or "scenario[key=value,...]" for sweep points.
+	Name string `json:"name"`
+	// Scenario is the scenario block's label.
+	Scenario string `json:"scenario"`
+	// Params holds the sweep values of this run, by key, formatted as in Name.
+	Params map[string]string `json:"params,omitempty"`
+	// Target names the target block ("server.vllm", "simulator.sim", ...).
+	Target string `json:"target,omitempty"`
+	// Status is one of the Status constants.
+	Status string `json:"status"`
+	// InvalidReasons explains StatusInvalid: which self-check failed and by how much.
+	InvalidReasons []string `json:"invalid_reasons,omitempty"`
+	// Error is the reason for StatusFailed or StatusPartial.
+	Error string `json:"error,omitempty"`
+	// Started and Finished bound the measured window in wall-clock time.
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	// Summary holds the run's metrics.
+	Summary Summary `json:"summary"`
+	// Asserts holds the outcome of each assert block, in file order.
+	Asserts []AssertResult `json:"asserts,omitempty"`
+	// Samples holds per-request samples for significance tests.
+	Samples *Samples `json:"samples,omitempty"`
+}
+
+// Valid reports whether the run's numbers may be judged.
+func (r *Run) Valid() bool { return r.Status == StatusOK }
+
+// AssertResult is the outcome of one assert block against one run.
+type AssertResult struct {
+	// Name is the assert block's label.
+	Name string `json:"name"`
+	// Passed is true when the condition held.
+	Passed bool `json:"passed"`
+	// Condition is the source text of the expression.
+	Condition string `json:"condition"`
+	// Message is the error_message on failure, or the evaluation error.
+	Message string `json:"message,omitempty"`
+	// Values lists what the expression saw, e.g. {"ttft.p95": 612.4}.
+	Values map[string]float64 `json:"values,omitempty"`
+	// File, Line and Column locate the condition in the suite.
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+}
+
+// Samples holds per-request values in milliseconds, measured requests only.
+type Samples struct {
+	TTFT []float64 `json:"ttft"`
+	TPOT []float64 `json:"tpot"`
+	E2EL []float64 `json:"e2el"`
+	// ITL is a compact histogram of all inter-token latencies.
+	ITL *Histogram `json:"itl,omitempty"`
+}
+
+// Histogram is a log-bucketed histogram of millisecond values: bucket i holds
+// values in [Base*Growth^i, Base*Growth^(i+1)); values below Base go in Under.
+type Histogram struct {
+	Base   float64 `json:"base"`
+	Growth float64 `json:"growth"`
+	Under  int64   `json:"under,omitempty"`
+	Counts []int64 `json:"counts"`
+}

@@ -1,0 +1,35 @@
+package results
+
+import "time"
+
+// Record is one request as the load generator saw it. Offsets are measured
+// on the monotonic clock from the start of the run.
+type Record struct {
+	// Seq is the request's index in send order, warmup included.
+	Seq int `json:"seq"`
+	// Warmup marks requests excluded from the metrics.
+	Warmup bool `json:"warmup,omitempty"`
+	// Scheduled is when the arrival process planned the send.
+	Scheduled time.Duration `json:"scheduled_ns"`
+	// Sent is when the request was actually written.
+	Sent time.Duration `json:"sent_ns"`
+	// TTFT is the time from Sent to the first chunk with non-empty choices; 0 when none came.
+	TTFT time.Duration `json:"ttft_ns"`
+	// E2EL is the time from Sent to the last chunk with choices.
+	E2EL time.Duration `json:"e2el_ns"`
+	// ITL holds the gaps between successive content chunks, in milliseconds,
+	// already split evenly across the tokens of multi-token chunks.
+	ITL []float64 `json:"itl_ms,omitempty"`
+	// InputTokens and OutputTokens come from the server's usage.
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// Error is empty on success, else the reason (HTTP status and body excerpt, disconnect, timeout).
+	Error string `json:"error,omitempty"`
+	// ErrorKind classifies Error: "http", "disconnect", "timeout", "protocol", "canceled".
+	ErrorKind string `json:"error_kind,omitempty"`
+	// StructuredValid is set for structured-output workloads: whether the answer validated.
+	StructuredValid *bool `json:"structured_valid,omitempty"`
+}
+
+// OK reports whether the request completed without error.
+func (r *Record) OK() bool { return r.Error == "" }

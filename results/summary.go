@@ -1,0 +1,80 @@
+package results
+
+// Summary is the metric set of one run. Latencies are in milliseconds and
+// rates per second; definitions follow `vllm bench serve`.
+type Summary struct {
+	TTFT Stats `json:"ttft"`
+	TPOT Stats `json:"tpot"`
+	ITL  Stats `json:"itl"`
+	E2EL Stats `json:"e2el"`
+
+	Throughput Throughput `json:"throughput"`
+	Goodput    Goodput    `json:"goodput"`
+	Requests   Requests   `json:"requests"`
+	ErrorRate  float64    `json:"error_rate"`
+
+	// Server is nil when the server exposes no /metrics.
+	Server *ServerMetrics `json:"server,omitempty"`
+	// Structured is nil unless the workload asked for structured output.
+	Structured *Structured `json:"structured,omitempty"`
+	Client     Client      `json:"client"`
+
+	// DurationSeconds is the measured window: first send after warmup to last completion.
+	DurationSeconds float64 `json:"duration_s"`
+	// InputTokens and OutputTokens are totals over measured requests, from usage.
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// Stats are summary statistics of one latency distribution.
+type Stats struct {
+	N      int     `json:"n"`
+	Mean   float64 `json:"mean"`
+	Median float64 `json:"median"`
+	Std    float64 `json:"std"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	P50    float64 `json:"p50"`
+	P90    float64 `json:"p90"`
+	P95    float64 `json:"p95"`
+	P99    float64 `json:"p99"`
+	P999   float64 `json:"p99_9"`
+}
+
+// Throughput is measured over the run's measured window.
+type Throughput struct {
+	Requests     float64 `json:"requests"`
+	OutputTokens float64 `json:"output_tokens"`
+	TotalTokens  float64 `json:"total_tokens"`
+}
+
+// Goodput counts requests that met every goodput limit.
+type Goodput struct {
+	Requests float64 `json:"requests"`
+	Ratio    float64 `json:"ratio"`
+}
+
+// Requests counts measured requests by outcome.
+type Requests struct {
+	Completed int `json:"completed"`
+	Failed    int `json:"failed"`
+}
+
+// ServerMetrics are derived from the server's Prometheus /metrics during the run.
+type ServerMetrics struct {
+	KVCacheUsageMax    float64 `json:"kv_cache_usage_max"`
+	RequestsWaitingMax float64 `json:"requests_waiting_max"`
+	Preemptions        float64 `json:"preemptions"`
+	PrefixCacheHitRate float64 `json:"prefix_cache_hit_rate"`
+}
+
+// Structured reports structured-output validity.
+type Structured struct {
+	ValidRate float64 `json:"valid_rate"`
+}
+
+// Client reports the load generator's own health.
+type Client struct {
+	ScheduleLagP99 float64 `json:"schedule_lag_p99"`
+	AchievedRate   float64 `json:"achieved_rate"`
+}

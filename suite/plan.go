@@ -1,0 +1,158 @@
+package suite
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/load"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Suite is a decoded, validated suite file.
+type Suite struct {
+	// Name and Description come from the suite block.
+	Name, Description string
+	// Filename is the path the suite was loaded from.
+	Filename string
+	// Targets holds every server, endpoint and simulator block, keyed "kind.name".
+	Targets map[string]*Target
+	// Scenarios are in file order.
+	Scenarios []*Scenario
+	// Gate is nil when the suite has no gate block.
+	Gate *Gate
+	// Files holds the parsed sources, for rendering diagnostics with snippets.
+	Files map[string]*hcl.File
+}
+
+// Target is a resolved server, endpoint or simulator block.
+type Target struct {
+	// Kind is "server", "endpoint" or "simulator"; Name is the block label.
+	Kind, Name     string
+	Image          string
+	Model          string
+	Args           []string
+	Env            map[string]string
+	GPUs           string
+	IPC            string
+	ShmSize        int64
+	Volumes        map[string]string
+	ModelFlag      bool
+	StartupTimeout time.Duration
+	URL            string
+	APIKey         string
+	Profile        string
+	// DeclRange is the block's header in the source.
+	DeclRange hcl.Range
+}
+
+// Ref returns "kind.name", the way scenarios refer to the target.
+func (t *Target) Ref() string { return t.Kind + "." + t.Name }
+
+// Scenario is a scenario block with defaults applied, before sweep expansion.
+type Scenario struct {
+	Name, Description string
+	// Runs are the scenario's expanded runs: one, or one per sweep point.
+	Runs []*Run
+	// DeclRange is the block's header in the source.
+	DeclRange hcl.Range
+}
+
+// Param is one sweep key's value in a run.
+type Param struct {
+	Key string
+	// Value is the sweep value; Text is how it appears in the run's name.
+	Value cty.Value
+	Text  string
+}
+
+// Goodput holds the per-request limits in milliseconds that make a request
+// "good"; zero means no limit on that metric.
+type Goodput struct {
+	TTFT, TPOT, E2EL float64
+}
+
+// Run is one expanded run: a scenario at one sweep point.
+type Run struct {
+	// Name is "scenario" or "scenario[key=value,...]".
+	Name     string
+	Scenario string
+	// Params are the sweep values in key order of the sweep block.
+	Params []Param
+	// Target is the target the run sends traffic to.
+	Target *Target
+	// ServerArgs are appended to the target's args; runs with different
+	// ServerArgs need different servers.
+	ServerArgs []string
+	// Load is the load configuration; the runner fills in BaseURL, Model and APIKey.
+	Load load.Config
+	// Goodput holds the goodput limits.
+	Goodput Goodput
+	// Asserts are evaluated after the run.
+	Asserts []*Assert
+}
+
+// ParamMap returns the run's sweep values as text, by key.
+func (r *Run) ParamMap() map[string]string {
+	if len(r.Params) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(r.Params))
+	for _, p := range r.Params {
+		m[p.Key] = p.Text
+	}
+	return m
+}
+
+// Assert is an assert block: a condition over the metric namespace and sweep values.
+type Assert struct {
+	Name         string
+	Condition    hcl.Expression
+	ErrorMessage string
+	// DeclRange is the block's header in the source.
+	DeclRange hcl.Range
+}
+
+// Group is a run of consecutive Runs that share one server: same target and
+// same server args. The runner starts the server once per group.
+type Group struct {
+	Target     *Target
+	ServerArgs []string
+	Runs       []*Run
+}
+
+// Plan is the ordered list of server groups a suite expands to.
+type Plan struct {
+	Groups []*Group
+}
+
+// Runs returns every run of the plan in execution order.
+func (p *Plan) Runs() []*Run {
+	var runs []*Run
+	for _, g := range p.Groups {
+		runs = append(runs, g.Runs...)
+	}
+	return runs
+}
+
+// Gate is the suite's gate block: how to compare with a baseline.
+type Gate struct {
+	// Baseline is the baseline results file, relative to the suite's directory.
+	Baseline string
+	// Alpha is the significance level needed to call a change; default 0.05.
+	Alpha float64
+	// FailOnInconclusive makes an inconclusive verdict fail the gate.
+	FailOnInconclusive bool
+	Tolerances         []Tolerance
+}
+
+// Tolerance is how far one metric may move before the gate calls it a regression.
+type Tolerance struct {
+	// Metric is a name of the results metric namespace, e.g. "ttft.p95".
+	Metric string
+	// Relative is true for "10%" bands; Amount is then a fraction (0.10).
+	// Otherwise Amount is absolute, in the metric's unit (ms for latencies).
+	Relative bool
+	Amount   float64
+	// DeclRange is the tolerance block's header, for annotations.
+	DeclRange hcl.Range
+}
