@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
+func init() {
+	register(&command{
+		name:    "compare",
+		summary: "compare results with a baseline and fail on a regression",
+		usage:   "BASELINE CURRENT [--suite SUITE] [--rerun RERUN] [--markdown FILE] [--json FILE] [--fail-on inconclusive]",
+		help: `
+Compare sets CURRENT against BASELINE (both results files) run by run and
+metric by metric, prints a benchstat-like table, and exits 1 when a metric
+regressed or an assert failed in CURRENT, 0 otherwise (2 for unreadable files).
+
+Bands and alpha come from the suite's gate block (--suite); without one the
+defaults are 10% on ttft.p95, tpot.p95 and e2el.p95 and 5% on
+throughput.output_tokens, alpha 0.05. Percentile changes are estimated with
+the Harrell-Davis estimator and tested with Mann-Whitney U over the
+per-request samples.
+
+Verdicts: regression, improvement, unchanged, inconclusive, new, missing,
+invalid. One run calls a regression only past twice the band; a change from
+75% of the band up is "inconclusive (rerun to confirm)", because run-to-run
+drift alone moves p95 that far. Rerun just those runs (llmgate run --only)
+and pass the file as --rerun: the mean change over both runs then decides.
+Inconclusive verdicts fail only with --fail-on inconclusive.
+
+Examples:
+
+  llmgate compare perf/baseline.json results.json --suite perf/gate.hcl
+  llmgate compare base.json cur.json --markdown summary.md --json verdicts.json
+  llmgate compare base.json cur.json --rerun rerun.json`,
+		run: runCompare,
+	})
+}
+
+func runCompare(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(commands["compare"], e)
+	suitePath := fs.String("suite", "", "suite `FILE` whose gate block gives bands and alpha")
+	rerunPath := fs.String("rerun", "", "results `FILE` of a confirming rerun of the runs compare asked to rerun")
+	mdPath := fs.String("markdown", "", "also write the markdown summary to `FILE`")
+	jsonPath := fs.String("json", "", "also write the verdicts as JSON to `FILE`")
+	failOn := fs.String("fail-on", "", "also fail on `inconclusive` verdicts")
+	vars := varFlag{}
+	fs.Var(vars, "var", "set the suite variable `NAME=VALUE` (repeatable)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("compare needs BASELINE and CURRENT results files (see llmgate help compare)")
+	}
+	if *failOn != "" && *failOn != "inconclusive" {
+		return usagef("--fail-on takes only \"inconclusive\", got %q", *failOn)
+	}
+	cfg, err := cmpConfig(e, *suitePath, vars)
+	if err != nil {
+		return err
+	}
+	if *failOn == "inconclusive" {
+		cfg.FailOnInconclusive = true
+	}
+	base, err := cmpReadResults(pos[0], "baseline")
+	if err != nil {
+		return err
+	}
+	cur, err := cmpReadResults(pos[1], "current")
+	if err != nil {
+		return err
+	}
+	var c *compare.Comparison
+	if *rerunPath != "" {
+		rerun, err := cmpReadResults(*rerunPath, "rerun")
+		if err != nil {
+			return err
+		}
+		c = compare.Confirm(base, cur, rerun, cfg)
+	} else {
+		c = compare.Compare(base, cur, cfg)
+	}
+	if err := report.Terminal(e.stdout, c); err != nil {
+		return err
+	}
+	if *mdPath != "" {
+		if err := cmpWriteFile(*mdPath, []byte(report.Markdown(c, report.MarkdownOptions{Title: cur.Suite.Name}))); err != nil {
+			return err
+		}
+	}
+	if *jsonPath != "" {
+		b, err := json.MarshalIndent(c, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encoding verdicts: %w", err)
+		}
+		if err := cmpWriteFile(*jsonPath, append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	if c.Failed() {
+		return errReported{exitGate}
+	}
+	return nil
+}
+
+// cmpConfig reads the gate block of the suite at path, or returns the defaults.
+func cmpConfig(e *env, path string, vars map[string]string) (compare.Config, error) {
+	if path == "" {
+		return compare.DefaultConfig(), nil
+	}
+	s, diags := suite.Load(path, suite.Options{Vars: vars, Getenv: e.getenv})
+	if diags.HasErrors() {
+		var files map[string]*hcl.File
+		if s != nil {
+			files = s.Files
+		}
+		if err := suite.WriteDiagnostics(e.stderr, files, diags, false); err != nil {
+			return compare.Config{}, err
+		}
+		return compare.Config{}, errReported{exitUsage}
+	}
+	return compare.ConfigFromGate(s.Gate), nil
+}
+
+// cmpReadResults reads a results file, mapping any problem to a usage error (exit 2).
+func cmpReadResults(path, role string) (*results.File, error) {
+	f, err := results.ReadFile(path)
+	if err != nil {
+		return nil, usagef("reading %s results: %w", role, err)
+	}
+	return f, nil
+}
+
+// cmpWriteFile writes data to path through a temporary file and a rename.
+func cmpWriteFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

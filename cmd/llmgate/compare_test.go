@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/results"
+)
+
+// writeResults writes a synthetic results file with one chat run whose
+// median TTFT is ttft ms, optionally with a failed assert.
+func writeResults(t *testing.T, dir, name string, ttft float64, seed uint64, failAssert bool) string {
+	t.Helper()
+	spec := comparetest.RunSpec{Name: "chat", TTFT: ttft, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.1, N: 300, Seed: seed}
+	if failAssert {
+		spec.Asserts = []results.AssertResult{{Name: "slo", Passed: false, Condition: "ttft.p95 < 1"}}
+	}
+	path := filepath.Join(dir, name)
+	if err := results.WriteFile(path, comparetest.File(results.Environment{Model: "m"}, spec)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCompareExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	base := writeResults(t, dir, "base.json", 100, 1, false)
+	same := writeResults(t, dir, "same.json", 100, 2, false)
+	slow := writeResults(t, dir, "slow.json", 150, 3, false)
+	near := writeResults(t, dir, "near.json", 113, 4, false)
+	asserted := writeResults(t, dir, "assert.json", 100, 5, true)
+	garbage := filepath.Join(dir, "garbage.json")
+	os.WriteFile(garbage, []byte("{not json"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		// Same distribution: pass.
+		{name: "pass", args: []string{base, same}, want: exitPass},
+		// 50% slower: a regression fails the gate.
+		{name: "regression", args: []string{base, slow}, want: exitGate},
+		// A failed assert in the current file fails the gate on its own.
+		{name: "failed assert", args: []string{base, asserted}, want: exitGate},
+		// Near the band: inconclusive passes by default...
+		{name: "inconclusive passes", args: []string{base, near}, want: exitPass},
+		// ...and fails with --fail-on inconclusive.
+		{name: "fail on inconclusive", args: []string{base, near, "--fail-on", "inconclusive"}, want: exitGate},
+		// A confirming rerun at baseline level clears the inconclusive verdict.
+		{name: "rerun clears", args: []string{base, near, "--rerun", same, "--fail-on", "inconclusive"}, want: exitPass},
+		// An unreadable file is bad usage.
+		{name: "bad file", args: []string{base, garbage}, want: exitUsage},
+		// A missing argument is bad usage.
+		{name: "one file", args: []string{base}, want: exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"compare"}, tt.args...)...)
+			if code != tt.want {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.want, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestCompareOutputs(t *testing.T) {
+	dir := t.TempDir()
+	base := writeResults(t, dir, "base.json", 100, 1, false)
+	slow := writeResults(t, dir, "slow.json", 150, 3, false)
+	md, js := filepath.Join(dir, "summary.md"), filepath.Join(dir, "verdicts.json")
+	code, _, stderr := runCLI(t, "compare", base, slow, "--markdown", md, "--json", js)
+	if code != exitGate {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil || !strings.HasPrefix(string(b), "### fixture: ❌ 1 regression") {
+		t.Errorf("markdown %q, %v", firstLine(string(b)), err)
+	}
+	var v struct {
+		Failed bool `json:"failed"`
+		Rows   []struct {
+			Metric  string `json:"metric"`
+			Verdict string `json:"verdict"`
+		} `json:"rows"`
+	}
+	b, err = os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("verdicts JSON: %v", err)
+	}
+	if !v.Failed || len(v.Rows) != 4 || v.Rows[0].Metric != "ttft.p95" || v.Rows[0].Verdict != "regression" {
+		t.Errorf("verdicts JSON %+v", v)
+	}
+}
+
+func TestImportPromoteReport(t *testing.T) {
+	dir := t.TempDir()
+	imported := filepath.Join(dir, "imported.json")
+	code, _, stderr := runCLI(t, "import", "vllm-bench", "../../testdata/vllmbench/detailed.json", "../../testdata/vllmbench/summary.json", "-o", imported)
+	if code != exitPass {
+		t.Fatalf("import exit %d: %s", code, stderr)
+	}
+	f, err := results.ReadFile(imported)
+	if err != nil || len(f.Runs) != 2 || f.Runs[0].Name != "detailed" || f.Runs[0].Samples == nil {
+		t.Fatalf("imported file %+v, %v", f, err)
+	}
+	t.Setenv("GITHUB_SHA", "0123abc")
+	baseline := filepath.Join(dir, "baseline.json")
+	if code, _, stderr := runCLI(t, "baseline", "promote", imported, "--to", baseline, "--image", "vllm/vllm-openai:v0.11.0"); code != exitPass {
+		t.Fatalf("promote exit %d: %s", code, stderr)
+	}
+	b, err := results.ReadFile(baseline)
+	if err != nil || b.Provenance == nil || b.Provenance.Commit != "0123abc" || b.Provenance.Image != "vllm/vllm-openai:v0.11.0" || b.Provenance.Source != imported {
+		t.Fatalf("baseline provenance %+v, %v", b.Provenance, err)
+	}
+	html := filepath.Join(dir, "report.html")
+	if code, _, stderr := runCLI(t, "report", imported, "--baseline", baseline, "-o", html); code != exitPass {
+		t.Fatalf("report exit %d: %s", code, stderr)
+	}
+	page, _ := os.ReadFile(html)
+	if !strings.Contains(string(page), "<svg") {
+		t.Error("report has no chart")
+	}
+	if code, _, _ := runCLI(t, "import", "vllm-bench", "../../testdata/vllmbench/missing.json", "-o", filepath.Join(dir, "x.json")); code != exitUsage {
+		t.Errorf("import of a missing file: exit %d, want 2", code)
+	}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}

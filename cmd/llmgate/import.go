@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+func init() {
+	register(&command{
+		name:    "import",
+		summary: "convert vllm bench serve results into a results file",
+		usage:   "vllm-bench FILE.json... -o results.json [--name NAME]",
+		help: `
+Import vllm-bench converts the JSON that vllm bench serve --save-result
+writes into an llmgate results file, one run per input file, so numbers you
+already have can seed a baseline (llmgate baseline promote).
+
+With --save-detailed the per-request arrays become samples (TTFT from ttfts,
+E2EL as TTFT plus the inter-token gaps, TPOT as those gaps over output tokens
+minus one; failed requests left out), so comparisons get significance tests.
+Without it only vLLM's statistics are kept and comparisons use bands alone.
+vLLM's files have no p95 unless run with --metric-percentiles 50,90,95,99.
+
+Each run is named after its file (without .json) unless --name is given
+(with several files, --name is used as a prefix: NAME-1, NAME-2, ...).
+
+Examples:
+
+  llmgate import vllm-bench bench.json -o results.json
+  llmgate import vllm-bench --name chat bench-detailed.json -o baseline.json`,
+		run: runImport,
+	})
+}
+
+func runImport(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] != "vllm-bench" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			printHelp(e.stdout, commands["import"])
+			return nil
+		}
+		return usagef("import needs a format; the one supported is vllm-bench: llmgate import vllm-bench FILE.json -o results.json")
+	}
+	fs := newFlags(commands["import"], e)
+	out := fs.String("o", "", "write the results file to `FILE` (required)")
+	name := fs.String("name", "", "run `NAME` (default: the input file's name)")
+	files, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 || *out == "" {
+		return usagef("import vllm-bench needs at least one FILE.json and -o results.json")
+	}
+	var merged *results.File
+	for i, path := range files {
+		fh, err := os.Open(path)
+		if err != nil {
+			return usagef("import: %w", err)
+		}
+		b, err := results.ReadVLLMBench(fh)
+		fh.Close()
+		if err != nil {
+			return usagef("import %s: %w", path, err)
+		}
+		run := strings.TrimSuffix(filepath.Base(path), ".json")
+		switch {
+		case *name != "" && len(files) == 1:
+			run = *name
+		case *name != "":
+			run = fmt.Sprintf("%s-%d", *name, i+1)
+		}
+		f := b.File(run)
+		if !b.Detailed() {
+			fmt.Fprintf(e.stderr, "note: %s has no per-request data (--save-detailed); comparisons against it use bands alone\n", path)
+		}
+		if merged == nil {
+			merged = f
+		} else {
+			merged.Runs = append(merged.Runs, f.Runs...)
+		}
+	}
+	if err := results.WriteFile(*out, merged); err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	fmt.Fprintf(e.stdout, "imported %d run(s) into %s\n", len(merged.Runs), *out)
+	return nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/results"
+)
+
+func init() {
+	register(&command{
+		name:    "report",
+		summary: "write a self-contained HTML report of a results file",
+		usage:   "RESULTS [--baseline BASELINE] [--suite SUITE] [-o report.html]",
+		help: `
+Report renders RESULTS as one HTML file that opens anywhere, offline: the
+run table, the throughput–latency curve of each sweep, latency CDFs of every
+run from its per-request samples, failed asserts and, with --baseline, the
+comparison and its verdicts (bands from --suite's gate block, or defaults)
+with the baseline's curves drawn dashed beside the current ones.
+
+The exit code is 0 whenever the report was written; use llmgate compare to
+gate.
+
+Examples:
+
+  llmgate report results.json -o report.html
+  llmgate report results.json --baseline perf/baseline.json -o report.html`,
+		run: runReport,
+	})
+}
+
+func runReport(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(commands["report"], e)
+	out := fs.String("o", "report.html", "write the HTML report to `FILE`")
+	basePath := fs.String("baseline", "", "baseline results `FILE` to compare with")
+	suitePath := fs.String("suite", "", "suite `FILE` whose gate block gives bands and alpha")
+	vars := varFlag{}
+	fs.Var(vars, "var", "set the suite variable `NAME=VALUE` (repeatable)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("report needs one RESULTS file (see llmgate help report)")
+	}
+	cur, err := cmpReadResults(pos[0], "current")
+	if err != nil {
+		return err
+	}
+	var c *compare.Comparison
+	var base *results.File
+	if *basePath != "" {
+		base, err = cmpReadResults(*basePath, "baseline")
+		if err != nil {
+			return err
+		}
+		cfg, err := cmpConfig(e, *suitePath, vars)
+		if err != nil {
+			return err
+		}
+		c = compare.Compare(base, cur, cfg)
+	}
+	var b bytes.Buffer
+	if err := report.HTML(&b, cur, base, c); err != nil {
+		return err
+	}
+	if err := cmpWriteFile(*out, b.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %s (%d runs)\n", *out, len(cur.Runs))
+	return nil
+}

@@ -1,0 +1,324 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/aclements/go-moremath/stats"
+	"github.com/llmgate/llmgate/results"
+	"golang.org/x/perf/benchmath"
+)
+
+// Compare judges cur against base: for every run present in either file
+// and every tolerance of cfg, one Row with a verdict. A single current run
+// calls a regression only when it is past ClearFactor times the band and
+// significant; closer calls are Inconclusive with Rerun set, for Confirm.
+// A nil base judges the asserts alone: no rows, and a warning saying so.
+// Failed asserts count only on valid runs: an invalid or partial run is not
+// judged, and its rows say why.
+func Compare(base, cur *results.File, cfg Config) *Comparison {
+	c := &Comparison{Baseline: base, Current: cur, Config: cfg}
+	if base == nil {
+		c.Warnings = append(c.Warnings, errNoBaseline)
+		c.collectAsserts()
+		return c
+	}
+	c.Environment, c.Warnings = envDiff(base, cur)
+	if base.Partial {
+		c.Warnings = append(c.Warnings, fmt.Errorf("baseline file is partial: it was cut short"))
+	}
+	if cur.Partial {
+		c.Warnings = append(c.Warnings, fmt.Errorf("current file is partial: it was cut short"))
+	}
+	for _, t := range cfg.Tolerances {
+		if _, ok := results.LookupMetric(t.Metric); !ok {
+			c.Warnings = append(c.Warnings, fmt.Errorf("tolerance on unknown metric %q ignored", t.Metric))
+		}
+	}
+	c.collectAsserts()
+	baseRuns := runIndex(base)
+	seen := map[string]bool{}
+	for i := range cur.Runs {
+		cr := &cur.Runs[i]
+		seen[cr.Name] = true
+		c.Rows = append(c.Rows, c.compareRun(baseRuns[cr.Name], cr)...)
+	}
+	for i := range base.Runs {
+		if br := &base.Runs[i]; !seen[br.Name] {
+			c.Rows = append(c.Rows, c.compareRun(br, nil)...)
+		}
+	}
+	return c
+}
+
+// Confirm is Compare with a confirming rerun: rows of Compare(base, cur)
+// that ask for a rerun are decided by the mean change over cur and rerun
+// (a regression needs the mean past the band and both runs significant).
+// Every other row keeps its single-run verdict. rerun need only hold the
+// runs named by RerunRuns.
+func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
+	c := Compare(base, cur, cfg)
+	c.Rerun = rerun
+	baseRuns, rerunRuns := runIndex(base), runIndex(rerun)
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if !r.Rerun {
+			continue
+		}
+		rr := rerunRuns[r.Run]
+		if rr == nil || !rr.Valid() {
+			r.Reason += "; the rerun has no valid run to confirm with"
+			continue
+		}
+		m, _ := results.LookupMetric(r.Metric)
+		second, ok := c.measure(baseRuns[r.Run], rr, m, r.Tolerance)
+		if !ok {
+			r.Reason += "; the rerun lacks the metric"
+			continue
+		}
+		r.Confirm = &second
+		r.Rerun = false
+		r.Change = (r.Change + second.Change) / 2
+		r.Delta = (r.Delta + second.Delta) / 2
+		alpha := c.Config.alpha()
+		sig := (!r.Tested() || r.Significant(alpha)) && (!second.Tested() || second.Significant(alpha))
+		past := bandValue(r) - r.Tolerance.Amount
+		switch {
+		case past > 0 && sig:
+			r.Verdict, r.Reason = Regression, "past the band on average over two runs, both significant"
+		case past > 0:
+			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, not significant in both"
+		case bandValue(r) < -r.Tolerance.Amount && sig:
+			r.Verdict, r.Reason = Improvement, "better than the band on average over two runs"
+		default:
+			r.Verdict, r.Reason = Unchanged, "within the band on average over two runs"
+		}
+	}
+	return c
+}
+
+// errNoBaseline is the warning of a comparison made without a baseline.
+var errNoBaseline = errors.New("no baseline: only the asserts were judged")
+
+// collectAsserts gathers the failed asserts of the current file's valid runs.
+func (c *Comparison) collectAsserts() {
+	for i := range c.Current.Runs {
+		cr := &c.Current.Runs[i]
+		if !cr.Valid() {
+			continue
+		}
+		for _, a := range cr.Asserts {
+			if !a.Passed {
+				c.FailedAsserts = append(c.FailedAsserts, FailedAssert{Run: cr.Name, Assert: a})
+			}
+		}
+	}
+}
+
+func runIndex(f *results.File) map[string]*results.Run {
+	m := map[string]*results.Run{}
+	if f == nil {
+		return m
+	}
+	for i := range f.Runs {
+		m[f.Runs[i].Name] = &f.Runs[i]
+	}
+	return m
+}
+
+// compareRun returns one row per tolerance for a run on either side or both.
+func (c *Comparison) compareRun(br, cr *results.Run) []Row {
+	var rows []Row
+	for _, t := range c.Config.Tolerances {
+		m, ok := results.LookupMetric(t.Metric)
+		if !ok {
+			continue
+		}
+		id := cr
+		if id == nil {
+			id = br
+		}
+		row := Row{Run: id.Name, Scenario: id.Scenario, Params: id.Params, Metric: m.Name, Unit: m.Unit, Better: m.Better,
+			Tolerance: t, Baseline: math.NaN(), Current: math.NaN(), P: math.NaN(), Estimator: "summary",
+			BaselineLo: math.NaN(), BaselineHi: math.NaN(), CurrentLo: math.NaN(), CurrentHi: math.NaN()}
+		if br != nil && br.Status != results.StatusFailed {
+			if v, ok := m.Value(&br.Summary); ok {
+				row.Baseline = v
+			}
+		}
+		if cr != nil && cr.Status != results.StatusFailed {
+			if v, ok := m.Value(&cr.Summary); ok {
+				row.Current = v
+			}
+		}
+		switch {
+		case br == nil:
+			row.Verdict, row.Reason = New, "run not in the baseline"
+		case cr == nil:
+			row.Verdict, row.Reason = Missing, "run not in the current results"
+		case !br.Valid():
+			row.Verdict, row.Reason = Invalid, "baseline run is "+br.Status+reasonSuffix(br)
+		case !cr.Valid():
+			row.Verdict, row.Reason = Invalid, "current run is "+cr.Status+reasonSuffix(cr)
+		default:
+			measured, ok := c.measure(br, cr, m, t)
+			if !ok {
+				if math.IsNaN(row.Baseline) && math.IsNaN(row.Current) {
+					continue // the metric applies to neither run (no /metrics, no structured output)
+				}
+				measured = row
+				if math.IsNaN(row.Baseline) {
+					measured.Verdict, measured.Reason = New, "metric not in the baseline run"
+				} else {
+					measured.Verdict, measured.Reason = Missing, "metric not in the current run"
+				}
+			} else {
+				c.judge(&measured)
+			}
+			row = measured
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func reasonSuffix(r *results.Run) string {
+	switch {
+	case len(r.InvalidReasons) > 0:
+		return ": " + strings.Join(r.InvalidReasons, "; ")
+	case r.Error != "":
+		return ": " + r.Error
+	}
+	return ""
+}
+
+// bandValue is the row's worse-signed change in the terms of its band.
+func bandValue(r *Row) float64 {
+	if r.Tolerance.Relative {
+		return r.Change
+	}
+	return r.Delta
+}
+
+// judge sets a single-run verdict on a measured row.
+func (c *Comparison) judge(r *Row) {
+	alpha, band := c.Config.alpha(), r.Tolerance.Amount
+	v := bandValue(r)
+	sig := !r.Tested() || r.Significant(alpha)
+	switch {
+	case v > ClearFactor*band && sig:
+		r.Verdict, r.Reason = Regression, "past twice the band and significant"
+	case v > band && !sig:
+		r.Verdict, r.Reason, r.Rerun = Inconclusive, fmt.Sprintf("past the band but p=%.2g ≥ α=%g; rerun to confirm", r.P, alpha), true
+	case v > RerunFraction*band:
+		r.Verdict, r.Reason, r.Rerun = Inconclusive, "near or past the band, within run-to-run drift; rerun to confirm", true
+	case v < -band && sig:
+		r.Verdict, r.Reason = Improvement, "better than the band and significant"
+	case v < -band:
+		r.Verdict, r.Reason = Unchanged, "better than the band but not significant"
+	default:
+		r.Verdict, r.Reason = Unchanged, "within the band"
+	}
+}
+
+// measure estimates the metric on both runs and tests the difference.
+// It returns false when either run lacks the metric.
+func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance) (Row, bool) {
+	r := Row{Run: cr.Name, Scenario: cr.Scenario, Params: cr.Params, Metric: m.Name, Unit: m.Unit, Better: m.Better, Tolerance: t, P: math.NaN()}
+	var ok1, ok2 bool
+	r.Baseline, ok1 = m.Value(&br.Summary)
+	r.Current, ok2 = m.Value(&cr.Summary)
+	if !ok1 || !ok2 {
+		return r, false
+	}
+	bs, cs := sampleOf(br, m.Sample), sampleOf(cr, m.Sample)
+	bEst, bLo, bHi, est := estimate(m.Name, r.Baseline, bs)
+	cEst, cLo, cHi, _ := estimate(m.Name, r.Current, cs)
+	if len(bs) == 0 || len(cs) == 0 {
+		bEst, bLo, bHi, est = r.Baseline, math.NaN(), math.NaN(), "summary"
+		cEst, cLo, cHi = r.Current, math.NaN(), math.NaN()
+	}
+	r.Estimator = est
+	r.BaselineLo, r.BaselineHi, r.CurrentLo, r.CurrentHi = bLo, bHi, cLo, cHi
+	sign := 1.0
+	if m.Better == results.HigherIsBetter {
+		sign = -1
+	}
+	r.Delta = sign * (cEst - bEst)
+	switch {
+	case bEst != 0:
+		r.Change = r.Delta / math.Abs(bEst)
+	case r.Delta == 0:
+		r.Change = 0
+	default:
+		r.Change = math.Copysign(math.Inf(1), r.Delta)
+	}
+	if est != "summary" {
+		th := &benchmath.Thresholds{CompareAlpha: c.Config.alpha()}
+		cmp := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(bs), th), benchmath.NewSample(slices.Clone(cs), th))
+		r.P, r.N1, r.N2 = cmp.P, cmp.N1, cmp.N2
+		for _, w := range cmp.Warnings {
+			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
+		}
+		if min(len(bs), len(cs)) < MinSamples {
+			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: only %d baseline and %d current samples; at least %d make the test trustworthy",
+				cr.Name, m.Name, len(bs), len(cs), MinSamples))
+		}
+	}
+	return r, true
+}
+
+// sampleOf returns run's per-request samples of a family, or nil.
+func sampleOf(run *results.Run, family string) []float64 {
+	if run.Samples == nil {
+		return nil
+	}
+	switch family {
+	case "ttft":
+		return run.Samples.TTFT
+	case "tpot":
+		return run.Samples.TPOT
+	case "e2el":
+		return run.Samples.E2EL
+	}
+	return nil
+}
+
+// quantiles maps statistic names to the quantile they estimate.
+var quantiles = map[string]float64{"median": 0.5, "p50": 0.5, "p90": 0.9, "p95": 0.95, "p99": 0.99, "p99_9": 0.999}
+
+// estimate returns the value compare judges a statistic on, with a 95%
+// confidence interval and the estimator's name. Percentiles use
+// Harrell-Davis with a distribution-free order-statistic interval, means the
+// sample mean with a normal interval; other statistics (std, min, max) and
+// metrics without samples fall back to the summary's value.
+func estimate(metric string, summary float64, xs []float64) (v, lo, hi float64, est string) {
+	_, stat, _ := strings.Cut(metric, ".")
+	if len(xs) == 0 {
+		return summary, math.NaN(), math.NaN(), "summary"
+	}
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	if q, ok := quantiles[stat]; ok {
+		ci := stats.QuantileCI(len(sorted), q, 0.95)
+		_, lo, hi = ci.SampleCI(stats.Sample{Xs: sorted, Sorted: true})
+		return HarrellDavis(sorted, q), finite(lo), finite(hi), "harrell-davis"
+	}
+	if stat == "mean" {
+		s := stats.Sample{Xs: sorted, Sorted: true}
+		mean, sd := s.Mean(), s.StdDev()
+		h := 1.96 * sd / math.Sqrt(float64(len(sorted)))
+		return mean, mean - h, mean + h, "mean"
+	}
+	return summary, math.NaN(), math.NaN(), "summary"
+}
+
+func finite(v float64) float64 {
+	if math.IsInf(v, 0) {
+		return math.NaN()
+	}
+	return v
+}

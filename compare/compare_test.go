@@ -1,0 +1,94 @@
+package compare
+
+import (
+	"testing"
+
+	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/results"
+)
+
+func spec(name string, ttft float64, seed uint64) comparetest.RunSpec {
+	return comparetest.RunSpec{Name: name, TTFT: ttft, TPOT: 10, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 5, CV: 0.1, N: 400, Seed: seed}
+}
+
+func TestCompareVerdicts(t *testing.T) {
+	cfg := Config{Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
+	env := results.Environment{Model: "m"}
+	tests := []struct {
+		name      string
+		base, cur comparetest.RunSpec
+		want      Verdict
+		rerun     bool
+	}{
+		// Identical distributions, different draws: nothing to report.
+		{name: "same", base: spec("r", 100, 1), cur: spec("r", 100, 2), want: Unchanged},
+		// 50% slower is past twice the band and significant: a regression from one run.
+		{name: "clear regression", base: spec("r", 100, 1), cur: spec("r", 150, 2), want: Regression},
+		// 12% slower is past the band but within drift's reach: confirm with a rerun.
+		{name: "near band", base: spec("r", 100, 1), cur: spec("r", 112, 2), want: Inconclusive, rerun: true},
+		// 30% faster and significant is an improvement.
+		{name: "improvement", base: spec("r", 100, 1), cur: spec("r", 70, 2), want: Improvement},
+		// An invalid current run is not judged.
+		{name: "invalid", base: spec("r", 100, 1), cur: func() comparetest.RunSpec { s := spec("r", 300, 2); s.Status = results.StatusInvalid; return s }(), want: Invalid},
+		// Without samples the band alone decides, so 50% slower is still caught.
+		{name: "no samples", base: func() comparetest.RunSpec { s := spec("r", 100, 1); s.NoSamples = true; return s }(), cur: spec("r", 150, 2), want: Regression},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Compare(comparetest.File(env, tt.base), comparetest.File(env, tt.cur), cfg)
+			if len(c.Rows) != 1 {
+				t.Fatalf("got %d rows, want 1", len(c.Rows))
+			}
+			r := c.Rows[0]
+			if r.Verdict != tt.want || r.Rerun != tt.rerun {
+				t.Errorf("verdict %s rerun %v (change %.3f p %.3g: %s), want %s rerun %v", r.Verdict, r.Rerun, r.Change, r.P, r.Reason, tt.want, tt.rerun)
+			}
+		})
+	}
+}
+
+func TestCompareNewMissingAndAsserts(t *testing.T) {
+	base := comparetest.File(results.Environment{GPU: "H100"}, spec("kept", 100, 1), spec("gone", 100, 2))
+	curSpec := spec("added", 100, 3)
+	curSpec.Asserts = []results.AssertResult{{Name: "ttft", Passed: false, Condition: "ttft.p95 < 1"}}
+	cur := comparetest.File(results.Environment{GPU: "A100"}, spec("kept", 100, 4), curSpec)
+	c := Compare(base, cur, DefaultConfig())
+	got := map[string]Verdict{}
+	for _, r := range c.Rows {
+		got[r.Run] = r.Verdict
+	}
+	if got["added"] != New || got["gone"] != Missing {
+		t.Errorf("verdicts %v: want added new, gone missing", got)
+	}
+	if len(c.FailedAsserts) != 1 || !c.Failed() {
+		t.Errorf("failed asserts %v, Failed() %v: want 1 and true", c.FailedAsserts, c.Failed())
+	}
+	if len(c.Warnings) == 0 {
+		t.Error("no warning for a different GPU")
+	}
+}
+
+func TestConfirm(t *testing.T) {
+	cfg := Config{Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
+	base := comparetest.File(results.Environment{}, spec("r", 100, 1))
+	cur := comparetest.File(results.Environment{}, spec("r", 112, 2))
+	tests := []struct {
+		name  string
+		rerun comparetest.RunSpec
+		want  Verdict
+	}{
+		// The rerun is as slow: the mean is past the band, a regression.
+		{name: "confirmed", rerun: spec("r", 118, 3), want: Regression},
+		// The rerun is back at baseline: the first run was drift.
+		{name: "drift", rerun: spec("r", 100, 3), want: Unchanged},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Confirm(base, cur, comparetest.File(results.Environment{}, tt.rerun), cfg)
+			r := c.Rows[0]
+			if r.Verdict != tt.want || r.Confirm == nil {
+				t.Errorf("verdict %s (change %.3f: %s), want %s with a confirm row", r.Verdict, r.Change, r.Reason, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,131 @@
+package compare
+
+import "github.com/llmgate/llmgate/results"
+
+// Comparison is the outcome of comparing a current results file with a baseline.
+type Comparison struct {
+	// Baseline and Current are the files compared (Current is the first
+	// current run; Rerun the confirming one, nil when none was made).
+	Baseline, Current, Rerun *results.File
+	// Config is the configuration the verdicts were reached under.
+	Config Config
+	// Rows holds one row per run and tolerance metric, in the current
+	// file's run order, then runs found only in the baseline.
+	Rows []Row
+	// FailedAsserts lists the current file's failed assert blocks.
+	FailedAsserts []FailedAssert
+	// Environment compares the metadata that decides comparability.
+	Environment []EnvField
+	// Warnings are problems worth telling the user that do not decide
+	// the gate by themselves (environments differ, few samples, ...).
+	Warnings []error
+}
+
+// Row is the verdict on one metric of one run.
+type Row struct {
+	// Run, Scenario and Params identify the run.
+	Run, Scenario string
+	Params        map[string]string
+	// Metric is the metric's name; Unit and Better come from the namespace.
+	Metric string
+	Unit   results.Unit
+	Better results.Better
+	// Tolerance is the band the metric was judged against.
+	Tolerance Tolerance
+	// Baseline and Current are the values as the runs' summaries report
+	// them (NaN when a side lacks the metric).
+	Baseline, Current float64
+	// BaselineLo/Hi and CurrentLo/Hi bound a 95% confidence interval of each
+	// side's estimate; NaN when it cannot be computed (no samples).
+	BaselineLo, BaselineHi, CurrentLo, CurrentHi float64
+	// Estimator names how Change was estimated: "harrell-davis" for
+	// percentiles with samples, "mean" for means with samples, otherwise
+	// "summary" (the summaries' values).
+	Estimator string
+	// Change is the relative change of the estimate, signed so that
+	// positive is worse: 0.12 means 12% worse whichever way the metric goes.
+	Change float64
+	// Delta is the change of the estimate in the metric's unit, signed so
+	// that positive is worse. Absolute tolerances are judged on it.
+	Delta float64
+	// P is the Mann-Whitney U test's p-value over the per-request samples,
+	// NaN when no test was possible; N1 and N2 are the sample sizes.
+	P      float64
+	N1, N2 int
+	// Verdict is the judgement; Reason says why, in a short phrase.
+	Verdict Verdict
+	Reason  string
+	// Rerun is set on an inconclusive verdict that a confirming run of
+	// this run would decide (see Confirm).
+	Rerun bool
+	// Confirm is the same comparison against the confirming run, when one
+	// was made; Change and Delta are then the mean of both runs.
+	Confirm *Row
+}
+
+// Significant reports whether the row's test reached p < alpha.
+func (r *Row) Significant(alpha float64) bool { return r.P < alpha }
+
+// Tested reports whether a significance test was made.
+func (r *Row) Tested() bool { return r.P == r.P } // not NaN
+
+// FailedAssert is a failed assert block of a current run.
+type FailedAssert struct {
+	Run    string               `json:"run"`
+	Assert results.AssertResult `json:"assert"`
+}
+
+// EnvField is one environment attribute of both files.
+type EnvField struct {
+	// Name is a display name ("image", "vLLM version", ...).
+	Name     string `json:"name"`
+	Baseline string `json:"baseline"`
+	Current  string `json:"current"`
+	// Differs is true when both are known and not equal.
+	Differs bool `json:"differs"`
+}
+
+// Counts tallies a comparison's verdicts.
+type Counts struct {
+	// ByVerdict counts rows per verdict.
+	ByVerdict map[Verdict]int
+	// Metrics is the number of rows.
+	Metrics int
+	// FailedAsserts counts failed asserts in the current file.
+	FailedAsserts int
+	// Reruns counts the distinct runs a confirming rerun would decide.
+	Reruns int
+}
+
+// Counts tallies the comparison's verdicts.
+func (c *Comparison) Counts() Counts {
+	n := Counts{ByVerdict: map[Verdict]int{}, Metrics: len(c.Rows), FailedAsserts: len(c.FailedAsserts)}
+	for _, r := range c.Rows {
+		n.ByVerdict[r.Verdict]++
+	}
+	n.Reruns = len(c.RerunRuns())
+	return n
+}
+
+// Failed reports whether the gate fails: a regression, a failed assert in
+// the current file, or — with FailOnInconclusive — an inconclusive verdict.
+func (c *Comparison) Failed() bool {
+	n := c.Counts()
+	return n.ByVerdict[Regression] > 0 || n.FailedAsserts > 0 ||
+		(c.Config.FailOnInconclusive && n.ByVerdict[Inconclusive] > 0)
+}
+
+// RerunRuns returns the names of the runs, in order, whose inconclusive
+// verdicts a confirming run would decide. The gate reruns just these runs
+// (llmgate run --only NAME ...) and passes that file to Confirm.
+func (c *Comparison) RerunRuns() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range c.Rows {
+		if r.Rerun && !seen[r.Run] {
+			seen[r.Run] = true
+			names = append(names, r.Run)
+		}
+	}
+	return names
+}

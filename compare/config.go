@@ -1,0 +1,49 @@
+package compare
+
+// DefaultAlpha is the significance level used when none is configured.
+const DefaultAlpha = 0.05
+
+// Config is how Compare judges changes.
+type Config struct {
+	// Alpha is the significance level a Mann-Whitney U test must reach
+	// (p < Alpha) before a change past the band is called; 0 means DefaultAlpha.
+	Alpha float64
+	// Tolerances are the metrics compared and how far each may move.
+	Tolerances []Tolerance
+	// FailOnInconclusive makes inconclusive verdicts fail the gate.
+	FailOnInconclusive bool
+}
+
+// Tolerance is how far one metric may move in the worse direction before
+// it counts as a regression.
+type Tolerance struct {
+	// Metric is a name of the results metric namespace, e.g. "ttft.p95".
+	Metric string
+	// Relative is true for bands given as a percentage; Amount is then a
+	// fraction (0.10 for "10%"). Otherwise Amount is in the metric's unit.
+	Relative bool
+	Amount   float64
+}
+
+// DefaultConfig is used when compare is given no suite: alpha 0.05 and
+// relative bands of 10% on ttft.p95, tpot.p95 and e2el.p95 and of 5% on
+// throughput.output_tokens — the latencies users feel at the tail and the
+// capacity that pays for the GPU.
+func DefaultConfig() Config {
+	return Config{
+		Alpha: DefaultAlpha,
+		Tolerances: []Tolerance{
+			{Metric: "ttft.p95", Relative: true, Amount: 0.10},
+			{Metric: "tpot.p95", Relative: true, Amount: 0.10},
+			{Metric: "e2el.p95", Relative: true, Amount: 0.10},
+			{Metric: "throughput.output_tokens", Relative: true, Amount: 0.05},
+		},
+	}
+}
+
+func (c Config) alpha() float64 {
+	if c.Alpha <= 0 {
+		return DefaultAlpha
+	}
+	return c.Alpha
+}

@@ -1,0 +1,77 @@
+package compare
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// jsonRow is Row as JSON: NaN becomes null, errors become strings.
+type jsonRow struct {
+	Run       string            `json:"run"`
+	Scenario  string            `json:"scenario,omitempty"`
+	Params    map[string]string `json:"params,omitempty"`
+	Metric    string            `json:"metric"`
+	Unit      string            `json:"unit,omitempty"`
+	Tolerance Tolerance         `json:"tolerance"`
+	Baseline  *float64          `json:"baseline"`
+	Current   *float64          `json:"current"`
+	Estimator string            `json:"estimator,omitempty"`
+	Change    *float64          `json:"change"`
+	Delta     *float64          `json:"delta"`
+	P         *float64          `json:"p"`
+	N1        int               `json:"n1,omitempty"`
+	N2        int               `json:"n2,omitempty"`
+	Verdict   Verdict           `json:"verdict"`
+	Reason    string            `json:"reason"`
+	Rerun     bool              `json:"rerun,omitempty"`
+	Confirm   *jsonRow          `json:"confirm,omitempty"`
+}
+
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func toJSONRow(r *Row) *jsonRow {
+	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric, Unit: string(r.Unit), Tolerance: r.Tolerance,
+		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), Delta: num(r.Delta),
+		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason, Rerun: r.Rerun}
+	if r.Confirm != nil {
+		j.Confirm = toJSONRow(r.Confirm)
+	}
+	return j
+}
+
+// MarshalJSON encodes the comparison for --json and for tools: the
+// verdict, counts, rows, failed asserts, environment, runs to rerun and
+// warnings. The compared files themselves are not included.
+func (c *Comparison) MarshalJSON() ([]byte, error) {
+	n := c.Counts()
+	out := struct {
+		Failed        bool            `json:"failed"`
+		Counts        map[Verdict]int `json:"counts"`
+		Metrics       int             `json:"metrics"`
+		Alpha         float64         `json:"alpha"`
+		Rows          []*jsonRow      `json:"rows"`
+		FailedAsserts []FailedAssert  `json:"failed_asserts"`
+		Environment   []EnvField      `json:"environment"`
+		Rerun         []string        `json:"rerun"`
+		Warnings      []string        `json:"warnings"`
+	}{Failed: c.Failed(), Counts: n.ByVerdict, Metrics: n.Metrics, Alpha: c.Config.alpha(),
+		FailedAsserts: c.FailedAsserts, Environment: c.Environment, Rerun: c.RerunRuns(), Rows: []*jsonRow{}, Warnings: []string{}}
+	for i := range c.Rows {
+		out.Rows = append(out.Rows, toJSONRow(&c.Rows[i]))
+	}
+	for _, w := range c.Warnings {
+		out.Warnings = append(out.Warnings, w.Error())
+	}
+	if out.FailedAsserts == nil {
+		out.FailedAsserts = []FailedAssert{}
+	}
+	if out.Rerun == nil {
+		out.Rerun = []string{}
+	}
+	return json.Marshal(out)
+}

@@ -1,0 +1,147 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+)
+
+// HTML writes one self-contained page for cur: the verdict and comparison
+// table when c is given, the run table, the throughput–latency curve of each
+// sweep, latency CDFs of every run from its samples (base's dashed beside
+// cur's when base is given) and failed asserts. Charts are inline SVG; the
+// page loads nothing from anywhere. base and c may be nil.
+func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
+	d := htmlData{Title: cur.Suite.Name, Created: cur.Created.UTC().Format("2006-01-02 15:04 MST"), Env: cur.Environment}
+	if d.Title == "" {
+		d.Title = "llmgate report"
+	}
+	var rt strings.Builder
+	if err := RunTable(&rt, cur); err != nil {
+		return err
+	}
+	d.RunTable = rt.String()
+	for i := range cur.Runs {
+		r := &cur.Runs[i]
+		d.Runs = append(d.Runs, r)
+		for _, a := range r.Asserts {
+			if !a.Passed {
+				d.FailedAsserts = append(d.FailedAsserts, compare.FailedAssert{Run: r.Name, Assert: a})
+			}
+		}
+	}
+	if c != nil {
+		d.Headline = Headline(c)
+		d.Failed = c.Failed()
+		alpha := alphaOf(c)
+		for i := range c.Rows {
+			r := &c.Rows[i]
+			d.Rows = append(d.Rows, htmlRow{Run: r.Run, Metric: r.Metric, Verdict: string(r.Verdict),
+				Baseline: strings.TrimSpace(fmtValue(r.Baseline, r.Unit) + " " + spread(r.Baseline, r.BaselineLo, r.BaselineHi)),
+				Current:  strings.TrimSpace(fmtValue(r.Current, r.Unit) + " " + spread(r.Current, r.CurrentLo, r.CurrentHi)),
+				Delta:    deltaCell(r, alpha), Band: bandText(r.Tolerance, r.Unit), Reason: verdictCell(r) + ": " + r.Reason})
+		}
+		d.EnvFields = c.Environment
+		for _, w := range c.Warnings {
+			d.Warnings = append(d.Warnings, w.Error())
+		}
+	}
+	for _, s := range sweeps(cur, base) {
+		d.Charts = append(d.Charts, sweepChart(s))
+	}
+	baseRuns := map[string]*results.Run{}
+	if base != nil {
+		for i := range base.Runs {
+			baseRuns[base.Runs[i].Name] = &base.Runs[i]
+		}
+	}
+	for _, r := range d.Runs {
+		if r.Samples == nil {
+			continue
+		}
+		b := baseRuns[r.Name]
+		for _, fam := range []struct {
+			name string
+			get  func(*results.Samples) []float64
+		}{{"TTFT", func(s *results.Samples) []float64 { return s.TTFT }}, {"E2EL", func(s *results.Samples) []float64 { return s.E2EL }}} {
+			var ss []series
+			if b != nil && b.Samples != nil && len(fam.get(b.Samples)) > 0 {
+				ss = append(ss, series{Name: "baseline", Color: colorBase, Dash: true, Pts: cdf(fam.get(b.Samples))})
+			}
+			if xs := fam.get(r.Samples); len(xs) > 0 {
+				ss = append(ss, series{Name: "current", Color: colorCur, Pts: cdf(xs)})
+				d.CDFs = append(d.CDFs, lineChart(r.Name+": "+fam.name+" CDF", fam.name+" (ms)", "% of requests", ss))
+			}
+		}
+	}
+	if err := page.Execute(w, d); err != nil {
+		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	return nil
+}
+
+// sweepChart is the throughput–latency curve of a sweep: output tokens/s
+// against TTFT p95, one point per sweep value.
+func sweepChart(s sweep) template.HTML {
+	mk := func(name, color string, dash bool, runs []*results.Run) series {
+		se := series{Name: name, Color: color, Dash: dash}
+		for i, r := range runs {
+			if measured(r) {
+				se.Pts = append(se.Pts, [2]float64{r.Summary.Throughput.OutputTokens, r.Summary.TTFT.P95})
+				se.Labels = append(se.Labels, s.Key+"="+s.Labels[i])
+			}
+		}
+		return se
+	}
+	ss := []series{mk("baseline", colorBase, true, s.Baseline), mk("current", colorCur, false, s.Current)}
+	return lineChart(s.Scenario+": throughput vs TTFT p95 over "+s.Key, "output tokens/s", "TTFT p95 (ms)", ss)
+}
+
+type htmlRow struct{ Run, Metric, Verdict, Baseline, Current, Delta, Band, Reason string }
+
+type htmlData struct {
+	Title, Created, Headline, RunTable string
+	Failed                             bool
+	Env                                results.Environment
+	EnvFields                          []compare.EnvField
+	Rows                               []htmlRow
+	Runs                               []*results.Run
+	FailedAsserts                      []compare.FailedAssert
+	Warnings                           []string
+	Charts, CDFs                       []template.HTML
+}
+
+var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#1f2328}
+h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d0d7de}
+table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 10px;border-bottom:1px solid #eaeef2;text-align:right}
+td:first-child,th:first-child,td.l,th.l{text-align:left}td,th{white-space:nowrap}
+.regression td{background:#ffebe9}.improvement td{background:#dafbe1}.inconclusive td{background:#fff8c5}
+.verdict{font-size:18px;padding:8px 12px;border-radius:6px;background:#dafbe1}.verdict.fail{background:#ffebe9}
+.charts{display:flex;flex-wrap:wrap;gap:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
+pre{background:#f6f8fa;padding:8px;overflow:auto}
+</style></head><body>
+<h1>{{.Title}}</h1>
+<p>Created {{.Created}}{{with .Env.Image}} · image <code>{{.}}</code>{{end}}{{with .Env.VLLMVersion}} · vLLM {{.}}{{end}}{{with .Env.GPU}} · {{.}}{{end}}{{with .Env.Model}} · model <code>{{.}}</code>{{end}}</p>
+{{if .Headline}}<p class="verdict{{if .Failed}} fail{{end}}">{{.Headline}}</p>
+<h2>Comparison with the baseline</h2>
+<table><tr><th>run</th><th class="l">metric</th><th>baseline</th><th>current</th><th>delta</th><th>band</th><th class="l">verdict</th></tr>
+{{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l">{{.Metric}}</td><td>{{.Baseline}}</td><td>{{.Current}}</td><td>{{.Delta}}</td><td>{{.Band}}</td><td class="l">{{.Reason}}</td></tr>
+{{end}}</table>
+{{end}}{{if .FailedAsserts}}<h2>Failed asserts</h2><ul>{{range .FailedAsserts}}<li>{{.Run}}: <b>{{.Assert.Name}}</b> <code>{{.Assert.Condition}}</code>{{with .Assert.Message}} — {{.}}{{end}}</li>{{end}}</ul>
+{{end}}<h2>Runs</h2>
+<pre>{{.RunTable}}</pre>
+{{if .Charts}}<h2>Sweeps: throughput against latency</h2><div class="charts">{{range .Charts}}{{.}}{{end}}</div>
+{{end}}{{if .CDFs}}<h2>Latency distributions</h2><div class="charts">{{range .CDFs}}{{.}}{{end}}</div>
+{{end}}{{if .EnvFields}}<h2>Environment</h2><table><tr><th>attribute</th><th class="l">baseline</th><th class="l">current</th></tr>
+{{range .EnvFields}}<tr><td>{{if .Differs}}<b>{{.Name}} ⚠</b>{{else}}{{.Name}}{{end}}</td><td class="l">{{.Baseline}}</td><td class="l">{{.Current}}</td></tr>
+{{end}}</table>
+{{end}}{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
+{{end}}</body></html>
+`))

@@ -1,0 +1,97 @@
+package report
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/results"
+)
+
+func TestTerminal(t *testing.T) {
+	_, _, c := fixture()
+	var b strings.Builder
+	if err := Terminal(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "terminal.txt", b.String())
+	if !strings.Contains(b.String(), "❌") || !strings.Contains(b.String(), "regression") {
+		t.Errorf("terminal output does not show the regression:\n%s", b.String())
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	_, _, c := fixture()
+	md := Markdown(c, MarkdownOptions{Title: "llama-8b-gate"})
+	golden(t, "markdown.md", md)
+	first, _, _ := strings.Cut(md, "\n")
+	if !strings.Contains(first, "❌") || !strings.Contains(first, "regression") {
+		t.Errorf("first line %q is not the failing verdict", first)
+	}
+	for _, want := range []string{"xychart-beta", "<details>", "vLLM version", "ttft_interactive"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+func TestMarkdownPassing(t *testing.T) {
+	env := results.Environment{Model: "m"}
+	spec := comparetest.RunSpec{Name: "chat", TTFT: 100, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.1, N: 300}
+	other := spec
+	other.Seed = 7
+	c := compare.Compare(comparetest.File(env, spec), comparetest.File(env, other), compare.DefaultConfig())
+	md := Markdown(c, MarkdownOptions{})
+	if !strings.HasPrefix(md, "### llmgate: ✅ no regression in 4 metrics") {
+		t.Errorf("passing verdict line wrong:\n%s", md)
+	}
+}
+
+// TestMarkdownTruncates checks a comparison far too big for a PR comment
+// stays under the limit and says it was cut.
+func TestMarkdownTruncates(t *testing.T) {
+	_, _, c := fixture()
+	var rows []compare.Row
+	for i := 0; i < 3000; i++ {
+		r := c.Rows[0]
+		r.Run = strings.Repeat("x", 20) + string(rune('a'+i%26))
+		rows = append(rows, r)
+	}
+	c.Rows = rows
+	for i := 0; i < 500; i++ {
+		c.Warnings = append(c.Warnings, errors.New(strings.Repeat("w", 100)))
+	}
+	md := Markdown(c, MarkdownOptions{})
+	if len(md) > MaxMarkdown {
+		t.Errorf("markdown is %d bytes, over %d", len(md), MaxMarkdown)
+	}
+	if !strings.Contains(md, "_Truncated:") || !strings.Contains(md, "</details>") {
+		t.Errorf("truncated markdown lacks the note or the closing tag; tail:\n%s", md[len(md)-300:])
+	}
+	small := Markdown(c, MarkdownOptions{MaxLen: 5000})
+	if len(small) > 5000 {
+		t.Errorf("markdown with MaxLen 5000 is %d bytes", len(small))
+	}
+}
+
+// TestNoBaseline checks a comparison without a baseline (a repository's
+// first PR) renders in both formats and says only asserts were judged.
+func TestNoBaseline(t *testing.T) {
+	spec := comparetest.RunSpec{Name: "chat", TTFT: 100, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.1, N: 50}
+	c := compare.Compare(nil, comparetest.File(results.Environment{Model: "m"}, spec), compare.DefaultConfig())
+	if len(c.Rows) != 0 || c.Failed() {
+		t.Fatalf("no-baseline comparison has %d rows, failed=%v; want none and a pass", len(c.Rows), c.Failed())
+	}
+	md := Markdown(c, MarkdownOptions{Title: "first"})
+	var term strings.Builder
+	if err := Terminal(&term, c); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md, "terminal": term.String()} {
+		if !strings.Contains(out, "no baseline") {
+			t.Errorf("%s output does not say there is no baseline:\n%s", name, out)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"slices"
+	"strings"
+)
+
+// series is one line of a chart.
+type series struct {
+	Name  string
+	Color string
+	Dash  bool
+	Pts   [][2]float64
+	// Labels, when set, are drawn beside each point.
+	Labels []string
+}
+
+const (
+	svgW, svgH                 = 560, 300
+	padL, padR, padT, padB     = 64, 16, 28, 44
+	plotW, plotH               = svgW - padL - padR, svgH - padT - padB
+	maxCDFPoints               = 200
+	colorBase, colorCur, colGr = "#8a8f98", "#1f6feb", "#d0d7de"
+)
+
+// lineChart draws series as an inline SVG with axes, ticks and a legend.
+func lineChart(title, xLabel, yLabel string, ss []series) template.HTML {
+	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, s := range ss {
+		for _, p := range s.Pts {
+			xmin, xmax = math.Min(xmin, p[0]), math.Max(xmax, p[0])
+			ymin, ymax = math.Min(ymin, p[1]), math.Max(ymax, p[1])
+		}
+	}
+	if math.IsInf(xmin, 0) {
+		return ""
+	}
+	xt := niceTicks(xmin, xmax)
+	yt := niceTicks(math.Min(ymin, 0), ymax)
+	xmin, xmax, ymin, ymax = xt[0], xt[len(xt)-1], yt[0], yt[len(yt)-1]
+	sx := func(x float64) float64 { return padL + (x-xmin)/(xmax-xmin)*plotW }
+	sy := func(y float64) float64 { return padT + plotH - (y-ymin)/(ymax-ymin)*plotH }
+
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		svgW, svgH, svgW, svgH, html.EscapeString(title))
+	fmt.Fprintf(&b, `<text x="%d" y="18" class="title">%s</text>`, padL, html.EscapeString(title))
+	for _, x := range xt {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/><text x="%.1f" y="%d" text-anchor="middle">%s</text>`,
+			sx(x), padT, sx(x), padT+plotH, colGr, sx(x), padT+plotH+16, fmtNum(x))
+	}
+	for _, y := range yt {
+		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`,
+			padL, sy(y), padL+plotW, sy(y), colGr, padL-6, sy(y)+4, fmtNum(y))
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`, padL+plotW/2, svgH-6, html.EscapeString(xLabel))
+	fmt.Fprintf(&b, `<text transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text>`, padT+plotH/2, html.EscapeString(yLabel))
+	for i, s := range ss {
+		if len(s.Pts) == 0 {
+			continue
+		}
+		var d strings.Builder
+		for j, p := range s.Pts {
+			cmd := "L"
+			if j == 0 {
+				cmd = "M"
+			}
+			fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, sx(p[0]), sy(p[1]))
+		}
+		dash := ""
+		if s.Dash {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		fmt.Fprintf(&b, `<path class="series" d="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.TrimSpace(d.String()), s.Color, dash)
+		for j, p := range s.Labels {
+			if j < len(s.Pts) && s.Labels != nil {
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/><text x="%.1f" y="%.1f" class="pt">%s</text>`,
+					sx(s.Pts[j][0]), sy(s.Pts[j][1]), s.Color, sx(s.Pts[j][0])+5, sy(s.Pts[j][1])-5, html.EscapeString(p))
+			}
+		}
+		ly := padT + 4 + 16*i
+		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/><text x="%d" y="%d">%s</text>`,
+			padL+plotW-110, ly, padL+plotW-90, ly, s.Color, dash, padL+plotW-84, ly+4, html.EscapeString(s.Name))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// niceTicks returns about five round tick values covering [lo, hi].
+func niceTicks(lo, hi float64) []float64 {
+	if hi <= lo {
+		hi = lo + math.Max(1, math.Abs(lo))
+	}
+	raw := (hi - lo) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var ticks []float64
+	for v := math.Floor(lo/step) * step; v < hi+step*0.999; v += step {
+		ticks = append(ticks, v)
+	}
+	return ticks
+}
+
+// cdf returns up to maxCDFPoints points of the empirical CDF of xs, in percent.
+func cdf(xs []float64) [][2]float64 {
+	if len(xs) == 0 {
+		return nil
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	step := max(1, len(s)/maxCDFPoints)
+	var pts [][2]float64
+	for i := 0; i < len(s); i += step {
+		pts = append(pts, [2]float64{s[i], 100 * float64(i+1) / float64(len(s))})
+	}
+	if last := s[len(s)-1]; pts[len(pts)-1][0] != last || pts[len(pts)-1][1] != 100 {
+		pts = append(pts, [2]float64{last, 100})
+	}
+	return pts
+}

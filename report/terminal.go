@@ -1,0 +1,103 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmgate/llmgate/compare"
+)
+
+// Terminal writes a benchstat-like comparison: per run and metric the
+// baseline and current values with their spread, the change with its
+// p-value ("~" when not significant) and the verdict; then failed asserts,
+// environment differences, warnings and a one-line summary.
+func Terminal(w io.Writer, c *compare.Comparison) error {
+	alpha := alphaOf(c)
+	t := &table{left: map[int]bool{5: true}}
+	t.add("run / metric", "baseline", "current", "delta", "band", "verdict")
+	run := ""
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if r.Run != run {
+			run = r.Run
+			t.add(run)
+		}
+		t.add("  "+r.Metric,
+			strings.TrimSpace(fmtValue(r.Baseline, r.Unit)+" "+spread(r.Baseline, r.BaselineLo, r.BaselineHi)),
+			strings.TrimSpace(fmtValue(r.Current, r.Unit)+" "+spread(r.Current, r.CurrentLo, r.CurrentHi)),
+			deltaCell(r, alpha), bandText(r.Tolerance, r.Unit), verdictCell(r))
+	}
+	var b strings.Builder
+	if err := t.write(&b); err != nil {
+		return err
+	}
+	if len(c.FailedAsserts) > 0 {
+		b.WriteString("\nfailed asserts:\n")
+		for _, f := range c.FailedAsserts {
+			fmt.Fprintf(&b, "  %s: %s: %s", f.Run, f.Assert.Name, f.Assert.Condition)
+			if f.Assert.Message != "" {
+				fmt.Fprintf(&b, " — %s", f.Assert.Message)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if len(c.Warnings) > 0 {
+		b.WriteString("\nwarnings:\n")
+		for _, w := range c.Warnings {
+			fmt.Fprintf(&b, "  %v\n", w)
+		}
+	}
+	fmt.Fprintf(&b, "\n%s\n", Headline(c))
+	if runs := c.RerunRuns(); len(runs) > 0 {
+		fmt.Fprintf(&b, "rerun to confirm: %s\n", strings.Join(runs, ", "))
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("writing comparison: %w", err)
+	}
+	return nil
+}
+
+// Headline is the one-line verdict: "❌ 2 regressions in 14 metrics",
+// "✅ no regression in 14 metrics", with failed asserts, inconclusive and
+// invalid verdicts mentioned when there are any.
+func Headline(c *compare.Comparison) string {
+	n := c.Counts()
+	var bad, notes []string
+	if k := n.ByVerdict[compare.Regression]; k > 0 {
+		bad = append(bad, plural(k, "regression", "regressions"))
+	}
+	if n.FailedAsserts > 0 {
+		bad = append(bad, plural(n.FailedAsserts, "failed assert", "failed asserts"))
+	}
+	if k := n.ByVerdict[compare.Inconclusive]; k > 0 {
+		if c.Config.FailOnInconclusive {
+			bad = append(bad, plural(k, "inconclusive", "inconclusive"))
+		} else {
+			notes = append(notes, plural(k, "inconclusive", "inconclusive"))
+		}
+	}
+	for _, v := range []compare.Verdict{compare.Invalid, compare.Missing, compare.New, compare.Improvement} {
+		if k := n.ByVerdict[v]; k > 0 {
+			notes = append(notes, fmt.Sprintf("%d %s", k, v))
+		}
+	}
+	metrics := plural(n.Metrics, "metric", "metrics")
+	var s string
+	if len(bad) > 0 {
+		s = "❌ " + strings.Join(bad, ", ") + " in " + metrics
+	} else {
+		s = "✅ no regression in " + metrics
+	}
+	if len(notes) > 0 {
+		s += " (" + strings.Join(notes, ", ") + ")"
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,236 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// VLLMBench is the JSON that `vllm bench serve --save-result` writes: run
+// settings, then the benchmark's metrics; with --save-detailed also
+// per-request arrays. Latencies are in milliseconds except the per-request
+// ttfts and itls, which vLLM saves in seconds.
+type VLLMBench struct {
+	Date           string          `json:"date"`
+	Backend        string          `json:"backend"`
+	ModelID        string          `json:"model_id"`
+	TokenizerID    string          `json:"tokenizer_id"`
+	NumPrompts     int             `json:"num_prompts"`
+	RequestRate    json.RawMessage `json:"request_rate"` // a number or "inf"
+	Burstiness     *float64        `json:"burstiness"`
+	MaxConcurrency *int            `json:"max_concurrency"`
+
+	Duration             float64  `json:"duration"`
+	Completed            int      `json:"completed"`
+	Failed               *int     `json:"failed"`
+	TotalInputTokens     int64    `json:"total_input_tokens"`
+	TotalOutputTokens    int64    `json:"total_output_tokens"`
+	RequestThroughput    float64  `json:"request_throughput"`
+	RequestGoodput       *float64 `json:"request_goodput"`
+	OutputThroughput     float64  `json:"output_throughput"`
+	TotalTokenThroughput float64  `json:"total_token_throughput"`
+
+	InputLens      []int       `json:"input_lens"`
+	OutputLens     []int       `json:"output_lens"`
+	TTFTs          []float64   `json:"ttfts"`
+	ITLs           [][]float64 `json:"itls"`
+	GeneratedTexts []string    `json:"generated_texts"`
+	Errors         []string    `json:"errors"`
+
+	// stats holds the mean_/median_/std_/pNN_ <metric>_ms keys by name.
+	stats map[string]float64
+}
+
+// ReadVLLMBench decodes a `vllm bench serve --save-result` file.
+func ReadVLLMBench(r io.Reader) (*VLLMBench, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading vllm bench result: %w", err)
+	}
+	var b VLLMBench
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return nil, fmt.Errorf("decoding vllm bench result: %w", err)
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &all); err != nil {
+		return nil, fmt.Errorf("decoding vllm bench result: %w", err)
+	}
+	if _, ok := all["completed"]; !ok {
+		return nil, fmt.Errorf("not a vllm bench serve result: no \"completed\" key")
+	}
+	b.stats = map[string]float64{}
+	for k, v := range all {
+		var f float64
+		if json.Unmarshal(v, &f) == nil {
+			b.stats[k] = f
+		}
+	}
+	if n := len(b.TTFTs); n > 0 && (len(b.OutputLens) != n || (len(b.ITLs) != 0 && len(b.ITLs) != n) || (len(b.Errors) != 0 && len(b.Errors) != n)) {
+		return nil, fmt.Errorf("vllm bench result: per-request arrays differ in length (ttfts %d, output_lens %d, itls %d, errors %d)",
+			n, len(b.OutputLens), len(b.ITLs), len(b.Errors))
+	}
+	return &b, nil
+}
+
+// Detailed reports whether the file has per-request arrays (--save-detailed).
+func (b *VLLMBench) Detailed() bool { return len(b.TTFTs) > 0 }
+
+// File converts the result into a results file with one run called name.
+// With per-request data the summary and samples are computed from it (TTFT
+// from ttfts, E2EL as TTFT plus the inter-token gaps, TPOT as those gaps over
+// output tokens minus one); otherwise the summary takes vLLM's statistics
+// and the run has no samples, so comparisons against it use bands alone.
+func (b *VLLMBench) File(name string) *File {
+	f := &File{
+		Version:     SchemaVersion,
+		Suite:       SuiteInfo{Name: "vllm-bench", Description: "imported from vllm bench serve --save-result"},
+		Environment: Environment{Model: b.ModelID, TargetKind: "endpoint"},
+	}
+	if t, err := time.ParseInLocation("20060102-150405", b.Date, time.UTC); err == nil {
+		f.Created = t
+	}
+	params := map[string]string{}
+	if rate := b.requestRate(); rate != "" {
+		params["request_rate"] = rate
+	}
+	if b.MaxConcurrency != nil {
+		params["max_concurrency"] = strconv.Itoa(*b.MaxConcurrency)
+	}
+	if b.Burstiness != nil {
+		params["burstiness"] = strconv.FormatFloat(*b.Burstiness, 'g', -1, 64)
+	}
+	failed := b.NumPrompts - b.Completed
+	if b.Failed != nil {
+		failed = *b.Failed
+	}
+	failed = max(failed, 0)
+	s := Summary{
+		Throughput:      Throughput{Requests: b.RequestThroughput, OutputTokens: b.OutputThroughput, TotalTokens: b.TotalTokenThroughput},
+		Requests:        Requests{Completed: b.Completed, Failed: failed},
+		DurationSeconds: b.Duration,
+		InputTokens:     b.TotalInputTokens,
+		OutputTokens:    b.TotalOutputTokens,
+		Client:          Client{AchievedRate: b.RequestThroughput},
+	}
+	if tot := b.Completed + failed; tot > 0 {
+		s.ErrorRate = float64(failed) / float64(tot)
+	}
+	if b.RequestGoodput != nil {
+		s.Goodput.Requests = *b.RequestGoodput
+		if b.RequestThroughput > 0 {
+			s.Goodput.Ratio = *b.RequestGoodput / b.RequestThroughput
+		}
+	}
+	for _, fam := range []struct {
+		key string
+		st  *Stats
+	}{{"ttft", &s.TTFT}, {"tpot", &s.TPOT}, {"itl", &s.ITL}, {"e2el", &s.E2EL}} {
+		*fam.st = b.vllmStats(fam.key)
+	}
+	run := Run{Name: name, Scenario: name, Params: params, Target: "endpoint.vllm-bench", Status: StatusOK,
+		Started: f.Created, Finished: f.Created.Add(time.Duration(b.Duration * float64(time.Second)))}
+	if b.Detailed() {
+		smp, itl := b.samples()
+		run.Samples = smp
+		s.TTFT, s.TPOT, s.E2EL = vbStats(smp.TTFT), vbStats(smp.TPOT), vbStats(smp.E2EL)
+		if len(itl) > 0 {
+			s.ITL = vbStats(itl)
+		}
+	}
+	if len(params) == 0 {
+		run.Params = nil
+	}
+	run.Summary = s
+	f.Runs = []Run{run}
+	return f
+}
+
+func (b *VLLMBench) requestRate() string {
+	if len(b.RequestRate) == 0 || string(b.RequestRate) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(b.RequestRate, &s) == nil {
+		return s
+	}
+	var f float64
+	if json.Unmarshal(b.RequestRate, &f) == nil {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return string(b.RequestRate)
+}
+
+// vllmStats reads mean_/median_/std_/pNN_<metric>_ms; absent keys stay 0.
+func (b *VLLMBench) vllmStats(metric string) Stats {
+	g := func(k string) float64 { return b.stats[k+"_"+metric+"_ms"] }
+	return Stats{N: b.Completed, Mean: g("mean"), Median: g("median"), Std: g("std"),
+		P50: vbFirstNonZero(g("p50"), g("median")), P90: g("p90"), P95: g("p95"), P99: g("p99"), P999: g("p99.9")}
+}
+
+func vbFirstNonZero(a, b float64) float64 {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// samples converts the per-request arrays of successful requests to
+// milliseconds: TTFT, E2EL = TTFT + sum of gaps, TPOT = gaps / (tokens - 1).
+func (b *VLLMBench) samples() (*Samples, []float64) {
+	smp := &Samples{}
+	var itl []float64
+	for i, ttft := range b.TTFTs {
+		if i < len(b.Errors) && b.Errors[i] != "" {
+			continue
+		}
+		if i < len(b.OutputLens) && b.OutputLens[i] == 0 {
+			continue
+		}
+		var gaps float64
+		if i < len(b.ITLs) {
+			for _, g := range b.ITLs[i] {
+				gaps += g
+				itl = append(itl, 1000*g)
+			}
+		}
+		smp.TTFT = append(smp.TTFT, 1000*ttft)
+		smp.E2EL = append(smp.E2EL, 1000*(ttft+gaps))
+		if i < len(b.OutputLens) && b.OutputLens[i] > 1 {
+			smp.TPOT = append(smp.TPOT, 1000*gaps/float64(b.OutputLens[i]-1))
+		}
+	}
+	return smp, itl
+}
+
+// vbStats computes Stats the way the namespace defines them (numpy's
+// linear-interpolation percentiles, population standard deviation).
+func vbStats(xs []float64) Stats {
+	if len(xs) == 0 {
+		return Stats{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	q := func(p float64) float64 {
+		h := p * float64(len(s)-1)
+		lo := math.Floor(h)
+		i := int(lo)
+		if i+1 >= len(s) {
+			return s[len(s)-1]
+		}
+		return s[i] + (h-lo)*(s[i+1]-s[i])
+	}
+	var sum, ss float64
+	for _, x := range s {
+		sum += x
+	}
+	mean := sum / float64(len(s))
+	for _, x := range s {
+		ss += (x - mean) * (x - mean)
+	}
+	return Stats{N: len(s), Mean: mean, Median: q(0.5), Std: math.Sqrt(ss / float64(len(s))), Min: s[0], Max: s[len(s)-1],
+		P50: q(0.5), P90: q(0.9), P95: q(0.95), P99: q(0.99), P999: q(0.999)}
+}

@@ -1,0 +1,102 @@
+package results
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func readBench(t *testing.T, name string) *VLLMBench {
+	t.Helper()
+	fh, err := os.Open(filepath.Join("..", "testdata", "vllmbench", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	b, err := ReadVLLMBench(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-6*math.Max(1, math.Abs(b)) }
+
+func TestVLLMBenchSummaryOnly(t *testing.T) {
+	f := readBench(t, "summary.json").File("sharegpt")
+	r := f.Runs[0]
+	if r.Samples != nil {
+		t.Error("summary-only import has samples")
+	}
+	s := r.Summary
+	checks := []struct {
+		name      string
+		got, want float64
+	}{
+		{"ttft.p99", s.TTFT.P99, 402.7},
+		{"ttft.median", s.TTFT.Median, 160.2},
+		{"ttft.p50 from median", s.TTFT.P50, 160.2},
+		{"e2el.mean", s.E2EL.Mean, 6329.0},
+		{"throughput.output_tokens", s.Throughput.OutputTokens, 1211.76},
+		{"requests.failed", float64(s.Requests.Failed), 2},
+		{"error_rate", s.ErrorRate, 0.01},
+	}
+	for _, c := range checks {
+		if !near(c.got, c.want) {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if f.Environment.Model != "meta-llama/Llama-3.1-8B-Instruct" || r.Params["request_rate"] != "inf" || r.Params["max_concurrency"] != "32" {
+		t.Errorf("metadata not carried: env %+v params %v", f.Environment, r.Params)
+	}
+	if f.Created.Format("2006-01-02 15:04:05") != "2025-10-14 09:30:12" {
+		t.Errorf("created %v from date 20251014-093012", f.Created)
+	}
+}
+
+func TestVLLMBenchDetailed(t *testing.T) {
+	b := readBench(t, "detailed.json")
+	if !b.Detailed() {
+		t.Fatal("detailed file not recognised")
+	}
+	r := b.File("random").Runs[0]
+	// The failed fifth request is left out; seconds become milliseconds.
+	if got := r.Samples.TTFT; len(got) != 4 || !near(got[0], 100) || !near(got[3], 170) {
+		t.Errorf("ttft samples %v, want [100 110 120 170]", got)
+	}
+	if got := r.Samples.E2EL; !near(got[0], 160) {
+		t.Errorf("e2el sample %v, want 160 = ttft 100 + 3 gaps of 20", got[0])
+	}
+	if got := r.Samples.TPOT; !near(got[0], 20) {
+		t.Errorf("tpot sample %v, want 20", got[0])
+	}
+	if !near(r.Summary.TTFT.Max, 170) || r.Summary.TTFT.N != 4 {
+		t.Errorf("ttft summary %+v not computed from samples", r.Summary.TTFT)
+	}
+	if r.Params["request_rate"] != "2" || r.Params["burstiness"] != "0.5" {
+		t.Errorf("params %v", r.Params)
+	}
+}
+
+func TestVLLMBenchBadInput(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		// Not JSON at all.
+		{name: "garbage", in: "not json", want: "decoding"},
+		// JSON, but not a bench result.
+		{name: "other json", in: `{"hello": 1}`, want: "no \"completed\" key"},
+		// Per-request arrays of different lengths cannot be paired up.
+		{name: "ragged", in: `{"completed": 2, "ttfts": [0.1, 0.2], "output_lens": [3]}`, want: "differ in length"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadVLLMBench(strings.NewReader(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
