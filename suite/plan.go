@@ -89,6 +89,10 @@ type Run struct {
 	Goodput Goodput
 	// Asserts are evaluated after the run.
 	Asserts []*Assert
+
+	// ctx is the run's evaluation context (var.*, sweep.*, functions);
+	// nil for runs built outside Load.
+	ctx *hcl.EvalContext
 }
 
 // ParamMap returns the run's sweep values as text, by key.
@@ -108,6 +112,8 @@ type Assert struct {
 	Name         string
 	Condition    hcl.Expression
 	ErrorMessage string
+	// Source is the condition's source text, e.g. "ttft.p95 < 500".
+	Source string
 	// DeclRange is the block's header in the source.
 	DeclRange hcl.Range
 }

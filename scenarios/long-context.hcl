@@ -1,0 +1,64 @@
+# long-context — how do 8k to 30k-token prompts behave?
+#
+# Long prompts are prefill-heavy: TTFT grows with the prompt, and with chunked
+# prefill a long prompt is split across steps so it doesn't stall other
+# users' decoding. The KV cache of a 30k-token sequence is large (about
+# 3.75 GiB for Llama 3.1 8B in BF16), so few fit at once. --max-model-len
+# must cover prompt plus answer.
+#
+# How to read the result: ttft.p50 per point shows prefill cost against
+# length (roughly linear, then worse as attention dominates); tpot.p95 shows
+# whether long prefills disturb streaming for everyone else; preemptions
+# above 0 mean the cache ran out at that length.
+
+suite "long-context" {
+  description = "Prefill cost and interference for 8k-30k-token prompts"
+}
+
+variable "image" { default = "vllm/vllm-openai:v0.11.0" }
+variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
+
+server "vllm" {
+  image = var.image
+  model = var.model
+  args = [
+    "--max-model-len", 32768,
+    "--enable-chunked-prefill",
+    "--max-num-batched-tokens", 8192,
+    "--gpu-memory-utilization", 0.92,
+  ]
+  env             = { HF_TOKEN = env("HF_TOKEN") }
+  gpus            = "all"
+  ipc             = "host"
+  startup_timeout = "20m"
+}
+
+scenario "prompt_length" {
+  target = server.vllm
+  sweep { input_tokens = [8000, 16000, 30000] }
+  workload {
+    kind          = "random"
+    input_tokens  = sweep.input_tokens
+    output_tokens = 256
+    range_ratio   = 0.05
+  }
+  load {
+    concurrency = 8
+    requests    = 120
+    warmup      = 8
+    timeout     = "5m"
+  }
+  assert "ttft" {
+    condition     = ttft.p95 < sweep.input_tokens / 10 # ms: a budget of 0.1 ms per prompt token
+    error_message = "prefill must stay under 0.1 ms per prompt token at P95"
+  }
+  assert "decode_not_starved" {
+    condition     = tpot.p95 < 80
+    error_message = "chunked prefill should keep other users streaming at better than 80 ms per token"
+  }
+}
+
+gate {
+  tolerance "ttft.p50" { max_regression = "10%" }
+  tolerance "tpot.p95" { max_regression = "15%" }
+}

@@ -1,0 +1,62 @@
+# multi-turn — do follow-up turns of a conversation get faster, as they should?
+#
+# In a chat, each turn resends the whole conversation so far. With prefix
+# caching the earlier turns' KV is reused and a follow-up's TTFT depends on
+# the new message only; without it, TTFT grows with every turn. This suite
+# runs conversations of five turns over /v1/chat/completions with prefix
+# caching on, so a regression in cache reuse shows up as TTFT growth.
+#
+# How to read the result: ttft.p50 should stay close to a single-turn
+# prompt's; server.prefix_cache_hit_rate should be high. e2el covers one
+# turn, not the whole conversation.
+
+suite "multi-turn" {
+  description = "Five-turn conversations with prefix caching"
+}
+
+variable "image" { default = "vllm/vllm-openai:v0.11.0" }
+variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
+
+server "vllm" {
+  image           = var.image
+  model           = var.model
+  args            = ["--enable-prefix-caching", "--max-model-len", 16384]
+  env             = { HF_TOKEN = env("HF_TOKEN") }
+  gpus            = "all"
+  ipc             = "host"
+  startup_timeout = "20m"
+}
+
+scenario "conversations" {
+  target = server.vllm
+  workload {
+    kind          = "conversation"
+    chat          = true
+    turns         = 5
+    input_tokens  = 200 # each new user message
+    output_tokens = 300 # each assistant answer
+    range_ratio   = 0.3
+  }
+  load {
+    concurrency = 24 # conversations in flight
+    requests    = 500
+    warmup      = 24
+  }
+  goodput {
+    ttft = 400
+    tpot = 50
+  }
+  assert "follow_ups_stay_fast" {
+    condition     = ttft.p90 < 400
+    error_message = "later turns must not pay for re-prefilling the whole conversation"
+  }
+  assert "cache_reuse" {
+    condition     = server.prefix_cache_hit_rate > 0.5
+    error_message = "most of each follow-up's prompt should come from the prefix cache"
+  }
+}
+
+gate {
+  tolerance "ttft.p90" { max_regression = "10%" }
+  tolerance "goodput.ratio" { max_regression = "+0.05" }
+}

@@ -1,0 +1,83 @@
+# structured-output — what does guided decoding cost, and are answers valid?
+#
+# Structured output (response_format with a JSON schema) constrains every
+# decoding step to tokens the schema allows. It costs time per token, and a
+# bug or backend change can produce answers that do not parse. This suite
+# sends the same chat load twice: free-form, and constrained to the schema
+# below, and checks every structured answer against the schema.
+#
+# How to read the result: structured.valid_rate must be 1 (or very near);
+# anything less is a correctness bug, not a performance one. The TPOT
+# difference between the two scenarios is the price of guided decoding;
+# gate it so a backend upgrade can't quietly double it.
+
+suite "structured-output" {
+  description = "JSON-schema guided decoding vs free-form, with answer validation"
+}
+
+variable "image" { default = "vllm/vllm-openai:v0.11.0" }
+variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
+
+server "vllm" {
+  image           = var.image
+  model           = var.model
+  env             = { HF_TOKEN = env("HF_TOKEN") }
+  gpus            = "all"
+  ipc             = "host"
+  startup_timeout = "20m"
+}
+
+defaults {
+  target = server.vllm
+  load {
+    concurrency = 32
+    requests    = 300
+    warmup      = 16
+  }
+}
+
+scenario "free_form" {
+  description = "the same lengths without a schema: the baseline cost"
+  workload {
+    kind          = "random"
+    chat          = true
+    input_tokens  = 256
+    output_tokens = 200
+  }
+}
+
+scenario "json_schema" {
+  description = "answers constrained to a ticket-triage schema"
+  workload {
+    kind          = "structured"
+    chat          = true
+    input_tokens  = 256
+    output_tokens = 200
+    # A JSON schema written as an HCL object; jsonencode("...") or
+    # file("schema.json") work too.
+    schema = {
+      type = "object"
+      properties = {
+        category = { type = "string", enum = ["bug", "feature", "question", "billing"] }
+        priority = { type = "integer", minimum = 1, maximum = 4 }
+        summary  = { type = "string", maxLength = 200 }
+        labels   = { type = "array", items = { type = "string" }, maxItems = 5 }
+      }
+      required             = ["category", "priority", "summary"]
+      additionalProperties = false
+    }
+  }
+  assert "valid" {
+    condition     = structured.valid_rate >= 0.999
+    error_message = "structured answers must parse and validate against the schema"
+  }
+  assert "overhead" {
+    condition     = tpot.p50 < 30
+    error_message = "guided decoding should keep median TPOT under 30 ms"
+  }
+}
+
+gate {
+  tolerance "tpot.p50" { max_regression = "10%" }
+  tolerance "structured.valid_rate" { max_regression = "+0.001" }
+}

@@ -1,0 +1,173 @@
+package suite
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/results"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// EvalAsserts evaluates the run's assert conditions against sum, in file
+// order. Each result names the file and line of the condition, its source
+// text and the values it saw; a metric the run did not produce (server
+// metrics from a server without /metrics) fails its assert with a message
+// saying so.
+func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
+	if len(r.Asserts) == 0 {
+		return nil
+	}
+	vals := map[string]float64{}
+	if sum != nil {
+		vals = sum.Values()
+	}
+	base := r.ctx
+	if base == nil {
+		// A Run built outside Load (a runner test): functions, and sweep from Params.
+		base = newEvalContext(".", nil, func(string) string { return "" })
+		if len(r.Params) > 0 {
+			base.Variables["sweep"] = sweepObject(r.Params)
+		}
+	}
+	ctx := base.NewChild()
+	ctx.Variables = metricObjects(vals)
+	out := make([]results.AssertResult, 0, len(r.Asserts))
+	for _, a := range r.Asserts {
+		out = append(out, r.evalAssert(a, ctx, vals))
+	}
+	return out
+}
+
+func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float64) results.AssertResult {
+	rng := a.Condition.Range()
+	res := results.AssertResult{
+		Name:      a.Name,
+		Condition: a.Source,
+		File:      rng.Filename,
+		Line:      rng.Start.Line,
+		Column:    rng.Start.Column,
+	}
+	if res.Condition == "" {
+		res.Condition = fmt.Sprintf("assert %q", a.Name)
+	}
+	where := fmt.Sprintf("%s:%d", filepath.Base(rng.Filename), rng.Start.Line)
+
+	// Record what the expression sees, and catch metrics this run lacks.
+	var missing []string
+	for _, tr := range a.Condition.Variables() {
+		name := traversalText(tr)
+		root := tr.RootName()
+		if root == "var" || root == "sweep" {
+			if v, err := tr.TraverseAbs(ctx); err == nil && v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
+				f, _ := v.AsBigFloat().Float64()
+				addValue(&res, name, f)
+			}
+			continue
+		}
+		if v, ok := vals[name]; ok {
+			addValue(&res, name, v)
+		} else if !contains(missing, name) {
+			missing = append(missing, name)
+		}
+	}
+	v, diags := a.Condition.Value(ctx)
+	switch {
+	case diags.HasErrors():
+		res.Message = fmt.Sprintf("%s: %s: could not be evaluated: %s", where, res.Condition, diagText(diags))
+		return res
+	case !v.IsKnown() && len(missing) > 0:
+		res.Message = fmt.Sprintf("%s: %s: %s %s not measured in this run (%s)",
+			where, res.Condition, strings.Join(missing, ", "), isAre(len(missing)), whyMissing(missing))
+		return res
+	case v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.Bool):
+		res.Message = fmt.Sprintf("%s: %s: is not true or false", where, res.Condition)
+		return res
+	}
+	v, _ = v.Unmark()
+	res.Passed = v.True()
+	if !res.Passed {
+		msg := a.ErrorMessage
+		if msg == "" {
+			msg = fmt.Sprintf("assert %q failed", a.Name)
+		}
+		res.Message = fmt.Sprintf("%s (%s: %s, with %s)", msg, where, res.Condition, valuesText(res.Values))
+	}
+	return res
+}
+
+func addValue(res *results.AssertResult, name string, v float64) {
+	if res.Values == nil {
+		res.Values = map[string]float64{}
+	}
+	res.Values[name] = v
+}
+
+// valuesText renders seen values as "ttft.p95 = 612.4, sweep.concurrency = 16".
+func valuesText(vals map[string]float64) string {
+	if len(vals) == 0 {
+		return "no metric values"
+	}
+	names := make([]string, 0, len(vals))
+	for n := range vals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s = %s", n, formatNumber(roundTo(vals[n], 4)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// roundTo keeps digits significant digits after the decimal point's first nonzero one, for messages.
+func roundTo(f float64, digits int) float64 {
+	var out float64
+	_, err := fmt.Sscanf(fmt.Sprintf("%.*g", digits+2, f), "%g", &out)
+	if err != nil {
+		return f
+	}
+	return out
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+func whyMissing(names []string) string {
+	var why []string
+	for _, n := range names {
+		switch {
+		case strings.HasPrefix(n, "server."):
+			why = appendOnce(why, "server metrics need the server's Prometheus /metrics endpoint")
+		case strings.HasPrefix(n, "structured."):
+			why = appendOnce(why, "structured metrics need a workload of kind \"structured\"")
+		default:
+			why = appendOnce(why, "the run produced no value for it")
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+func appendOnce(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func diagText(diags hcl.Diagnostics) string {
+	var parts []string
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		parts = append(parts, strings.TrimSuffix(d.Summary+": "+d.Detail, "."))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,121 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+const assertSuite = `scenario "sweep" {
+  sweep { concurrency = [4, 32] }
+  load {
+    concurrency = sweep.concurrency
+    requests    = 10
+  }
+  assert "ttft" {
+    condition     = ttft.p95 < 500 || sweep.concurrency > 16
+    error_message = "P95 TTFT must stay under 500 ms up to 16 users"
+  }
+  assert "kv" {
+    condition = server.kv_cache_usage.max < 0.95
+  }
+  assert "errors" {
+    condition = error_rate <= 0.01 && throughput.output_tokens >= 100
+  }
+}`
+
+func TestEvalAsserts(t *testing.T) {
+	s := mustLoad(t, assertSuite, Options{})
+	low, high := s.Scenarios[0].Runs[0], s.Scenarios[0].Runs[1]
+	sum := &results.Summary{
+		TTFT:       results.Stats{P95: 612.4},
+		Throughput: results.Throughput{OutputTokens: 250},
+		ErrorRate:  0.02,
+		Server:     &results.ServerMetrics{KVCacheUsageMax: 0.5},
+	}
+
+	got := low.EvalAsserts(sum)
+	if len(got) != 3 {
+		t.Fatalf("got %d results", len(got))
+	}
+	ttft := got[0]
+	if ttft.Passed {
+		t.Errorf("ttft.p95 = 612.4 at concurrency 4 passed")
+	}
+	if ttft.Values["ttft.p95"] != 612.4 || ttft.Values["sweep.concurrency"] != 4 {
+		t.Errorf("values seen: %v", ttft.Values)
+	}
+	if ttft.Condition != "ttft.p95 < 500 || sweep.concurrency > 16" || ttft.Line != 8 || ttft.Column != 21 || !strings.HasSuffix(ttft.File, "suite.hcl") {
+		t.Errorf("location/source: %q %s:%d:%d", ttft.Condition, ttft.File, ttft.Line, ttft.Column)
+	}
+	for _, want := range []string{"P95 TTFT must stay under 500 ms", "suite.hcl:8", "ttft.p95 = 612.4", "sweep.concurrency = 4"} {
+		if !strings.Contains(ttft.Message, want) {
+			t.Errorf("message %q lacks %q", ttft.Message, want)
+		}
+	}
+	if !got[1].Passed || got[1].Values["server.kv_cache_usage.max"] != 0.5 {
+		t.Errorf("kv assert: %+v", got[1])
+	}
+	if got[2].Passed || !strings.Contains(got[2].Message, `assert "errors" failed`) || !strings.Contains(got[2].Message, "error_rate = 0.02") {
+		t.Errorf("errors assert: %+v", got[2])
+	}
+
+	// At concurrency 32 the same TTFT passes through the || branch.
+	if r := high.EvalAsserts(sum); !r[0].Passed || r[0].Message != "" {
+		t.Errorf("concurrency 32: %+v", r[0])
+	}
+}
+
+func TestEvalAssertsMissingMetric(t *testing.T) {
+	s := mustLoad(t, assertSuite, Options{})
+	got := s.Scenarios[0].Runs[0].EvalAsserts(&results.Summary{}) // no server metrics
+	kv := got[1]
+	if kv.Passed {
+		t.Fatal("an assert on absent server metrics passed")
+	}
+	if !strings.Contains(kv.Message, "server.kv_cache_usage.max was not measured") || !strings.Contains(kv.Message, "/metrics") {
+		t.Errorf("message: %q", kv.Message)
+	}
+	// A condition that does not need the absent metric still decides.
+	s2 := mustLoad(t, `scenario "p" {
+  sweep { caching = ["on", "off"] }
+  load {
+    concurrency = 1
+    requests    = 1
+  }
+  assert "hits" {
+    condition = sweep.caching == "off" || server.prefix_cache_hit_rate > 0.6
+  }
+}`, Options{})
+	if r := s2.Scenarios[0].Runs[1].EvalAsserts(&results.Summary{}); !r[0].Passed {
+		t.Errorf("caching=off without server metrics: %+v", r[0])
+	}
+	if r := s2.Scenarios[0].Runs[0].EvalAsserts(&results.Summary{}); r[0].Passed || !strings.Contains(r[0].Message, "not measured") {
+		t.Errorf("caching=on without server metrics: %+v", r[0])
+	}
+	// A nil summary fails every assert instead of panicking.
+	for _, r := range s.Scenarios[0].Runs[0].EvalAsserts(nil) {
+		if r.Passed {
+			t.Errorf("%s passed on a nil summary", r.Name)
+		}
+	}
+}
+
+func TestEvalAssertsWithoutLoad(t *testing.T) {
+	// A Run built by hand (as runner tests may) still evaluates.
+	s := mustLoad(t, assertSuite, Options{})
+	r := *s.Scenarios[0].Runs[1]
+	r.ctx = nil
+	got := r.EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 600}, Throughput: results.Throughput{OutputTokens: 100}})
+	if !got[2].Passed {
+		t.Errorf("errors assert: %+v", got[2])
+	}
+	if !got[0].Passed || got[0].Values["sweep.concurrency"] != 32 {
+		t.Errorf("sweep.concurrency from Params: %+v", got[0])
+	}
+	r.Params = nil
+	if got := r.EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 600}}); got[0].Passed || !strings.Contains(got[0].Message, "could not be evaluated") {
+		t.Errorf("without any sweep value: %+v", got[0])
+	}
+}

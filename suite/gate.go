@@ -1,0 +1,70 @@
+package suite
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/results"
+)
+
+// DefaultAlpha is the significance level a gate uses when it sets none.
+const DefaultAlpha = 0.05
+
+// gateBlock is `gate {...}`: how the suite's results compare with a baseline.
+type gateBlock struct {
+	Baseline           *hcl.Attribute    `hcl:"baseline,optional"`
+	Alpha              *hcl.Attribute    `hcl:"alpha,optional"`
+	FailOnInconclusive *hcl.Attribute    `hcl:"fail_on_inconclusive,optional"`
+	Tolerances         []*toleranceBlock `hcl:"tolerance,block"`
+}
+
+func (l *loader) decodeGate(blocks hcl.Blocks) {
+	for i, b := range blocks {
+		if i > 0 {
+			l.duplicate(b, blocks[0], "gate")
+			continue
+		}
+		var gb gateBlock
+		l.diags = append(l.diags, decodeBody(b.Body, &gb)...)
+		g := &Gate{Alpha: DefaultAlpha}
+		ev := l.evaluator(nil)
+		g.Baseline, _ = ev.str(gb.Baseline)
+		if a, ok := ev.num(gb.Alpha); ok {
+			if a <= 0 || a >= 1 {
+				ev.errorAt(gb.Alpha, "Invalid alpha", "alpha = %s: it is the significance level a change needs, between 0 and 1 exclusive; 0.05 is usual.", formatNumber(a))
+			} else {
+				g.Alpha = a
+			}
+		}
+		g.FailOnInconclusive, _ = ev.boolean(gb.FailOnInconclusive)
+		seen := map[string]*toleranceBlock{}
+		for _, tb := range gb.Tolerances {
+			if prev, dup := seen[tb.Metric]; dup {
+				l.errorf(tb.DefRange.Ptr(), nil, "Duplicate tolerance block",
+					"The tolerance for %q is already set at %s.", tb.Metric, prev.DefRange)
+				continue
+			}
+			seen[tb.Metric] = tb
+			m, ok := results.LookupMetric(tb.Metric)
+			if !ok {
+				detail := "There is no metric named %q.%s"
+				if under := metricsUnder(tb.Metric); len(under) > 0 {
+					l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Incomplete metric name",
+						"%s is a group of metrics; a tolerance names one of them, such as %s.", tb.Metric, under[0])
+					continue
+				}
+				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, results.MetricNames()))
+				continue
+			}
+			s, ok := ev.str(tb.MaxRegression)
+			if !ok {
+				continue
+			}
+			rel, amount, err := parseTolerance(s, m.Unit)
+			if err != nil {
+				ev.errorAt(tb.MaxRegression, "Invalid tolerance", "max_regression = %s.", err)
+				continue
+			}
+			g.Tolerances = append(g.Tolerances, Tolerance{Metric: tb.Metric, Relative: rel, Amount: amount, DeclRange: tb.DefRange})
+		}
+		l.suite.Gate = g
+	}
+}

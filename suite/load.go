@@ -1,0 +1,212 @@
+package suite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// Load reads, validates and expands the suite in filename. Every problem
+// in the file is reported in one pass, each with its source range. When the
+// diagnostics hold an error the returned Suite carries only Filename and
+// Files (so the diagnostics can be rendered with snippets) and must not be
+// run; otherwise it is complete, with each scenario's sweep expanded.
+func Load(filename string, opts Options) (*Suite, hcl.Diagnostics) {
+	src, err := os.ReadFile(filename)
+	if err != nil {
+		return &Suite{Filename: filename, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read suite file",
+			Detail:   fmt.Sprintf("llmgate could not read %s: %v.", filename, err),
+		}}
+	}
+	return loadSource(filename, src, opts)
+}
+
+// loader holds the state of one Load: the file, the inputs, and every
+// diagnostic found so far.
+type loader struct {
+	filename, dir string
+	opts          Options
+	getenv        func(string) string
+	diags         hcl.Diagnostics
+	varNames      []string
+	ctx           *hcl.EvalContext
+	suite         *Suite
+	// implicit is the simulator used when a suite declares no target at all.
+	implicit *Target
+}
+
+// loadSource is Load on bytes already read; the fuzz test calls it directly.
+func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnostics) {
+	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	skeleton := &Suite{Filename: filename, Files: map[string]*hcl.File{filename: file}}
+	if diags.HasErrors() {
+		return skeleton, sortDiags(diags)
+	}
+	l := &loader{
+		filename: filename,
+		dir:      filepath.Dir(filename),
+		opts:     opts,
+		getenv:   opts.getenv(),
+		diags:    diags,
+		suite: &Suite{
+			Filename: filename,
+			Files:    skeleton.Files,
+			Targets:  map[string]*Target{},
+		},
+	}
+	content, d := file.Body.Content(rootSchema)
+	l.diags = append(l.diags, d...)
+	byType := content.Blocks.ByType()
+
+	vars := l.resolveVariables(byType["variable"])
+	l.ctx = newEvalContext(l.dir, vars, l.getenv)
+	l.decodeSuiteBlock(byType["suite"])
+	l.decodeTargets(byType["server"], byType["endpoint"], byType["simulator"])
+	defs := l.decodeDefaults(byType["defaults"])
+	l.decodeScenarios(byType["scenario"], defs)
+	l.decodeGate(byType["gate"])
+
+	diags = sortDiags(dropConsequences(dedupe(l.diags)))
+	if diags.HasErrors() {
+		return skeleton, diags
+	}
+	return l.suite, diags
+}
+
+func (l *loader) decodeSuiteBlock(blocks hcl.Blocks) {
+	name := strings.TrimSuffix(filepath.Base(l.filename), filepath.Ext(l.filename))
+	l.suite.Name = name
+	for i, b := range blocks {
+		if i > 0 {
+			l.duplicate(b, blocks[0], "suite")
+			continue
+		}
+		l.suite.Name = b.Labels[0]
+		var sb suiteBlock
+		l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
+		ev := l.evaluator(nil)
+		if s, ok := ev.str(sb.Description); ok {
+			l.suite.Description = s
+		}
+	}
+}
+
+// evaluator returns an evaluator over the suite's context, or over ctx when
+// it is not nil, checking references against sc (nil: top level).
+func (l *loader) evaluator(sc *scope) *evaluator {
+	if sc == nil {
+		sc = &scope{vars: l.varNames}
+	}
+	return &evaluator{ctx: l.ctx, scope: sc, diags: &l.diags}
+}
+
+// errorf records an error at subject (which may be nil) with an optional context range.
+func (l *loader) errorf(subject, context *hcl.Range, summary, format string, a ...any) {
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, a...),
+		Subject:  subject,
+		Context:  context,
+	})
+}
+
+// duplicate reports b as a second definition of what prev already defines.
+func (l *loader) duplicate(b, prev *hcl.Block, kind string) {
+	if len(b.Labels) == 0 {
+		l.errorf(b.DefRange.Ptr(), nil, "Duplicate "+kind+" block",
+			"Only one %s block is allowed; the first is at %s.", kind, prev.DefRange)
+		return
+	}
+	l.errorf(b.DefRange.Ptr(), nil, "Duplicate "+kind+" block",
+		"%s %q is already defined at %s; each name may be used once.", kind, b.Labels[0], prev.DefRange)
+}
+
+// decodeBody decodes a block body into one of the block structs. Attributes
+// are kept as *hcl.Attribute and evaluated later in the right context.
+func decodeBody(body hcl.Body, v any) hcl.Diagnostics {
+	return gohcl.DecodeBody(body, nil, v)
+}
+
+func hclsyntaxValidIdentifier(s string) bool { return hclsyntax.ValidIdentifier(s) }
+
+// dedupe drops diagnostics identical to an earlier one; sweep points
+// evaluate the same expression several times.
+func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
+	seen := map[string]bool{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		key := fmt.Sprintf("%d|%s|%s", d.Severity, d.Summary, d.Detail)
+		if d.Subject != nil {
+			key += "|" + d.Subject.String()
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+// sortDiags orders diagnostics by position in the file (those without a
+// position first), keeping the order of equal positions.
+func sortDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+	return diags
+}
+
+// consequence marks a diagnostic that may only be a knock-on effect of
+// another error inside within (a "missing requests" after a misspelled
+// "requests"); it is dropped when such an error exists.
+type consequence struct{ within hcl.Range }
+
+// dropConsequences removes knock-on diagnostics whose cause is reported.
+func dropConsequences(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if c, ok := d.Extra.(consequence); ok && causedWithin(diags, c.within) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func causedWithin(diags hcl.Diagnostics, within hcl.Range) bool {
+	for _, d := range diags {
+		if _, ok := d.Extra.(consequence); ok || d.Severity != hcl.DiagError || d.Subject == nil {
+			continue
+		}
+		if d.Subject.Filename == within.Filename && d.Subject.Start.Byte >= within.Start.Byte && d.Subject.End.Byte <= within.End.Byte {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyRange returns the source range of a block body, or fallback when the
+// body is not native syntax.
+func bodyRange(body hcl.Body, fallback hcl.Range) hcl.Range {
+	if b, ok := body.(*hclsyntax.Body); ok {
+		return b.SrcRange
+	}
+	return fallback
+}

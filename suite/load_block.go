@@ -1,0 +1,135 @@
+package suite
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/load"
+)
+
+// loadBlock is `load {...}`: how traffic arrives and when the run stops.
+type loadBlock struct {
+	Concurrency *hcl.Attribute `hcl:"concurrency,optional"`
+	Rate        *hcl.Attribute `hcl:"rate,optional"`
+	Burstiness  *hcl.Attribute `hcl:"burstiness,optional"`
+	Requests    *hcl.Attribute `hcl:"requests,optional"`
+	Duration    *hcl.Attribute `hcl:"duration,optional"`
+	Warmup      *hcl.Attribute `hcl:"warmup,optional"`
+	Seed        *hcl.Attribute `hcl:"seed,optional"`
+	Timeout     *hcl.Attribute `hcl:"timeout,optional"`
+	Ramp        *rampBlock     `hcl:"ramp,block"`
+	Body        hcl.Body       `hcl:",body"`
+	DefRange    hcl.Range      `hcl:",def_range"`
+}
+
+// rampBlock is `ramp { kind = "linear"  from = 1  over = "1m" }` inside load.
+type rampBlock struct {
+	Kind     *hcl.Attribute `hcl:"kind,optional"`
+	From     *hcl.Attribute `hcl:"from,optional"`
+	Over     *hcl.Attribute `hcl:"over"`
+	DefRange hcl.Range      `hcl:",def_range"`
+}
+
+// fill evaluates the load knobs into cfg and checks that they make sense
+// together. where is the range to blame for what is missing.
+func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
+	if b == nil {
+		ev.errorRange(where, "Missing load block",
+			"Say how much traffic to send: load { concurrency = 8  requests = 200 } for a closed loop, or load { rate = 10  duration = \"2m\" } for an open loop (here or in defaults).")
+		return
+	}
+	where = b.DefRange
+	if n, ok := ev.int(b.Concurrency); ok {
+		if n < 1 {
+			ev.errorAt(b.Concurrency, "Invalid concurrency", "concurrency = %d: it is how many requests may be in flight at once, so it must be at least 1.", n)
+		} else {
+			cfg.Concurrency = n
+		}
+	}
+	if r, ok := ev.num(b.Rate); ok {
+		if r <= 0 {
+			ev.errorAt(b.Rate, "Invalid rate", "rate = %s: it is the mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", formatNumber(r))
+		} else {
+			cfg.Rate = r
+		}
+	}
+	if v, ok := ev.num(b.Burstiness); ok {
+		switch {
+		case v <= 0:
+			ev.errorAt(b.Burstiness, "Invalid burstiness", "burstiness = %s: it is the gamma shape of the gaps between arrivals and must be above zero (1 is Poisson, below 1 burstier).", formatNumber(v))
+		case b.Rate == nil:
+			ev.errorAt(b.Burstiness, "Burstiness without a rate", "burstiness shapes an open-loop arrival process; set rate (requests per second) as well.")
+		default:
+			cfg.Burstiness = v
+		}
+	}
+	reqOK := false
+	if n, ok := ev.int(b.Requests); ok {
+		if n < 1 {
+			ev.errorAt(b.Requests, "Invalid request count", "requests = %d: a run needs at least 1 measured request.", n)
+		} else {
+			cfg.Requests, reqOK = n, true
+		}
+	}
+	if d, ok := ev.duration(b.Duration); ok {
+		cfg.Duration = d
+	}
+	if n, ok := ev.int(b.Warmup); ok {
+		switch {
+		case n < 0:
+			ev.errorAt(b.Warmup, "Invalid warmup", "warmup = %d: it is a number of requests and can't be negative.", n)
+		case reqOK && n > cfg.Requests:
+			ev.errorAt(b.Warmup, "Warmup larger than the run", "warmup = %d is more than requests = %d; warmup requests are sent first and not measured, so keep them to a fraction of the run.", n, cfg.Requests)
+		default:
+			cfg.Warmup = n
+		}
+	}
+	if n, ok := ev.int(b.Seed); ok {
+		cfg.Seed = int64(n)
+	}
+	if d, ok := ev.duration(b.Timeout); ok {
+		cfg.Timeout = d
+	}
+	within := bodyRange(b.Body, b.DefRange)
+	if b.Requests == nil && b.Duration == nil {
+		ev.consequenceRange(where, within, "Run without an end",
+			"The load block sets neither requests nor duration, so the run would never stop; set requests = N, duration = \"3m\", or both (the first reached ends the run).")
+	}
+	if b.Concurrency == nil && b.Rate == nil {
+		ev.consequenceRange(where, within, "No arrival process",
+			"Set concurrency = N for a closed loop of N users, or rate = R for an open loop of R requests per second (with concurrency as an optional cap).")
+	}
+	if r := b.Ramp; r != nil {
+		if b.Rate == nil {
+			ev.errorRange(r.DefRange, "Ramp without a rate", "A ramp varies the arrival rate from `from` up to rate; set rate in the load block.")
+		}
+		cfg.Ramp.Kind = "linear"
+		if k, ok := ev.str(r.Kind); ok {
+			if k != "linear" && k != "exponential" {
+				ev.errorAt(r.Kind, "Invalid ramp kind", "kind = %q: a ramp is \"linear\" or \"exponential\".%s", k, didYouMean(k, []string{"linear", "exponential"}))
+			} else {
+				cfg.Ramp.Kind = k
+			}
+		}
+		if f, ok := ev.num(r.From); ok {
+			if f < 0 {
+				ev.errorAt(r.From, "Invalid ramp start", "from = %s: the starting rate can't be negative.", formatNumber(f))
+			} else {
+				cfg.Ramp.From = f
+			}
+		}
+		if d, ok := ev.duration(r.Over); ok {
+			cfg.Ramp.Over = d
+		}
+	}
+}
+
+// errorRange records an error at a range that is not an attribute (a block header).
+func (e *evaluator) errorRange(rng hcl.Range, summary, detail string) {
+	*e.diags = append(*e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()})
+}
+
+// consequenceRange records an error that a mistake inside within (such as a
+// misspelled attribute) may explain; it is dropped when one is reported.
+func (e *evaluator) consequenceRange(rng, within hcl.Range, summary, detail string) {
+	*e.diags = append(*e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr(),
+		Extra: consequence{within: within}})
+}

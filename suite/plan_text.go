@@ -1,0 +1,151 @@
+package suite
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmgate/llmgate/load"
+)
+
+// WriteText prints the plan for people, one block per server start: the
+// target and its effective args, then each run with its load and workload.
+func (p *Plan) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	runs := 0
+	for _, g := range p.Groups {
+		runs += len(g.Runs)
+	}
+	ew.printf("%d run(s) in %d server group(s)\n", runs, len(p.Groups))
+	for i, g := range p.Groups {
+		ew.printf("\ngroup %d: %s\n", i+1, describeTarget(g))
+		for _, r := range g.Runs {
+			ew.printf("  %s\n", r.Name)
+			ew.printf("    load:     %s\n", DescribeLoad(r.Load))
+			ew.printf("    workload: %s\n", DescribeWorkload(r.Load.Workload))
+			if gp := r.Goodput; gp != (Goodput{}) {
+				ew.printf("    goodput:  %s\n", describeGoodput(gp))
+			}
+			for _, a := range r.Asserts {
+				ew.printf("    assert %s: %s\n", a.Name, a.Source)
+			}
+		}
+	}
+	return ew.err
+}
+
+func describeTarget(g *Group) string {
+	t := g.Target
+	if t == nil {
+		return "(no target)"
+	}
+	var parts []string
+	switch t.Kind {
+	case "server":
+		parts = append(parts, "image "+t.Image, "model "+t.Model)
+	case "endpoint":
+		parts = append(parts, "url "+t.URL)
+		if t.Model != "" {
+			parts = append(parts, "model "+t.Model)
+		}
+	case "simulator":
+		parts = append(parts, "profile "+t.Profile)
+		if t.Model != "" {
+			parts = append(parts, "model "+t.Model)
+		}
+	}
+	if args := append(append([]string(nil), t.Args...), g.ServerArgs...); len(args) > 0 {
+		parts = append(parts, "args "+strings.Join(args, " "))
+	}
+	return t.Ref() + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// DescribeLoad renders a load configuration in one line, as --plan prints it.
+func DescribeLoad(c load.Config) string {
+	var parts []string
+	if c.Rate > 0 {
+		s := fmt.Sprintf("open loop at %s req/s", formatNumber(c.Rate))
+		if c.Burstiness > 0 {
+			s += fmt.Sprintf(" (burstiness %s)", formatNumber(c.Burstiness))
+		}
+		parts = append(parts, s)
+		if c.Concurrency > 0 {
+			parts = append(parts, fmt.Sprintf("at most %d in flight", c.Concurrency))
+		}
+		if c.Ramp.Kind != "" {
+			parts = append(parts, fmt.Sprintf("%s ramp from %s req/s over %s", c.Ramp.Kind, formatNumber(c.Ramp.From), c.Ramp.Over))
+		}
+	} else {
+		parts = append(parts, fmt.Sprintf("closed loop, %d concurrent", c.Concurrency))
+	}
+	if c.Requests > 0 {
+		parts = append(parts, fmt.Sprintf("%d requests", c.Requests))
+	}
+	if c.Duration > 0 {
+		parts = append(parts, "for "+c.Duration.String())
+	}
+	if c.Warmup > 0 {
+		parts = append(parts, fmt.Sprintf("%d warmup", c.Warmup))
+	}
+	if c.Seed != 0 {
+		parts = append(parts, fmt.Sprintf("seed %d", c.Seed))
+	}
+	if c.Timeout > 0 {
+		parts = append(parts, "timeout "+c.Timeout.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DescribeWorkload renders a workload in one line, as --plan prints it.
+func DescribeWorkload(w load.Workload) string {
+	parts := []string{w.Kind}
+	if w.InputTokens > 0 || w.OutputTokens > 0 {
+		s := fmt.Sprintf("%d in / %d out tokens", w.InputTokens, w.OutputTokens)
+		if w.RangeRatio > 0 {
+			s += fmt.Sprintf(" ±%s%%", formatNumber(w.RangeRatio*100))
+		}
+		parts = append(parts, s)
+	}
+	switch w.Kind {
+	case load.WorkloadPrefix:
+		parts = append(parts, fmt.Sprintf("%d-token prefix shared in %d group(s)", w.PrefixTokens, w.PrefixGroups))
+	case load.WorkloadStructured:
+		parts = append(parts, fmt.Sprintf("schema of %d bytes", len(w.Schema)))
+	case load.WorkloadConversation:
+		parts = append(parts, fmt.Sprintf("%d turns", w.Turns))
+	case load.WorkloadDataset:
+		parts = append(parts, "dataset "+w.DatasetPath)
+	}
+	if w.Chat {
+		parts = append(parts, "chat")
+	}
+	if w.IgnoreEOS != nil && !*w.IgnoreEOS {
+		parts = append(parts, "stops at EOS")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func describeGoodput(g Goodput) string {
+	var parts []string
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"ttft", g.TTFT}, {"tpot", g.TPOT}, {"e2el", g.E2EL}} {
+		if f.v > 0 {
+			parts = append(parts, fmt.Sprintf("%s <= %s ms", f.name, formatNumber(f.v)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// errWriter remembers the first write error so printing code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, a ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}

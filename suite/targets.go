@@ -1,0 +1,146 @@
+package suite
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// targetKinds are the block types that define a target, in the order refs are suggested.
+var targetKinds = []string{"server", "endpoint", "simulator"}
+
+// implicitName is the name of the simulator a suite without targets runs against.
+const implicitName = "default"
+
+func (l *loader) decodeTargets(servers, endpoints, simulators hcl.Blocks) {
+	seen := map[string]*hcl.Block{}
+	for _, kb := range []struct {
+		kind   string
+		blocks hcl.Blocks
+	}{{"server", servers}, {"endpoint", endpoints}, {"simulator", simulators}} {
+		for _, b := range kb.blocks {
+			t := &Target{Kind: kb.kind, Name: b.Labels[0], DeclRange: b.DefRange}
+			if !hclsyntaxValidIdentifier(t.Name) {
+				l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+kb.kind+" name",
+					"%q can't be referenced as %s.%s; use letters, digits, underscores and dashes, starting with a letter.", t.Name, kb.kind, t.Name)
+				continue
+			}
+			if prev, dup := seen[t.Ref()]; dup {
+				l.duplicate(b, prev, kb.kind)
+				continue
+			}
+			seen[t.Ref()] = b
+			ev := l.evaluator(nil)
+			switch kb.kind {
+			case "server":
+				var sb serverBlock
+				l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
+				sb.fill(ev, t)
+			case "endpoint":
+				var eb endpointBlock
+				l.diags = append(l.diags, decodeBody(b.Body, &eb)...)
+				eb.fill(ev, t)
+			case "simulator":
+				var sb simulatorBlock
+				l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
+				sb.fill(ev, t)
+			}
+			l.suite.Targets[t.Ref()] = t
+		}
+	}
+}
+
+// targetRefs lists the refs of every declared target, sorted.
+func (l *loader) targetRefs() []string {
+	refs := make([]string, 0, len(l.suite.Targets))
+	for r := range l.suite.Targets {
+		refs = append(refs, r)
+	}
+	sort.Strings(refs)
+	return refs
+}
+
+// resolveTarget turns `target = server.vllm` into the target it names.
+func (l *loader) resolveTarget(attr *hcl.Attribute) *Target {
+	tr, d := hcl.AbsTraversalForExpr(attr.Expr)
+	if d.HasErrors() || len(tr) != 2 {
+		l.errorf(attr.Expr.Range().Ptr(), attr.Range.Ptr(), "Invalid target reference",
+			"target must name a target block without quotes, like server.vllm, endpoint.staging or simulator.sim.")
+		return nil
+	}
+	ref := traversalText(tr)
+	kind := tr.RootName()
+	if !contains(targetKinds, kind) {
+		l.errorf(attr.Expr.Range().Ptr(), attr.Range.Ptr(), "Invalid target reference",
+			"%s is not a target: a target reference starts with server, endpoint or simulator.%s", ref, didYouMean(ref, l.targetRefs()))
+		return nil
+	}
+	t := l.suite.Targets[ref]
+	if t == nil {
+		declared := "This suite declares no targets."
+		if refs := l.targetRefs(); len(refs) > 0 {
+			declared = "Declared targets: " + strings.Join(refs, ", ") + "."
+		}
+		l.errorf(attr.Expr.Range().Ptr(), attr.Range.Ptr(), "Reference to undefined target",
+			"There is no %s block named %q. %s%s", kind, tr[1].(hcl.TraverseAttr).Name, declared, didYouMean(ref, l.targetRefs()))
+		return nil
+	}
+	return t
+}
+
+// defaultTarget is the target of a scenario that names none and whose
+// defaults name none: the only declared target, or an implicit simulator
+// when the suite declares none.
+func (l *loader) defaultTarget(scenario string, rng hcl.Range) *Target {
+	switch len(l.suite.Targets) {
+	case 0:
+		if l.implicit == nil {
+			l.implicit = &Target{Kind: "simulator", Name: implicitName, Profile: DefaultProfile}
+		}
+		return l.implicit
+	case 1:
+		for _, t := range l.suite.Targets {
+			if t != l.implicit {
+				return t
+			}
+		}
+	}
+	l.errorf(rng.Ptr(), nil, "Scenario without a target",
+		"Scenario %q names no target and the suite declares several (%s); set target = ... in the scenario or in the defaults block.",
+		scenario, strings.Join(l.targetRefs(), ", "))
+	return nil
+}
+
+// checkServerArgs validates server args that llmgate understands; today
+// --gpu-memory-utilization, which must be a fraction in (0, 1].
+func checkServerArgs(ev *evaluator, attr *hcl.Attribute, args []string) {
+	for i, a := range args {
+		var val string
+		switch {
+		case a == "--gpu-memory-utilization" && i+1 < len(args):
+			val = args[i+1]
+		case strings.HasPrefix(a, "--gpu-memory-utilization="):
+			val = strings.TrimPrefix(a, "--gpu-memory-utilization=")
+		default:
+			continue
+		}
+		if msg := checkGPUMemoryUtilization(val); msg != "" {
+			ev.errorAt(attr, "Invalid --gpu-memory-utilization", "%s", msg)
+		}
+	}
+}
+
+// checkGPUMemoryUtilization returns why s is not a valid fraction of GPU memory, or "".
+func checkGPUMemoryUtilization(s string) string {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Sprintf("--gpu-memory-utilization %q is not a number; it is the fraction of GPU memory vLLM may use, like 0.9.", s)
+	}
+	if !(f > 0 && f <= 1) {
+		return fmt.Sprintf("--gpu-memory-utilization %s is outside (0, 1]: it is the fraction of GPU memory vLLM may use, like 0.9 for 90%%.", s)
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package suite
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// variableBlock is `variable "name" { default = ..., description = "..." }`.
+type variableBlock struct {
+	Default     *hcl.Attribute `hcl:"default,optional"`
+	Description *hcl.Attribute `hcl:"description,optional"`
+}
+
+// resolveVariables computes each variable's value: --var wins over
+// LLMGATE_VAR_<name>, which wins over the default. Defaults may call
+// functions but not reference other variables.
+func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
+	vals := map[string]cty.Value{}
+	seen := map[string]*hcl.Block{}
+	fnCtx := newEvalContext(l.dir, nil, l.getenv)
+	for _, b := range blocks {
+		name := b.Labels[0]
+		if !hclsyntaxValidIdentifier(name) {
+			l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid variable name",
+				"%q is not a valid name; use letters, digits, underscores and dashes, starting with a letter.", name)
+			continue
+		}
+		if prev, dup := seen[name]; dup {
+			l.duplicate(b, prev, "variable")
+			continue
+		}
+		seen[name] = b
+		l.varNames = append(l.varNames, name)
+		var vb variableBlock
+		l.diags = append(l.diags, decodeBody(b.Body, &vb)...)
+
+		var def cty.Value
+		hasDef := false
+		if vb.Default != nil {
+			ev := &evaluator{ctx: fnCtx, diags: &l.diags, scope: &scope{}}
+			if v, ok := ev.value(vb.Default); ok {
+				def, hasDef = v, true
+			} else {
+				vals[name] = cty.DynamicVal
+				continue
+			}
+		}
+		override, from := l.opts.Vars[name], "--var "+name
+		hasOverride := false
+		if _, ok := l.opts.Vars[name]; ok {
+			hasOverride = true
+		} else if s := l.getenv("LLMGATE_VAR_" + name); s != "" {
+			override, from, hasOverride = s, "LLMGATE_VAR_"+name, true
+		}
+		switch {
+		case hasOverride && hasDef && def.Type().IsPrimitiveType() && def.Type() != cty.String:
+			v, err := convert.Convert(cty.StringVal(override), def.Type())
+			if err != nil {
+				l.errorf(b.DefRange.Ptr(), nil, "Invalid value for variable",
+					"%s = %q: variable %q takes %s like its default: %s.", from, override, name, friendlyType(def.Type()), err)
+				vals[name] = cty.DynamicVal
+				continue
+			}
+			vals[name] = v
+		case hasOverride:
+			vals[name] = cty.StringVal(override)
+		case hasDef:
+			vals[name] = def
+		default:
+			l.errorf(b.DefRange.Ptr(), nil, "No value for variable",
+				"Variable %q has no default; set it with --var %s=VALUE or the environment variable LLMGATE_VAR_%s.", name, name, name)
+			vals[name] = cty.DynamicVal
+		}
+	}
+	var unknown []string
+	for name := range l.opts.Vars {
+		if _, ok := seen[name]; !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	sort.Strings(unknown)
+	for _, name := range unknown {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Value for undeclared variable",
+			Detail: fmt.Sprintf("--var %s was given but %s declares no variable %q; it is ignored.%s",
+				name, l.filename, name, prefixed("", suggest(name, l.varNames))),
+		})
+	}
+	return vals
+}

@@ -1,0 +1,173 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/load"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// Default lengths for synthetic workloads, as `vllm bench serve --dataset-name random` uses.
+const (
+	defaultInputTokens  = 1024
+	defaultOutputTokens = 128
+	defaultTurns        = 3
+)
+
+var workloadKinds = []string{load.WorkloadRandom, load.WorkloadPrefix, load.WorkloadStructured, load.WorkloadConversation, load.WorkloadDataset}
+
+// workloadBlock is `workload {...}`: what each request asks for.
+type workloadBlock struct {
+	Kind         *hcl.Attribute `hcl:"kind,optional"`
+	InputTokens  *hcl.Attribute `hcl:"input_tokens,optional"`
+	OutputTokens *hcl.Attribute `hcl:"output_tokens,optional"`
+	RangeRatio   *hcl.Attribute `hcl:"range_ratio,optional"`
+	PrefixTokens *hcl.Attribute `hcl:"prefix_tokens,optional"`
+	PrefixGroups *hcl.Attribute `hcl:"prefix_groups,optional"`
+	Schema       *hcl.Attribute `hcl:"schema,optional"`
+	Turns        *hcl.Attribute `hcl:"turns,optional"`
+	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
+	Chat         *hcl.Attribute `hcl:"chat,optional"`
+	IgnoreEOS    *hcl.Attribute `hcl:"ignore_eos,optional"`
+	Body         hcl.Body       `hcl:",body"`
+	DefRange     hcl.Range      `hcl:",def_range"`
+}
+
+// fill evaluates the workload into w, applying defaults; dir resolves dataset paths.
+func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where hcl.Range) {
+	w.Kind = load.WorkloadRandom
+	if b == nil {
+		w.InputTokens, w.OutputTokens = defaultInputTokens, defaultOutputTokens
+		return
+	}
+	where = b.DefRange
+	within := bodyRange(b.Body, b.DefRange)
+	if k, ok := ev.str(b.Kind); ok {
+		if !contains(workloadKinds, k) {
+			ev.errorAt(b.Kind, "Unknown workload kind", "kind = %q: the workload kinds are %s.%s", k, strings.Join(workloadKinds, ", "), didYouMean(k, workloadKinds))
+		} else {
+			w.Kind = k
+		}
+	}
+	positive := func(attr *hcl.Attribute, dst *int, def int, what string) {
+		*dst = def
+		if n, ok := ev.int(attr); ok {
+			if n < 1 {
+				ev.errorAt(attr, "Invalid "+what, "%s = %d: %s must be at least 1.", attr.Name, n, what)
+				return
+			}
+			*dst = n
+		}
+	}
+	defIn, defOut := defaultInputTokens, defaultOutputTokens
+	if w.Kind == load.WorkloadDataset {
+		defIn, defOut = 0, 0 // the dataset's own lengths
+	}
+	positive(b.InputTokens, &w.InputTokens, defIn, "input length")
+	positive(b.OutputTokens, &w.OutputTokens, defOut, "output length")
+	if r, ok := ev.num(b.RangeRatio); ok {
+		if r < 0 || r >= 1 {
+			ev.errorAt(b.RangeRatio, "Invalid range_ratio", "range_ratio = %s: lengths spread over [n*(1-r), n*(1+r)], so r must be at least 0 and below 1.", formatNumber(r))
+		} else {
+			w.RangeRatio = r
+		}
+	}
+	onlyFor := func(attr *hcl.Attribute, kind string) {
+		if attr != nil && w.Kind != kind {
+			ev.warnAt(attr, "Attribute ignored by this workload", "%s is only used by kind = %q; with kind = %q it has no effect.", attr.Name, kind, w.Kind)
+		}
+	}
+	onlyFor(b.PrefixTokens, load.WorkloadPrefix)
+	onlyFor(b.PrefixGroups, load.WorkloadPrefix)
+	onlyFor(b.Schema, load.WorkloadStructured)
+	onlyFor(b.Turns, load.WorkloadConversation)
+	onlyFor(b.Dataset, load.WorkloadDataset)
+
+	if w.Kind == load.WorkloadPrefix {
+		positive(b.PrefixTokens, &w.PrefixTokens, 0, "prefix length")
+		positive(b.PrefixGroups, &w.PrefixGroups, 1, "number of prefix groups")
+		if b.PrefixTokens == nil {
+			ev.consequenceRange(where, within, "Prefix workload without a prefix", "kind = \"prefix\" needs prefix_tokens: the length of the prefix requests share.")
+		}
+	}
+	if w.Kind == load.WorkloadStructured {
+		if b.Schema == nil {
+			ev.consequenceRange(where, within, "Structured workload without a schema",
+				"kind = \"structured\" needs schema: a JSON schema the answers must follow, as an HCL object or a JSON string (jsonencode(...) or file(\"schema.json\")).")
+		} else if s, ok := schemaText(ev, b.Schema); ok {
+			w.Schema = s
+		}
+	}
+	if w.Kind == load.WorkloadConversation {
+		positive(b.Turns, &w.Turns, defaultTurns, "number of turns")
+	}
+	if w.Kind == load.WorkloadDataset {
+		if b.Dataset == nil {
+			ev.consequenceRange(where, within, "Dataset workload without a dataset", "kind = \"dataset\" needs dataset: the path of a ShareGPT-format JSON file, relative to the suite.")
+		} else if p, ok := ev.str(b.Dataset); ok {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			if _, err := os.Stat(p); err != nil {
+				ev.errorAt(b.Dataset, "Dataset not found", "%v.", err)
+			} else {
+				w.DatasetPath = p
+			}
+		}
+	}
+	w.Chat, _ = ev.boolean(b.Chat)
+	if v, ok := ev.boolean(b.IgnoreEOS); ok {
+		w.IgnoreEOS = &v
+	}
+}
+
+// schemaText evaluates a schema given as an HCL object or a JSON string
+// and checks that it compiles as a JSON schema.
+func schemaText(ev *evaluator, attr *hcl.Attribute) (string, bool) {
+	v, ok := ev.value(attr)
+	if !ok {
+		return "", false
+	}
+	var text string
+	switch {
+	case v.Type() == cty.String:
+		text = v.AsString()
+	case v.Type().IsObjectType() || v.Type().IsMapType():
+		b, err := ctyjson.Marshal(v, v.Type())
+		if err != nil {
+			ev.errorAt(attr, "Invalid schema", "schema can't be encoded as JSON: %v.", err)
+			return "", false
+		}
+		text = string(b)
+	default:
+		ev.errorAt(attr, "Invalid schema", "schema must be a JSON schema: an HCL object like { type = \"object\", ... } or a JSON string, not %s.", friendlyType(v.Type()))
+		return "", false
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		ev.errorAt(attr, "Invalid schema", "schema is not valid JSON: %v.", err)
+		return "", false
+	}
+	if _, isObj := doc.(map[string]any); !isObj {
+		ev.errorAt(attr, "Invalid schema", "schema must be a JSON object, like {\"type\": \"object\", ...}.")
+		return "", false
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("schema.json", doc); err == nil {
+		_, err = c.Compile("schema.json")
+		if err != nil {
+			ev.errorAt(attr, "Invalid schema", "schema is not a valid JSON schema: %s.", oneLine(err.Error()))
+			return "", false
+		}
+	}
+	return text, true
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,6 @@
+# A load with neither requests nor duration never stops.
+scenario "chat" {
+  load {
+    concurrency = 4
+  }
+}

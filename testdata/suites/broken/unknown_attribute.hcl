@@ -1,0 +1,7 @@
+# A misspelled load knob.
+scenario "chat" {
+  load {
+    concurency = 8
+    requests   = 100
+  }
+}

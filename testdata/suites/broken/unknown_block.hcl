@@ -1,0 +1,7 @@
+# A misspelled block type at the top level.
+scenaro "chat" {
+  load {
+    concurrency = 8
+    requests    = 100
+  }
+}
