@@ -17,6 +17,9 @@ type Record struct {
 	TTFT time.Duration `json:"ttft_ns"`
 	// E2EL is the time from Sent to the last chunk with choices.
 	E2EL time.Duration `json:"e2el_ns"`
+	// Finished is when the response ended (stream closed, error or timeout);
+	// 0 in files written before it existed.
+	Finished time.Duration `json:"finished_ns,omitempty"`
 	// ITL holds the gaps between successive content chunks, in milliseconds,
 	// already split evenly across the tokens of multi-token chunks.
 	ITL []float64 `json:"itl_ms,omitempty"`

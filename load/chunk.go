@@ -1,0 +1,353 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// chunk is what the client needs from one streamed completion chunk.
+type chunk struct {
+	// choices is true when the chunk's choices array is non-empty.
+	choices bool
+	// text is the first choice's text (completions) or delta.content (chat),
+	// still JSON-escaped when escaped is true; nil when absent.
+	text    []byte
+	escaped bool
+	// usage is true when the chunk carries a usage object.
+	usage            bool
+	promptTokens     int
+	completionTokens int
+	// errMsg is a top-level "error" value, raw JSON; nil when absent.
+	errMsg []byte
+}
+
+var errSyntax = errors.New("unexpected JSON")
+
+// parseChunk fills c from one chunk's JSON with a scanner that allocates
+// nothing: it walks the top-level object, looks into "choices", "usage" and
+// "error", and skips everything else. Anything it does not expect is left
+// to parseChunkSlow, which uses encoding/json.
+func parseChunk(b []byte, c *chunk) error {
+	*c = chunk{}
+	if err := parseChunkFast(b, c); err != nil {
+		*c = chunk{}
+		return parseChunkSlow(b, c)
+	}
+	return nil
+}
+
+func parseChunkFast(b []byte, c *chunk) error {
+	i := ws(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return errSyntax
+	}
+	end, err := eachKey(b, i, func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "choices":
+			return parseChoices(b, v, c)
+		case "usage":
+			return parseUsage(b, v, c)
+		case "error":
+			end, err := skipValue(b, v)
+			if err == nil && string(b[v:end]) != "null" {
+				c.errMsg = b[v:end]
+			}
+			return end, err
+		}
+		return skipValue(b, v)
+	})
+	if err != nil {
+		return err
+	}
+	if ws(b, end) != len(b) {
+		return errSyntax
+	}
+	return nil
+}
+
+func parseChoices(b []byte, i int, c *chunk) (int, error) {
+	if i < len(b) && b[i] == 'n' {
+		return skipValue(b, i) // null
+	}
+	if i >= len(b) || b[i] != '[' {
+		return 0, errSyntax
+	}
+	j := ws(b, i+1)
+	if j < len(b) && b[j] == ']' {
+		return j + 1, nil
+	}
+	c.choices = true
+	if j >= len(b) || b[j] != '{' {
+		return 0, errSyntax
+	}
+	// the first choice: find text or delta.content
+	end, err := eachKey(b, j, func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "text":
+			return stringValue(b, v, c)
+		case "delta":
+			if v < len(b) && b[v] == '{' {
+				return eachKey(b, v, func(key []byte, v int) (int, error) {
+					if string(key) == "content" {
+						return stringValue(b, v, c)
+					}
+					return skipValue(b, v)
+				})
+			}
+		}
+		return skipValue(b, v)
+	})
+	if err != nil {
+		return 0, err
+	}
+	// skip any further choices
+	for {
+		end = ws(b, end)
+		if end >= len(b) {
+			return 0, errSyntax
+		}
+		switch b[end] {
+		case ']':
+			return end + 1, nil
+		case ',':
+			if end, err = skipValue(b, ws(b, end+1)); err != nil {
+				return 0, err
+			}
+		default:
+			return 0, errSyntax
+		}
+	}
+}
+
+func stringValue(b []byte, i int, c *chunk) (int, error) {
+	if i < len(b) && b[i] == 'n' {
+		return skipValue(b, i) // null
+	}
+	end, esc, err := skipString(b, i)
+	if err != nil {
+		return 0, err
+	}
+	c.text, c.escaped = b[i+1:end-1], esc
+	return end, nil
+}
+
+func parseUsage(b []byte, i int, c *chunk) (int, error) {
+	if i < len(b) && b[i] == 'n' {
+		return skipValue(b, i) // null
+	}
+	if i >= len(b) || b[i] != '{' {
+		return 0, errSyntax
+	}
+	c.usage = true
+	return eachKey(b, i, func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "prompt_tokens":
+			return intValue(b, v, &c.promptTokens)
+		case "completion_tokens":
+			return intValue(b, v, &c.completionTokens)
+		}
+		return skipValue(b, v)
+	})
+}
+
+func intValue(b []byte, i int, dst *int) (int, error) {
+	if i < len(b) && b[i] == 'n' {
+		return skipValue(b, i)
+	}
+	n, j := 0, i
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		n = n*10 + int(b[j]-'0')
+		j++
+	}
+	if j == i || j-i > 15 {
+		return 0, errSyntax
+	}
+	*dst = n
+	return j, nil
+}
+
+// eachKey walks the object starting at b[i] == '{', calling fn with each key
+// (raw, without quotes) and the index of its value; fn returns the index
+// just past the value. It returns the index just past the closing brace.
+func eachKey(b []byte, i int, fn func(key []byte, v int) (int, error)) (int, error) {
+	i = ws(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, errSyntax
+		}
+		end, esc, err := skipString(b, i)
+		if err != nil || esc {
+			return 0, errSyntax // escaped keys: let encoding/json decide
+		}
+		key := b[i+1 : end-1]
+		i = ws(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return 0, errSyntax
+		}
+		v := ws(b, i+1)
+		if i, err = fn(key, v); err != nil {
+			return 0, err
+		}
+		i = ws(b, i)
+		if i >= len(b) {
+			return 0, errSyntax
+		}
+		switch b[i] {
+		case ',':
+			i = ws(b, i+1)
+		case '}':
+			return i + 1, nil
+		default:
+			return 0, errSyntax
+		}
+	}
+}
+
+// skipValue returns the index just past the JSON value starting at b[i].
+func skipValue(b []byte, i int) (int, error) {
+	if i >= len(b) {
+		return 0, errSyntax
+	}
+	switch b[i] {
+	case '"':
+		end, _, err := skipString(b, i)
+		return end, err
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				end, _, err := skipString(b, j)
+				if err != nil {
+					return 0, err
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, nil
+				}
+			}
+		}
+		return 0, errSyntax
+	default:
+		j := i
+		for j < len(b) {
+			switch b[j] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				goto done
+			}
+			j++
+		}
+	done:
+		if j == i {
+			return 0, errSyntax
+		}
+		return j, nil
+	}
+}
+
+// skipString returns the index just past the string starting at b[i] == '"'
+// and whether it holds escapes. It jumps from quote to quote with
+// bytes.IndexByte; a quote after an odd run of backslashes is escaped.
+func skipString(b []byte, i int) (int, bool, error) {
+	esc := false
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, false, errSyntax
+		}
+		q := j + k
+		if !esc && bytes.IndexByte(b[j:q], '\\') >= 0 {
+			esc = true
+		}
+		if esc {
+			n := 0
+			for p := q - 1; p > i && b[p] == '\\'; p-- {
+				n++
+			}
+			if n%2 == 1 { // an escaped quote: keep looking
+				j = q + 1
+				continue
+			}
+		}
+		return q + 1, esc, nil
+	}
+}
+
+func ws(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// slowChunk mirrors the fields of a chunk for encoding/json.
+type slowChunk struct {
+	Choices []struct {
+		Text  *string `json:"text"`
+		Delta *struct {
+			Content *string `json:"content"`
+		} `json:"delta"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+func parseChunkSlow(b []byte, c *chunk) error {
+	var s slowChunk
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("malformed chunk %q: %w", excerpt(b, 120), err)
+	}
+	if len(s.Choices) > 0 {
+		c.choices = true
+		ch := s.Choices[0]
+		switch {
+		case ch.Text != nil:
+			c.text = []byte(*ch.Text)
+		case ch.Delta != nil && ch.Delta.Content != nil:
+			c.text = []byte(*ch.Delta.Content)
+		}
+	}
+	if s.Usage != nil {
+		c.usage = true
+		c.promptTokens, c.completionTokens = s.Usage.PromptTokens, s.Usage.CompletionTokens
+	}
+	if len(s.Error) > 0 && string(s.Error) != "null" {
+		c.errMsg = s.Error
+	}
+	return nil
+}
+
+// appendText appends the chunk's text, unescaped, to dst.
+func (c *chunk) appendText(dst []byte) []byte {
+	if !c.escaped {
+		return append(dst, c.text...)
+	}
+	var s string
+	quoted := make([]byte, 0, len(c.text)+2)
+	quoted = append(append(append(quoted, '"'), c.text...), '"')
+	if err := json.Unmarshal(quoted, &s); err != nil {
+		return append(dst, c.text...)
+	}
+	return append(dst, s...)
+}
+
+// excerpt shortens b for an error message.
+func excerpt(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "..."
+	}
+	return string(b)
+}

@@ -1,0 +1,104 @@
+package load
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// chunkView is a comparable view of a chunk.
+type chunkView struct {
+	Choices    bool
+	Text       string
+	Usage      bool
+	Prompt     int
+	Completion int
+	Err        string
+}
+
+func view(c *chunk) chunkView {
+	return chunkView{Choices: c.choices, Text: string(c.appendText(nil)), Usage: c.usage,
+		Prompt: c.promptTokens, Completion: c.completionTokens, Err: string(c.errMsg)}
+}
+
+func TestParseChunk(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    chunkView
+		wantErr bool
+		slow    bool // only encoding/json parses it
+	}{
+		// a vLLM completions chunk with continuous usage
+		{name: "completion", in: `{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":" hello","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":{"prompt_tokens":5,"total_tokens":7,"completion_tokens":2}}`,
+			want: chunkView{Choices: true, Text: " hello", Usage: true, Prompt: 5, Completion: 2}},
+		// a chat chunk: the text is delta.content
+		{name: "chat", in: `{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"logprobs":null,"finish_reason":null}]}`,
+			want: chunkView{Choices: true, Text: "Hi"}},
+		// the role-only first chat chunk has choices but no content
+		{name: "role only", in: `{"choices":[{"index":0,"delta":{"role":"assistant"}}]}`, want: chunkView{Choices: true}},
+		// null content is no text
+		{name: "null content", in: `{"choices":[{"delta":{"content":null}}]}`, want: chunkView{Choices: true}},
+		// the final usage-only chunk has empty choices
+		{name: "usage only", in: `{"id":"c","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":9,"total_tokens":12}}`,
+			want: chunkView{Usage: true, Prompt: 3, Completion: 9}},
+		// usage: null is no usage
+		{name: "usage null", in: `{"choices":[{"text":"a"}],"usage":null}`, want: chunkView{Choices: true, Text: "a"}},
+		// escaped text is unescaped when asked for
+		{name: "escaped", in: `{"choices":[{"text":"a\"b\\c\n\u00e9"}]}`, want: chunkView{Choices: true, Text: "a\"b\\c\n\u00e9"}},
+		// an escaped backslash right before the closing quote ends the string
+		{name: "backslash end", in: `{"id":"x\\","choices":[{"text":"q\\"}]}`, want: chunkView{Choices: true, Text: `q\`}},
+		// an escaped quote does not end the string
+		{name: "escaped quote", in: `{"id":"a\"}b","choices":[{"text":"\"\\\""}]}`, want: chunkView{Choices: true, Text: `"\"`}},
+		// several choices: the first one's text
+		{name: "n=2", in: `{"choices":[{"text":"a"},{"text":"b","x":[1,{"y":"]"}]}]}`, want: chunkView{Choices: true, Text: "a"}},
+		// nested objects and arrays elsewhere are skipped
+		{name: "nested", in: ` { "x" : {"a":[1,2,{"b":"}"}]}, "choices" : [ { "text" : "t" } ] } `, want: chunkView{Choices: true, Text: "t"}},
+		// an error object in the stream is reported
+		{name: "error", in: `{"error":{"message":"overloaded","code":503}}`, want: chunkView{Err: `{"message":"overloaded","code":503}`}},
+		// an escaped key goes the slow way and still parses
+		{name: "escaped key", in: `{"choic\u0065s":[{"text":"z"}]}`, want: chunkView{Choices: true, Text: "z"}, slow: true},
+		// broken JSON is an error
+		{name: "malformed", in: `{"choices":[{"text":"a"}`, wantErr: true},
+		// trailing junk is an error
+		{name: "trailing", in: `{"choices":[]} x`, wantErr: true},
+		// not an object
+		{name: "array", in: `[1,2]`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c chunk
+			err := parseChunk([]byte(tt.in), &c)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if diff := cmp.Diff(tt.want, view(&c)); diff != "" {
+				t.Errorf("chunk (-want +got):\n%s", diff)
+			}
+			var fast chunk
+			if err := parseChunkFast([]byte(tt.in), &fast); (err == nil) == tt.slow {
+				t.Errorf("fast scanner: err = %v, want it to fail only for slow-path rows", err)
+			} else if err == nil {
+				if diff := cmp.Diff(tt.want, view(&fast)); diff != "" {
+					t.Errorf("fast scanner (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestParseChunkAllocatesNothing(t *testing.T) {
+	in := []byte(`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":" hello","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":{"prompt_tokens":5,"total_tokens":7,"completion_tokens":2}}`)
+	var c chunk
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := parseChunk(in, &c); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("parseChunk allocates %.0f times per chunk, want 0", allocs)
+	}
+}

@@ -1,0 +1,226 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// Error kinds of results.Record.ErrorKind.
+const (
+	KindHTTP       = "http"
+	KindDisconnect = "disconnect"
+	KindTimeout    = "timeout"
+	KindProtocol   = "protocol"
+	KindCanceled   = "canceled"
+)
+
+// bodyExcerpt is how much of an error response's body a record keeps.
+const bodyExcerpt = 512
+
+// client sends streamed requests and times their chunks.
+type client struct {
+	hc      *http.Client
+	base    string
+	apiKey  string
+	timeout time.Duration
+	pool    *connPool
+	readers sync.Pool // *streamState
+}
+
+// streamState is the per-request scratch space, reused across requests.
+type streamState struct {
+	sse *sseReader
+	tr  tracker
+	ch  chunk
+}
+
+// newClient builds the HTTP client for base with a pool of conns
+// connections (0: no limit, sized by use).
+func newClient(base, apiKey string, conns int, timeout time.Duration) (*client, error) {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q: want http://host:port or https://host:port", base)
+	}
+	host := u.Host
+	if u.Port() == "" {
+		if u.Scheme == "https" {
+			host = net.JoinHostPort(u.Hostname(), "443")
+		} else {
+			host = net.JoinHostPort(u.Hostname(), "80")
+		}
+	}
+	var tlsConf *tls.Config
+	if u.Scheme == "https" {
+		tlsConf = &tls.Config{ServerName: u.Hostname(), NextProtos: []string{"http/1.1"}}
+	}
+	pool := newConnPool(host, tlsConf)
+	idle := conns
+	if idle <= 0 {
+		idle = 1024
+	}
+	tr := &http.Transport{
+		Proxy:               nil,
+		MaxIdleConns:        idle,
+		MaxIdleConnsPerHost: idle,
+		MaxConnsPerHost:     max(conns, 0),
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true, // compression would hold chunks back
+		ForceAttemptHTTP2:   false,
+		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1: one stream per connection
+	}
+	if tlsConf != nil {
+		tr.DialTLSContext = pool.dial
+	} else {
+		tr.DialContext = pool.dial
+	}
+	c := &client{
+		hc:      &http.Client{Transport: tr},
+		base:    trimSlash(base),
+		apiKey:  apiKey,
+		timeout: timeout,
+		pool:    pool,
+	}
+	c.readers.New = func() any { return &streamState{sse: newSSEReader(nil, 4096)} }
+	return c, nil
+}
+
+func trimSlash(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '/' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func (c *client) close() {
+	c.pool.close()
+	c.hc.CloseIdleConnections()
+}
+
+// request is one prepared call: where to send it, its JSON body, and how
+// many tokens to expect.
+type request struct {
+	path      string
+	body      []byte
+	maxTokens int
+	// validate, when set, judges the answer text (structured output).
+	validate func(text []byte) bool
+	// after, when set, is told the answer text when the request ends.
+	after func(text []byte, ok bool)
+}
+
+// do sends req and fills rec: Sent and Finished as offsets from origin,
+// timings, tokens, or the error with its kind. It never panics on a bad
+// server; every failure lands in rec.
+func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *results.Record) {
+	st := c.readers.Get().(*streamState)
+	defer c.readers.Put(st)
+	keep := req.validate != nil || req.after != nil
+
+	rctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	hr, err := http.NewRequestWithContext(rctx, http.MethodPost, c.base+req.path, bytes.NewReader(req.body))
+	if err != nil {
+		fail(rec, KindProtocol, err.Error())
+		return
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "text/event-stream")
+	if c.apiKey != "" {
+		hr.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+
+	sent := time.Now()
+	rec.Sent = sent.Sub(origin)
+	st.tr.reset(sent, req.maxTokens, keep)
+	defer func() {
+		rec.Finished = time.Since(origin)
+		if req.after != nil {
+			req.after(st.tr.text, rec.OK())
+		}
+	}()
+
+	resp, err := c.hc.Do(hr)
+	if err != nil {
+		classify(rec, ctx, rctx, err, "send")
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyExcerpt))
+		fail(rec, KindHTTP, "http "+strconv.Itoa(resp.StatusCode)+": "+string(bytes.TrimSpace(b)))
+		return
+	}
+
+	st.sse.reset(resp.Body)
+	done := false
+	for !done {
+		data, at, err := st.sse.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				st.tr.fill(rec)
+				fail(rec, KindDisconnect, "stream ended before [DONE]")
+			} else {
+				st.tr.fill(rec)
+				classify(rec, ctx, rctx, err, "read")
+			}
+			return
+		}
+		if isDone(data) {
+			done = true
+			break
+		}
+		if err := parseChunk(data, &st.ch); err != nil {
+			st.tr.fill(rec)
+			fail(rec, KindProtocol, err.Error())
+			return
+		}
+		if st.ch.errMsg != nil {
+			st.tr.fill(rec)
+			fail(rec, KindProtocol, "server error in stream: "+excerpt(st.ch.errMsg, bodyExcerpt))
+			return
+		}
+		st.tr.observe(at, &st.ch)
+	}
+	// let the connection go back to the pool
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	st.tr.fill(rec)
+	switch {
+	case !st.tr.usage:
+		fail(rec, KindProtocol, "stream carried no usage: the server ignored stream_options.include_usage, so token counts are unknown")
+	case st.tr.content == 0:
+		fail(rec, KindProtocol, "stream carried no content chunk")
+	}
+	if rec.OK() && req.validate != nil {
+		v := req.validate(st.tr.text)
+		rec.StructuredValid = &v
+	}
+}
+
+func fail(rec *results.Record, kind, msg string) {
+	rec.ErrorKind, rec.Error = kind, msg
+}
+
+// classify records a transport error: the per-request timeout, the run
+// being canceled, or a lost connection.
+func classify(rec *results.Record, run, req context.Context, err error, during string) {
+	switch {
+	case run.Err() != nil:
+		fail(rec, KindCanceled, "run canceled during "+during)
+	case errors.Is(req.Err(), context.DeadlineExceeded):
+		fail(rec, KindTimeout, "timed out during "+during+" (per-request timeout)")
+	default:
+		fail(rec, KindDisconnect, during+": "+err.Error())
+	}
+}

@@ -1,0 +1,241 @@
+package load
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// A Pacer decides when the next request goes out in an open-loop run: given
+// the time elapsed since the run started and the number of requests sent so
+// far, it returns how long to wait before the next one, or stop when it can
+// pace no more (a zero or negative rate). A wait of 0 means "now": a late
+// sender catches up instead of skipping requests.
+type Pacer interface {
+	Pace(elapsed time.Duration, hits uint64) (wait time.Duration, stop bool)
+}
+
+// scheduler is a Pacer that can say when request number hits is planned,
+// as an offset from the start of the run (all of this package's can).
+type scheduler interface {
+	due(hits uint64) (time.Duration, bool)
+}
+
+func paceFrom(s scheduler, elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	at, ok := s.due(hits)
+	if !ok {
+		return 0, true
+	}
+	if at <= elapsed {
+		return 0, false
+	}
+	return at - elapsed, false
+}
+
+// Constant sends Rate requests per second with equal gaps; request n is due
+// at n/Rate.
+type Constant struct {
+	Rate float64
+}
+
+var _ Pacer = Constant{}
+
+// Pace implements Pacer.
+func (c Constant) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	return paceFrom(c, elapsed, hits)
+}
+
+func (c Constant) due(hits uint64) (time.Duration, bool) {
+	if !(c.Rate > 0) || math.IsInf(c.Rate, 0) {
+		return 0, c.Rate > 0 // infinite rate: everything now
+	}
+	return seconds(float64(hits) / c.Rate), true
+}
+
+// Gamma sends requests with gamma-distributed gaps of mean 1/Rate and shape
+// Shape, exactly as `vllm bench serve --burstiness`: each gap is drawn as
+// gamma(shape=Shape, scale=1/(Rate*Shape)), so Shape 1 is a Poisson process,
+// below 1 is burstier and above 1 more even (coefficient of variation
+// 1/sqrt(Shape)). The first request goes out at once; the gaps follow from a
+// generator seeded with Seed, so a schedule is reproducible. Build one with
+// NewGamma or NewPoisson; a zero Gamma paces like Constant.
+type Gamma struct {
+	Rate  float64
+	Shape float64
+	Seed  int64
+	seq   *arrivals
+}
+
+var _ Pacer = Gamma{}
+
+// NewGamma returns a seeded gamma pacer.
+func NewGamma(rate, shape float64, seed int64) Gamma {
+	g := Gamma{Rate: rate, Shape: shape, Seed: seed}
+	if rate > 0 && shape > 0 {
+		g.seq = &arrivals{seed: uint64(seed), shape: shape, scale: 1 / (rate * shape)}
+	}
+	return g
+}
+
+// NewPoisson returns a seeded Poisson pacer: exponential gaps of mean 1/rate.
+func NewPoisson(rate float64, seed int64) Gamma { return NewGamma(rate, 1, seed) }
+
+// Pace implements Pacer.
+func (g Gamma) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	return paceFrom(g, elapsed, hits)
+}
+
+func (g Gamma) due(hits uint64) (time.Duration, bool) {
+	if g.seq == nil {
+		return Constant{Rate: g.Rate}.due(hits)
+	}
+	return seconds(g.seq.at(hits)), true
+}
+
+// arrivals is the cumulative schedule of random gaps, walked forward in
+// constant memory (asking for an earlier request replays it from the seed);
+// safe for concurrent use.
+type arrivals struct {
+	seed         uint64
+	shape, scale float64
+
+	mu  sync.Mutex
+	rng *rand.Rand
+	n   uint64  // request whose due time is t
+	t   float64 // seconds
+}
+
+func (a *arrivals) at(n uint64) float64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.rng == nil || n < a.n {
+		a.rng = rand.New(rand.NewPCG(a.seed, 0x6c6c6d67617465))
+		a.n, a.t = 0, 0
+	}
+	for a.n < n {
+		a.t += gammaRand(a.rng, a.shape) * a.scale
+		a.n++
+	}
+	return a.t
+}
+
+// gammaRand draws from gamma(shape, 1) by Marsaglia and Tsang's method,
+// boosted for shape < 1.
+func gammaRand(r *rand.Rand, shape float64) float64 {
+	if shape < 1 {
+		u := r.Float64()
+		for u == 0 {
+			u = r.Float64()
+		}
+		return gammaRand(r, shape+1) * math.Pow(u, 1/shape)
+	}
+	d := shape - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		var x, v float64
+		for {
+			x = r.NormFloat64()
+			v = 1 + c*x
+			if v > 0 {
+				break
+			}
+		}
+		v = v * v * v
+		u := r.Float64()
+		if u < 1-0.0331*x*x*x*x {
+			return d * v
+		}
+		if u > 0 && math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
+			return d * v
+		}
+	}
+}
+
+// LinearRamp raises (or lowers) the rate linearly from From to To requests
+// per second over Over, then holds To. Request n is due when the integral of
+// the rate reaches n.
+type LinearRamp struct {
+	From, To float64
+	Over     time.Duration
+}
+
+var _ Pacer = LinearRamp{}
+
+// Pace implements Pacer.
+func (l LinearRamp) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	return paceFrom(l, elapsed, hits)
+}
+
+func (l LinearRamp) due(hits uint64) (time.Duration, bool) {
+	T := l.Over.Seconds()
+	if l.From < 0 || !(l.To > 0) || T <= 0 {
+		return Constant{Rate: l.To}.due(hits)
+	}
+	n := float64(hits)
+	a := (l.To - l.From) / T // rate slope
+	atOver := l.From*T + a*T*T/2
+	if n >= atOver {
+		return seconds(T + (n-atOver)/l.To), true
+	}
+	if a == 0 {
+		return seconds(n / l.From), true
+	}
+	// solve From*t + a/2 t² = n for the smallest t >= 0
+	disc := l.From*l.From + 2*a*n
+	if disc < 0 {
+		disc = 0
+	}
+	return seconds((-l.From + math.Sqrt(disc)) / a), true
+}
+
+// ExponentialRamp changes the rate geometrically from From to To requests
+// per second over Over (rate(t) = From·(To/From)^(t/Over)), then holds To.
+type ExponentialRamp struct {
+	From, To float64
+	Over     time.Duration
+}
+
+var _ Pacer = ExponentialRamp{}
+
+// Pace implements Pacer.
+func (e ExponentialRamp) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	return paceFrom(e, elapsed, hits)
+}
+
+func (e ExponentialRamp) due(hits uint64) (time.Duration, bool) {
+	T := e.Over.Seconds()
+	if !(e.From > 0) || !(e.To > 0) || T <= 0 || e.From == e.To {
+		return Constant{Rate: e.To}.due(hits)
+	}
+	k := math.Log(e.To/e.From) / T
+	n := float64(hits)
+	atOver := e.From / k * (math.Exp(k*T) - 1)
+	if n >= atOver {
+		return seconds(T + (n-atOver)/e.To), true
+	}
+	return seconds(math.Log(1+n*k/e.From) / k), true
+}
+
+func seconds(s float64) time.Duration {
+	return time.Duration(s * float64(time.Second))
+}
+
+// NewPacer returns the pacer cfg asks for: a ramp when cfg.Ramp.Kind is set,
+// else constant gaps (Burstiness 0), Poisson (1) or gamma. It returns nil for
+// a closed loop (Rate 0).
+func NewPacer(cfg Config) Pacer {
+	if !(cfg.Rate > 0) {
+		return nil
+	}
+	switch cfg.Ramp.Kind {
+	case "linear":
+		return LinearRamp{From: cfg.Ramp.From, To: cfg.Rate, Over: cfg.Ramp.Over}
+	case "exponential":
+		return ExponentialRamp{From: cfg.Ramp.From, To: cfg.Rate, Over: cfg.Ramp.Over}
+	}
+	if cfg.Burstiness > 0 {
+		return NewGamma(cfg.Rate, cfg.Burstiness, cfg.Seed)
+	}
+	return Constant{Rate: cfg.Rate}
+}

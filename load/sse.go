@@ -1,0 +1,112 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"time"
+)
+
+// sseReader reads server-sent events from a response body with little
+// allocation: it hands out each event's data field as a slice of its own
+// buffer, valid until the next call, and the time its first data line
+// arrived. Comments and fields other than data are skipped; several data
+// lines of one event are joined with "\n" as the SSE specification says.
+type sseReader struct {
+	br   *bufio.Reader
+	data []byte    // current event's data
+	long []byte    // assembles a line longer than the bufio buffer
+	at   time.Time // when the current event's first data line was read
+	has  bool      // the current event has a data field
+}
+
+func newSSEReader(r io.Reader, size int) *sseReader {
+	return &sseReader{br: bufio.NewReaderSize(r, size), data: make([]byte, 0, 512)}
+}
+
+func (s *sseReader) reset(r io.Reader) {
+	s.br.Reset(r)
+	s.data = s.data[:0]
+	s.has = false
+}
+
+// next returns the data of the next event and when it started to arrive.
+// At the end of the stream it returns io.EOF, after a final event that was
+// not closed by a blank line, if any.
+func (s *sseReader) next() ([]byte, time.Time, error) {
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && s.has {
+				s.has = false
+				return s.data, s.at, nil
+			}
+			return nil, time.Time{}, err
+		}
+		if len(line) == 0 { // blank line: dispatch
+			if s.has {
+				s.has = false
+				return s.data, s.at, nil
+			}
+			continue
+		}
+		if line[0] == ':' { // comment
+			continue
+		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		if string(field) != "data" {
+			continue
+		}
+		if !s.has {
+			s.has = true
+			s.at = time.Now()
+			s.data = append(s.data[:0], value...)
+		} else {
+			s.data = append(s.data, '\n')
+			s.data = append(s.data, value...)
+		}
+	}
+}
+
+// readLine returns the next line without its line ending (\n, \r\n or \r
+// before \n). A final line without a newline is returned before io.EOF.
+func (s *sseReader) readLine() ([]byte, error) {
+	line, err := s.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		s.long = append(s.long[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = s.br.ReadSlice('\n')
+			s.long = append(s.long, line...)
+		}
+		line = s.long
+	}
+	if err != nil {
+		if errors.Is(err, io.EOF) && len(line) > 0 {
+			return trimEOL(line), nil
+		}
+		return nil, err
+	}
+	return trimEOL(line), nil
+}
+
+func trimEOL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+// isDone reports whether data is the OpenAI end-of-stream marker.
+func isDone(data []byte) bool {
+	return string(bytes.TrimSpace(data)) == "[DONE]"
+}

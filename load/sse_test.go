@@ -1,0 +1,100 @@
+package load
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func readEvents(t *testing.T, r io.Reader, size int) ([]string, error) {
+	t.Helper()
+	s := newSSEReader(r, size)
+	var got []string
+	for {
+		data, at, err := s.next()
+		if err != nil {
+			return got, err
+		}
+		if at.IsZero() {
+			t.Errorf("event %q has no arrival time", data)
+		}
+		got = append(got, string(data))
+	}
+}
+
+func TestSSEReaderGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		// vLLM's shape: data lines closed by blank lines, then [DONE]
+		{name: "vllm", in: "data: {\"a\":1}\n\ndata: {\"a\":2}\n\ndata: [DONE]\n\n", want: []string{`{"a":1}`, `{"a":2}`, "[DONE]"}},
+		// CRLF line endings are accepted
+		{name: "crlf", in: "data: x\r\n\r\ndata: y\r\n\r\n", want: []string{"x", "y"}},
+		// comments (keep-alives) and other fields are skipped
+		{name: "comments", in: ": ping\n\nevent: msg\nid: 3\ndata: x\n\n", want: []string{"x"}},
+		// several data lines make one event joined by newlines
+		{name: "multiline", in: "data: a\ndata: b\n\n", want: []string{"a\nb"}},
+		// no space after the colon is fine too
+		{name: "nospace", in: "data:x\n\n", want: []string{"x"}},
+		// a final event without its blank line still counts
+		{name: "unterminated", in: "data: x\n\ndata: y", want: []string{"x", "y"}},
+		// blank lines alone produce nothing
+		{name: "blank", in: "\n\n\n", want: nil},
+		// a line that is not a field is ignored
+		{name: "garbage", in: "hello\ndata: x\n\n", want: []string{"x"}},
+	}
+	for _, tt := range tests {
+		for _, mode := range []string{"whole", "onebyte", "half"} {
+			t.Run(tt.name+"/"+mode, func(t *testing.T) {
+				var r io.Reader = strings.NewReader(tt.in)
+				switch mode {
+				case "onebyte":
+					r = iotest.OneByteReader(r)
+				case "half":
+					r = iotest.HalfReader(r)
+				}
+				got, err := readEvents(t, r, 4096)
+				if !errors.Is(err, io.EOF) {
+					t.Fatalf("err = %v, want io.EOF", err)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("events (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+func TestSSEReaderLongLine(t *testing.T) {
+	long := strings.Repeat("x", 10000)
+	got, err := readEvents(t, iotest.HalfReader(strings.NewReader("data: "+long+"\n\ndata: y\n\n")), 64)
+	if !errors.Is(err, io.EOF) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(got) != 2 || got[0] != long || got[1] != "y" {
+		t.Errorf("got %d events, first %d bytes", len(got), len(got[0]))
+	}
+}
+
+func TestSSEReaderPassesReadErrors(t *testing.T) {
+	boom := errors.New("boom")
+	r := io.MultiReader(strings.NewReader("data: x\n\n"), iotest.ErrReader(boom))
+	got, err := readEvents(t, r, 4096)
+	if !errors.Is(err, boom) || len(got) != 1 {
+		t.Errorf("got %v, %v; want one event then boom", got, err)
+	}
+}
+
+func TestIsDone(t *testing.T) {
+	for in, want := range map[string]bool{"[DONE]": true, " [DONE] ": true, "[done]": false, "{}": false} {
+		if got := isDone([]byte(in)); got != want {
+			t.Errorf("isDone(%q) = %v", in, got)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// DefaultSchema is the JSON schema the structured workload asks for when the
+// suite gives none.
+const DefaultSchema = `{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},"email":{"type":"string"}},"required":["name","age","email"]}`
+
+// structuredWorkload asks over chat for JSON matching a schema, passed as
+// response_format {type: json_schema}, and validates every answer.
+type structuredWorkload struct {
+	w      Workload
+	seed   int64
+	b      bodyMaker
+	raw    json.RawMessage
+	schema *jsonschema.Schema
+}
+
+func newStructuredWorkload(w Workload, seed int64, b bodyMaker) (*structuredWorkload, error) {
+	src := w.Schema
+	if strings.TrimSpace(src) == "" {
+		src = DefaultSchema
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(src))
+	if err != nil {
+		return nil, fmt.Errorf("structured workload: schema is not JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("schema.json", doc); err != nil {
+		return nil, fmt.Errorf("structured workload: %w", err)
+	}
+	sch, err := c.Compile("schema.json")
+	if err != nil {
+		return nil, fmt.Errorf("structured workload: invalid schema: %w", err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(src)); err != nil {
+		return nil, fmt.Errorf("structured workload: schema is not JSON: %w", err)
+	}
+	return &structuredWorkload{w: w, seed: seed, b: b, raw: compact.Bytes(), schema: sch}, nil
+}
+
+func (sw *structuredWorkload) next(seq int) *request {
+	r := rng(sw.seed, 4, uint64(seq))
+	in := length(r, sw.w.InputTokens, sw.w.RangeRatio)
+	out := length(r, sw.w.OutputTokens, sw.w.RangeRatio)
+	prompt := "Reply with only a JSON object that matches this JSON schema: " + string(sw.raw) +
+		"\nContext: " + text(r, in)
+	rf := &responseFormat{Type: "json_schema", JSONSchema: jsonSchema{Name: "llmgate", Schema: sw.raw}}
+	req := sw.b.chat([]message{{Role: "user", Content: prompt}}, out, rf)
+	req.validate = sw.valid
+	return req
+}
+
+// valid reports whether text parses as JSON and validates against the schema.
+func (sw *structuredWorkload) valid(text []byte) bool {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	if err != nil {
+		return false
+	}
+	return sw.schema.Validate(v) == nil
+}

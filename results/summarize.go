@@ -1,0 +1,225 @@
+package results
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// SummarizeOptions holds the goodput limits of a run, in milliseconds; a zero
+// limit is not checked. With no limit set, every completed request is good.
+type SummarizeOptions struct {
+	GoodputTTFT float64
+	GoodputTPOT float64
+	GoodputE2EL float64
+}
+
+func (o SummarizeOptions) any() bool {
+	return o.GoodputTTFT > 0 || o.GoodputTPOT > 0 || o.GoodputE2EL > 0
+}
+
+// Summarize computes a run's Summary from its records with the formulas of
+// `vllm bench serve` (calculate_metrics): warmup records are skipped; TTFT,
+// E2EL and ITL come from completed requests; TPOT is (e2el-ttft)/(out-1) for
+// requests with more than one output token; percentiles interpolate linearly
+// and std is the population standard deviation, as numpy does by default.
+// Throughput is over the measured window (first send to last completion).
+// Server metrics are left nil: the runner adds them from the Scraper.
+func Summarize(recs []Record, opts SummarizeOptions) Summary {
+	var (
+		s                          Summary
+		ttft, tpot, itl, e2el, lag []float64
+		good, structured, valid    int
+		firstSent, lastSent, end   time.Duration
+		measured                   int
+	)
+	for i := range recs {
+		r := &recs[i]
+		if r.Warmup {
+			continue
+		}
+		if measured == 0 || r.Sent < firstSent {
+			firstSent = r.Sent
+		}
+		if measured == 0 || r.Sent > lastSent {
+			lastSent = r.Sent
+		}
+		measured++
+		if f := r.finish(); f > end {
+			end = f
+		}
+		lag = append(lag, ms(r.Sent-r.Scheduled))
+		if !r.OK() {
+			s.Requests.Failed++
+			continue
+		}
+		s.Requests.Completed++
+		s.InputTokens += int64(r.InputTokens)
+		s.OutputTokens += int64(r.OutputTokens)
+		t := ms(r.TTFT)
+		e := ms(r.E2EL)
+		ttft = append(ttft, t)
+		e2el = append(e2el, e)
+		itl = append(itl, r.ITL...)
+		p := 0.0 // vLLM counts tpot as 0 for goodput when out <= 1
+		if r.OutputTokens > 1 {
+			p = (e - t) / float64(r.OutputTokens-1)
+			tpot = append(tpot, p)
+		}
+		if isGood(opts, t, p, e) {
+			good++
+		}
+		if r.StructuredValid != nil {
+			structured++
+			if *r.StructuredValid {
+				valid++
+			}
+		}
+	}
+	s.TTFT = ComputeStats(ttft)
+	s.TPOT = ComputeStats(tpot)
+	s.ITL = ComputeStats(itl)
+	s.E2EL = ComputeStats(e2el)
+
+	if measured > 0 {
+		s.DurationSeconds = (end - firstSent).Seconds()
+	}
+	if d := s.DurationSeconds; d > 0 {
+		s.Throughput.Requests = float64(s.Requests.Completed) / d
+		s.Throughput.OutputTokens = float64(s.OutputTokens) / d
+		s.Throughput.TotalTokens = float64(s.InputTokens+s.OutputTokens) / d
+		s.Goodput.Requests = float64(good) / d
+	}
+	if n := s.Requests.Completed + s.Requests.Failed; n > 0 {
+		s.ErrorRate = float64(s.Requests.Failed) / float64(n)
+		s.Goodput.Ratio = float64(good) / float64(n)
+	}
+	if structured > 0 {
+		s.Structured = &Structured{ValidRate: float64(valid) / float64(structured)}
+	}
+	s.Client.ScheduleLagP99 = Percentile(sortedCopy(lag), 99)
+	if measured > 1 && lastSent > firstSent {
+		s.Client.AchievedRate = float64(measured-1) / (lastSent - firstSent).Seconds()
+	}
+	return s
+}
+
+// isGood applies vLLM's goodput rule: every limit that is set must hold
+// (value <= limit).
+func isGood(o SummarizeOptions, ttft, tpot, e2el float64) bool {
+	if o.GoodputTTFT > 0 && ttft > o.GoodputTTFT {
+		return false
+	}
+	if o.GoodputTPOT > 0 && tpot > o.GoodputTPOT {
+		return false
+	}
+	if o.GoodputE2EL > 0 && e2el > o.GoodputE2EL {
+		return false
+	}
+	return true
+}
+
+// finish is when the request ended: Finished when recorded, else the last
+// content chunk, else the send.
+func (r *Record) finish() time.Duration {
+	if r.Finished > 0 {
+		return r.Finished
+	}
+	return r.Sent + r.E2EL
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// ComputeStats returns the summary statistics of xs (milliseconds) as numpy
+// computes them: mean, population std (ddof=0), median and percentiles by
+// linear interpolation. An empty xs gives all zeros, like vLLM's `or 0`.
+func ComputeStats(xs []float64) Stats {
+	if len(xs) == 0 {
+		return Stats{}
+	}
+	v := sortedCopy(xs)
+	mean := Mean(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		d := x - mean
+		dev[i] = d * d
+	}
+	return Stats{
+		N:      len(v),
+		Mean:   mean,
+		Median: Percentile(v, 50),
+		Std:    math.Sqrt(pairwiseSum(dev) / float64(len(v))),
+		Min:    v[0],
+		Max:    v[len(v)-1],
+		P50:    Percentile(v, 50),
+		P90:    Percentile(v, 90),
+		P95:    Percentile(v, 95),
+		P99:    Percentile(v, 99),
+		P999:   Percentile(v, 99.9),
+	}
+}
+
+// Mean is the arithmetic mean of xs, summed pairwise as numpy does so that
+// long series agree with it to the last bits; 0 for an empty xs.
+func Mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return pairwiseSum(xs) / float64(len(xs))
+}
+
+// pairwiseSum adds in blocks like numpy's pairwise summation: plain loops
+// below 8 items, eight running sums up to 128, halves above.
+func pairwiseSum(xs []float64) float64 {
+	n := len(xs)
+	switch {
+	case n < 8:
+		var s float64
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	case n <= 128:
+		var r [8]float64
+		copy(r[:], xs[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for j := 0; j < 8; j++ {
+				r[j] += xs[i+j]
+			}
+		}
+		s := (r[0] + r[1]) + (r[2] + r[3]) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			s += xs[i]
+		}
+		return s
+	default:
+		m := n / 2
+		m -= m % 8
+		return pairwiseSum(xs[:m]) + pairwiseSum(xs[m:])
+	}
+}
+
+// Percentile returns the p-th percentile (0..100) of the sorted values by
+// linear interpolation between closest ranks, numpy's default method; 0 for
+// an empty slice.
+func Percentile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	h := float64(n-1) * p / 100
+	lo := math.Floor(h)
+	i := int(lo)
+	if i >= n-1 {
+		return sorted[n-1]
+	}
+	frac := h - lo
+	return sorted[i] + frac*(sorted[i+1]-sorted[i])
+}
+
+func sortedCopy(xs []float64) []float64 {
+	v := append([]float64(nil), xs...)
+	sort.Float64s(v)
+	return v
+}
