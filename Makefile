@@ -20,6 +20,9 @@ run:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./sim/ ./load/ ./compare/
 
+sim-image: build
+	docker build -t llmgate-sim .
+
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-clean:"; echo "$$unformatted"; exit 1; fi

@@ -1,0 +1,572 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/completions", s.handleCompletions)
+	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
+	mux.HandleFunc("GET /v1/models", s.handleModels)
+	mux.HandleFunc("POST /tokenize", s.handleTokenize)
+	mux.HandleFunc("POST /detokenize", s.handleDetokenize)
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
+	mux.HandleFunc("GET /version", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"version": Version})
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		s.stats.write(w, s.cfg.served)
+	})
+	return s.auth(mux)
+}
+
+// auth enforces --api-key on /v1 paths, as vLLM's middleware does.
+func (s *Server) auth(next http.Handler) http.Handler {
+	if s.cfg.APIKey == "" {
+		return next
+	}
+	want := "Bearer " + s.cfg.APIKey
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodOptions && strings.HasPrefix(r.URL.Path, "/v1") && r.Header.Get("Authorization") != want {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "Unauthorized"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// apiError is vLLM's ErrorResponse (nested form, vLLM >= 0.10.1).
+type apiError struct {
+	Error errorInfo `json:"error"`
+}
+
+type errorInfo struct {
+	Message string  `json:"message"`
+	Type    string  `json:"type"`
+	Param   *string `json:"param"`
+	Code    int     `json:"code"`
+}
+
+func newAPIError(status int, typ, msg string) apiError {
+	return apiError{errorInfo{Message: msg, Type: typ, Code: status}}
+}
+
+func badRequest(format string, a ...any) apiError {
+	return newAPIError(http.StatusBadRequest, "BadRequestError", fmt.Sprintf(format, a...))
+}
+
+// marshal encodes v as Python's json does: no HTML escaping of <, >, &.
+func marshal(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b := marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func writeError(w http.ResponseWriter, e apiError) { writeJSON(w, e.Error.Code, e) }
+
+// genRequest is the union of the completion and chat request fields the
+// simulator reads. Unknown fields are ignored, as vLLM does.
+type genRequest struct {
+	Model               string           `json:"model"`
+	Prompt              json.RawMessage  `json:"prompt"`
+	Messages            []rawMessage     `json:"messages"`
+	MaxTokens           *int             `json:"max_tokens"`
+	MaxCompletionTokens *int             `json:"max_completion_tokens"`
+	MinTokens           int              `json:"min_tokens"`
+	IgnoreEOS           bool             `json:"ignore_eos"`
+	Temperature         *float64         `json:"temperature"`
+	Seed                *int64           `json:"seed"`
+	N                   *int             `json:"n"`
+	Stream              bool             `json:"stream"`
+	StreamOptions       *streamOptions   `json:"stream_options"`
+	ResponseFormat      *responseFormat  `json:"response_format"`
+	StructuredOutputs   *structuredParam `json:"structured_outputs"`
+	GuidedJSON          json.RawMessage  `json:"guided_json"`
+	AddSpecialTokens    *bool            `json:"add_special_tokens"`
+	CacheSalt           string           `json:"cache_salt"`
+}
+
+type rawMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+type streamOptions struct {
+	IncludeUsage         *bool `json:"include_usage"`
+	ContinuousUsageStats bool  `json:"continuous_usage_stats"`
+}
+
+type responseFormat struct {
+	Type       string `json:"type"`
+	JSONSchema *struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+	} `json:"json_schema"`
+}
+
+type structuredParam struct {
+	JSON json.RawMessage `json:"json"`
+}
+
+// flatten turns a message's content (a string or a list of parts) into text.
+func (m rawMessage) flatten() (string, error) {
+	if len(m.Content) == 0 || string(m.Content) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(m.Content, &s); err == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(m.Content, &parts); err != nil {
+		return "", fmt.Errorf("message content must be a string or a list of parts")
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String(), nil
+}
+
+// decodeRequest reads a JSON body into v, answering 400 as vLLM does.
+func decodeRequest(r *http.Request, v any) *apiError {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		e := badRequest("could not read the request body: %v", err)
+		return &e
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(v); err != nil {
+		e := badRequest("JSON decode error: %v", err)
+		return &e
+	}
+	return nil
+}
+
+// checkModel answers 404 for a model the server does not serve.
+func (s *Server) checkModel(model string) *apiError {
+	if model == "" || model == s.cfg.served {
+		return nil
+	}
+	e := newAPIError(http.StatusNotFound, "NotFoundError", fmt.Sprintf("The model `%s` does not exist.", model))
+	return &e
+}
+
+// prompts parses a completion prompt: a string, a token-id list, or a list
+// of either.
+func (s *Server) prompts(raw json.RawMessage, addSpecial bool) ([][]int, *apiError) {
+	fromText := func(t string) []int {
+		ids := s.tok.Tokenize(t)
+		if addSpecial {
+			ids = append([]int{tokBOS}, ids...)
+		}
+		return ids
+	}
+	if len(raw) == 0 || string(raw) == "null" || string(raw) == `""` || string(raw) == "[]" {
+		e := badRequest("Either prompt or prompt_embeds must be provided and non-empty.")
+		return nil, &e
+	}
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return [][]int{fromText(str)}, nil
+	}
+	var ids []int
+	if json.Unmarshal(raw, &ids) == nil {
+		return [][]int{ids}, nil
+	}
+	var strs []string
+	if json.Unmarshal(raw, &strs) == nil {
+		out := make([][]int, len(strs))
+		for i, t := range strs {
+			out[i] = fromText(t)
+		}
+		return out, nil
+	}
+	var lists [][]int
+	if json.Unmarshal(raw, &lists) == nil {
+		return lists, nil
+	}
+	e := badRequest("prompt must be a string, a list of token ids, or a list of either")
+	return nil, &e
+}
+
+// schema returns the structured-output schema of a request: (nil, false)
+// for plain text, (nil, true) for json_object, (schema, true) for a schema.
+func (g *genRequest) schema() (any, bool, *apiError) {
+	parse := func(raw json.RawMessage) (any, *apiError) {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			e := badRequest("invalid JSON schema: %v", err)
+			return nil, &e
+		}
+		if str, ok := v.(string); ok { // a schema sent as a JSON string
+			if err := json.Unmarshal([]byte(str), &v); err != nil {
+				e := badRequest("invalid JSON schema: %v", err)
+				return nil, &e
+			}
+		}
+		return v, nil
+	}
+	switch {
+	case g.StructuredOutputs != nil && len(g.StructuredOutputs.JSON) > 0:
+		v, err := parse(g.StructuredOutputs.JSON)
+		return v, true, err
+	case len(g.GuidedJSON) > 0 && string(g.GuidedJSON) != "null":
+		v, err := parse(g.GuidedJSON)
+		return v, true, err
+	case g.ResponseFormat != nil:
+		switch g.ResponseFormat.Type {
+		case "", "text":
+			return nil, false, nil
+		case "json_object":
+			return nil, true, nil
+		case "json_schema":
+			if g.ResponseFormat.JSONSchema == nil || len(g.ResponseFormat.JSONSchema.Schema) == 0 {
+				e := badRequest("When response_format type is 'json_schema', the 'json_schema' field must be provided.")
+				return nil, true, &e
+			}
+			v, err := parse(g.ResponseFormat.JSONSchema.Schema)
+			return v, true, err
+		default:
+			e := badRequest("response_format type %q is not supported (use text, json_object or json_schema)", g.ResponseFormat.Type)
+			return nil, false, &e
+		}
+	}
+	return nil, false, nil
+}
+
+// job is one HTTP generation request: one engine request per prompt.
+type job struct {
+	id         string
+	chat       bool
+	created    int64
+	reqs       []*request
+	notify     chan struct{}
+	stream     bool
+	usage      bool // stream_options.include_usage
+	continuous bool // stream_options.continuous_usage_stats
+}
+
+func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
+	var req genRequest
+	if e := decodeRequest(r, &req); e != nil {
+		writeError(w, *e)
+		return
+	}
+	if e := s.checkModel(req.Model); e != nil {
+		writeError(w, *e)
+		return
+	}
+	addSpecial := req.AddSpecialTokens == nil || *req.AddSpecialTokens
+	prompts, e := s.prompts(req.Prompt, addSpecial)
+	if e != nil {
+		writeError(w, *e)
+		return
+	}
+	maxTokens := 16 // vLLM's CompletionRequest default
+	if req.MaxTokens != nil {
+		maxTokens = *req.MaxTokens
+	}
+	s.generate(w, r, &req, prompts, maxTokens, req.MaxTokens != nil, false)
+}
+
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	var req genRequest
+	if e := decodeRequest(r, &req); e != nil {
+		writeError(w, *e)
+		return
+	}
+	if e := s.checkModel(req.Model); e != nil {
+		writeError(w, *e)
+		return
+	}
+	if len(req.Messages) == 0 {
+		writeError(w, badRequest("messages must be a non-empty list"))
+		return
+	}
+	msgs := make([]chatMessage, len(req.Messages))
+	for i, m := range req.Messages {
+		text, err := m.flatten()
+		if err != nil {
+			writeError(w, badRequest("messages[%d]: %v", i, err))
+			return
+		}
+		msgs[i] = chatMessage{role: m.Role, content: text}
+	}
+	prompt := s.tok.chatTokens(msgs)
+	maxTokens, explicit := -1, false
+	if req.MaxCompletionTokens != nil {
+		maxTokens, explicit = *req.MaxCompletionTokens, true
+	} else if req.MaxTokens != nil {
+		maxTokens, explicit = *req.MaxTokens, true
+	}
+	s.generate(w, r, &req, [][]int{prompt}, maxTokens, explicit, true)
+}
+
+// generate validates, submits one engine request per prompt, and answers,
+// streaming or not. maxTokens < 0 means "up to max-model-len".
+func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *genRequest, prompts [][]int, maxTokens int, explicit, chat bool) {
+	if req.N != nil && *req.N != 1 {
+		writeError(w, badRequest("the simulator supports only n=1"))
+		return
+	}
+	if req.StreamOptions != nil && !req.Stream {
+		writeError(w, badRequest("Stream options can only be defined when `stream=True`."))
+		return
+	}
+	if explicit && maxTokens < 1 {
+		writeError(w, badRequest("max_tokens must be at least 1, got %d.", maxTokens))
+		return
+	}
+	if req.MinTokens < 0 || (maxTokens > 0 && req.MinTokens > maxTokens) {
+		writeError(w, badRequest("min_tokens must be in [0, max_tokens], got %d.", req.MinTokens))
+		return
+	}
+	schema, structured, e := req.schema()
+	if e != nil {
+		writeError(w, *e)
+		return
+	}
+	maxLen := s.cfg.MaxModelLen
+	for _, p := range prompts {
+		if len(p) == 0 {
+			writeError(w, badRequest("Either prompt or prompt_embeds must be provided and non-empty."))
+			return
+		}
+		if err := s.tok.checkIDs(p); err != nil {
+			writeError(w, badRequest("%v", err))
+			return
+		}
+		if len(p) >= maxLen {
+			writeError(w, badRequest("This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages.", maxLen, len(p)))
+			return
+		}
+		if explicit && len(p)+maxTokens > maxLen {
+			writeError(w, badRequest("'max_tokens' or 'max_completion_tokens' is too large: %d. This model's maximum context length is %d tokens and your request has %d input tokens (%d > %d - %d).", maxTokens, maxLen, len(p), maxTokens, maxLen, len(p)))
+			return
+		}
+	}
+	seq := s.reqSeq.Add(1)
+	if s.cfg.FailRate > 0 && float64(mix64(uint64(s.cfg.Seed)^seq*0x9e3779b97f4a7c15)>>11)/float64(1<<53) < s.cfg.FailRate {
+		writeError(w, newAPIError(http.StatusInternalServerError, "InternalServerError", "simulated failure (--fail-rate)"))
+		return
+	}
+	now := time.Now()
+	j := &job{chat: chat, created: now.Unix(), stream: req.Stream, notify: make(chan struct{}, 1)}
+	j.id = s.requestID(chat, seq)
+	if req.StreamOptions != nil {
+		j.usage = req.StreamOptions.IncludeUsage == nil || *req.StreamOptions.IncludeUsage
+		j.continuous = j.usage && req.StreamOptions.ContinuousUsageStats
+	}
+	var salt uint64
+	if req.CacheSalt != "" {
+		salt = blockHash(0, s.tok.Tokenize(req.CacheSalt))
+	}
+	for _, p := range prompts {
+		mt := maxTokens
+		if mt < 0 {
+			mt = maxLen - len(p)
+		}
+		r := newRequest(p, mt)
+		r.notify = j.notify
+		r.arrival = now
+		r.minTokens = req.MinTokens
+		key := blockHash(uint64(s.cfg.Seed), p)
+		if req.Seed != nil {
+			key = mix64(key ^ uint64(*req.Seed)*0x9e3779b97f4a7c15)
+		}
+		r.seedKey = key
+		if structured {
+			ans, err := structuredAnswer(s.tok, schema, key)
+			if err != nil {
+				writeError(w, badRequest("structured output: %v", err))
+				return
+			}
+			r.structured = ans
+		} else if !req.IgnoreEOS {
+			r.stopAt = 1 + int(mix64(key^0x5851f42d4c957f2d)%uint64(2*s.cfg.prof.MeanOutputTokens))
+		}
+		r.computeHashes(s.cfg.BlockSize, salt)
+		j.reqs = append(j.reqs, r)
+	}
+	for _, r := range j.reqs {
+		s.eng.submit(r)
+	}
+	if j.stream {
+		s.stream(w, hr, j)
+	} else {
+		s.respond(w, hr, j)
+	}
+}
+
+// requestID makes a vLLM-looking id: "cmpl-" or "chatcmpl-" and 32 hex digits.
+func (s *Server) requestID(chat bool, seq uint64) string {
+	prefix := "cmpl-"
+	if chat {
+		prefix = "chatcmpl-"
+	}
+	a := mix64(seq ^ uint64(s.created)<<20)
+	b := mix64(a ^ seq)
+	return fmt.Sprintf("%s%016x%016x", prefix, a, b)
+}
+
+// cancel tells the engine the client went away.
+func (j *job) cancel() {
+	for _, r := range j.reqs {
+		r.cancelled.Store(true)
+	}
+}
+
+// wait blocks until all of j's requests are done or the client leaves.
+func (j *job) wait(hr *http.Request) bool {
+	for {
+		all := true
+		for _, r := range j.reqs {
+			if _, done, _, _ := r.snapshot(); !done {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+		select {
+		case <-j.notify:
+		case <-hr.Context().Done():
+			j.cancel()
+			return false
+		}
+	}
+}
+
+func (s *Server) respond(w http.ResponseWriter, hr *http.Request, j *job) {
+	if !j.wait(hr) {
+		return
+	}
+	usage := usageInfo{}
+	var choicesC []completionChoice
+	var choicesChat []chatChoice
+	for i, r := range j.reqs {
+		toks, _, reason, err := r.snapshot()
+		if err != nil {
+			writeError(w, newAPIError(http.StatusInternalServerError, "InternalServerError", err.Error()))
+			return
+		}
+		out := toks[r.promptLen:]
+		text, _ := s.tok.Detokenize(out)
+		usage.PromptTokens += r.promptLen
+		usage.CompletionTokens += len(out)
+		if j.chat {
+			choicesChat = append(choicesChat, chatChoice{Index: i, Message: chatMessageOut{Role: "assistant", Content: text, ToolCalls: []any{}}, FinishReason: reason})
+		} else {
+			choicesC = append(choicesC, completionChoice{Index: i, Text: text, FinishReason: reason})
+		}
+	}
+	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
+	if j.chat {
+		writeJSON(w, http.StatusOK, chatResponse{ID: j.id, Object: "chat.completion", Created: j.created, Model: s.cfg.served, Choices: choicesChat, Usage: usage})
+	} else {
+		writeJSON(w, http.StatusOK, completionResponse{ID: j.id, Object: "text_completion", Created: j.created, Model: s.cfg.served, Choices: choicesC, Usage: usage})
+	}
+}
+
+func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+	perm := modelPermission{ID: "modelperm-" + s.requestID(false, 0)[5:], Object: "model_permission", Created: s.created,
+		AllowSampling: true, AllowLogprobs: true, AllowView: true, Organization: "*"}
+	writeJSON(w, http.StatusOK, modelList{Object: "list", Data: []modelCard{{
+		ID: s.cfg.served, Object: "model", Created: s.created, OwnedBy: "vllm", Root: s.cfg.Model,
+		MaxModelLen: s.cfg.MaxModelLen, Permission: []modelPermission{perm}}}})
+}
+
+func (s *Server) handleTokenize(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model            string       `json:"model"`
+		Prompt           *string      `json:"prompt"`
+		Messages         []rawMessage `json:"messages"`
+		AddSpecialTokens *bool        `json:"add_special_tokens"`
+		ReturnTokenStrs  bool         `json:"return_token_strs"`
+	}
+	if e := decodeRequest(r, &req); e != nil {
+		writeError(w, *e)
+		return
+	}
+	if e := s.checkModel(req.Model); e != nil {
+		writeError(w, *e)
+		return
+	}
+	var ids []int
+	switch {
+	case req.Prompt != nil:
+		ids = s.tok.Tokenize(*req.Prompt)
+		if req.AddSpecialTokens == nil || *req.AddSpecialTokens {
+			ids = append([]int{tokBOS}, ids...)
+		}
+	case req.Messages != nil:
+		msgs := make([]chatMessage, len(req.Messages))
+		for i, m := range req.Messages {
+			text, err := m.flatten()
+			if err != nil {
+				writeError(w, badRequest("messages[%d]: %v", i, err))
+				return
+			}
+			msgs[i] = chatMessage{role: m.Role, content: text}
+		}
+		ids = s.tok.chatTokens(msgs)
+	default:
+		writeError(w, badRequest("either prompt or messages must be given"))
+		return
+	}
+	resp := tokenizeResponse{Count: len(ids), MaxModelLen: s.cfg.MaxModelLen, Tokens: ids}
+	if req.ReturnTokenStrs {
+		strs := make([]string, len(ids))
+		for i, id := range ids {
+			strs[i] = s.tok.Piece(id)
+		}
+		resp.TokenStrs = &strs
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func (s *Server) handleDetokenize(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model  string `json:"model"`
+		Tokens []int  `json:"tokens"`
+	}
+	if e := decodeRequest(r, &req); e != nil {
+		writeError(w, *e)
+		return
+	}
+	if e := s.checkModel(req.Model); e != nil {
+		writeError(w, *e)
+		return
+	}
+	text, err := s.tok.Detokenize(req.Tokens)
+	if err != nil {
+		writeError(w, badRequest("%v", err))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"prompt": text})
+}

@@ -1,0 +1,143 @@
+package sim
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseArgs(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		want     Config
+		warnings int
+		err      string
+	}{
+		// The model as a positional argument, flags after it, like `vllm serve`.
+		{name: "positional", args: []string{"meta-llama/Llama-3.1-8B-Instruct", "--max-num-seqs", "8", "--port", "9000"},
+			want: Config{Model: "meta-llama/Llama-3.1-8B-Instruct", MaxNumSeqs: 8, Port: 9000}},
+		// --model and --flag=value forms, underscores as dashes.
+		{name: "equals and underscores", args: []string{"--model=m", "--gpu_memory_utilization=0.8", "--max-model-len", "4k", "--served-model-name", "x"},
+			want: Config{Model: "m", GPUMemoryUtilization: 0.8, MaxModelLen: 4000, ServedModelName: "x"}},
+		// Prefix caching off, fp8 KV cache, tensor parallelism with -tp.
+		{name: "engine flags", args: []string{"--no-enable-prefix-caching", "--kv-cache-dtype", "fp8", "-tp", "2", "--block-size", "32", "--enable-expert-parallel"},
+			want: Config{NoPrefixCaching: true, KVCacheDtype: "fp8", TensorParallelSize: 2, BlockSize: 32, EnableExpertParallel: true}},
+		// Simulator flags.
+		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k"},
+			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k"}},
+		// Unknown vLLM flags: with a value, as booleans, and with =value.
+		{name: "unknown flags", args: []string{"--enforce-eager", "m", "--dtype", "bfloat16", "--swap-space=4", "--no-foo", "--trust-remote-code"},
+			want: Config{Model: "m"}, warnings: 5},
+		// An unknown flag's negative number value is consumed too.
+		{name: "unknown with number", args: []string{"--max-logprobs", "-1", "m"}, want: Config{Model: "m"}, warnings: 1},
+		// A bad number is a clear error.
+		{name: "bad number", args: []string{"--max-num-seqs", "lots"}, err: `flag --max-num-seqs: "lots" is not an integer`},
+		// A missing value is an error.
+		{name: "missing value", args: []string{"--port"}, err: "flag --port needs a value"},
+		// Two models is an error.
+		{name: "two models", args: []string{"a", "b"}, err: "unexpected arguments"},
+		// An unknown profile lists the known ones.
+		{name: "bad profile", args: []string{"--profile", "gpt5-b200"}, err: "known: llama-3.1-8b-a100, llama-3.1-8b-h100, mixtral-8x7b-h100, tiny"},
+		// A bad stall spec explains the format.
+		{name: "bad stall", args: []string{"--stall", "2s"}, err: "want DUR@AT or DUR@AT/EVERY"},
+		// Too little memory for the weights is an error, like vLLM's.
+		{name: "no kv memory", args: []string{"--profile", "tiny", "--gpu-memory-utilization", "0.5"}, err: "no memory left for the KV cache"},
+		// Mixtral does not fit one H100.
+		{name: "mixtral tp1", args: []string{"--profile", "mixtral-8x7b-h100", "-tp", "1"}, err: "no memory left for the KV cache"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, warnings, err := ParseArgs(tc.args)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(Config{})); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+			if len(warnings) != tc.warnings {
+				t.Errorf("warnings = %q, want %d", warnings, tc.warnings)
+			}
+		})
+	}
+	if _, _, err := ParseArgs([]string{"m", "--help"}); !errors.Is(err, ErrHelp) {
+		t.Errorf("--help: err = %v, want ErrHelp", err)
+	}
+}
+
+// The KV budget follows vLLM's arithmetic; fp8 doubles it, TP spreads it.
+func TestKVBudget(t *testing.T) {
+	tests := []struct {
+		name      string
+		cfg       Config
+		minTokens int
+		maxTokens int
+	}{
+		// Llama 3.1 8B on an H100 at 0.9: ~54 GiB for 128 KiB tokens.
+		{name: "llama h100", cfg: Config{}, minTokens: 400_000, maxTokens: 480_000},
+		// The same with an fp8 cache holds twice the tokens.
+		{name: "llama h100 fp8", cfg: Config{KVCacheDtype: "fp8"}, minTokens: 800_000, maxTokens: 960_000},
+		// A100 80GB is a similar size.
+		{name: "llama a100", cfg: Config{Profile: "llama-3.1-8b-a100"}, minTokens: 400_000, maxTokens: 480_000},
+		// Mixtral on two H100s.
+		{name: "mixtral tp2", cfg: Config{Profile: "mixtral-8x7b-h100"}, minTokens: 300_000, maxTokens: 500_000},
+		// Lower utilization, less cache.
+		{name: "llama h100 0.5", cfg: Config{GPUMemoryUtilization: 0.5}, minTokens: 150_000, maxTokens: 200_000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := tc.cfg.resolve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.cfg.Profile == "" && r.Profile != DefaultProfile {
+				t.Errorf("profile %s, want the default", r.Profile)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.maxTokensKV < tc.minTokens || r.maxTokensKV > tc.maxTokens {
+				t.Errorf("KV cache %d tokens, want in [%d, %d]", r.maxTokensKV, tc.minTokens, tc.maxTokens)
+			}
+		})
+	}
+}
+
+func TestParseStall(t *testing.T) {
+	sp, err := parseStall("500ms@5s/30s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp != (stallSpec{500 * time.Millisecond, 5 * time.Second, 30 * time.Second}) {
+		t.Errorf("parseStall = %+v", sp)
+	}
+	for _, bad := range []string{"1s", "x@1s", "1s@x", "2s@1s/1s", "-1s@0s"} {
+		if _, err := parseStall(bad); err == nil {
+			t.Errorf("parseStall(%q) succeeded", bad)
+		}
+	}
+}
+
+// A known model picks its own profile when --profile is not given.
+func TestProfileFromModel(t *testing.T) {
+	r, err := Config{Model: "mistralai/Mixtral-8x7B-Instruct-v0.1"}.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Profile != "mixtral-8x7b-h100" || r.tp != 2 {
+		t.Errorf("profile %s tp %d, want mixtral-8x7b-h100 with TP 2", r.Profile, r.tp)
+	}
+	r, err = Config{Model: "some/other-model"}.resolve()
+	if err != nil || r.Profile != DefaultProfile {
+		t.Errorf("unknown model: profile %s, %v; want %s", r.Profile, err, DefaultProfile)
+	}
+}

@@ -1,0 +1,313 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Throughput rises with concurrency up to the batch limit and then
+// saturates, while TTFT climbs steeply once requests queue.
+func TestConcurrencyKnee(t *testing.T) {
+	_, url := startSim(t, mustArgs(t, "--profile", "tiny", "--max-num-seqs", "8"))
+	url += "/v1/completions"
+	type point struct {
+		tput float64
+		ttft time.Duration
+	}
+	run := func(conc, n int) point {
+		rs, wall := load(t, url, conc, n, func(i int) any { return completion(promptIDs(i, 32), 24) })
+		return point{float64(outputTokens(rs)) / wall.Seconds(), percentile(ttfts(rs), 0.5)}
+	}
+	c1, c4, c8, c32 := run(1, 8), run(4, 16), run(8, 32), run(32, 64)
+	t.Logf("tokens/s: c1=%.0f c4=%.0f c8=%.0f c32=%.0f; median TTFT: c4=%v c32=%v", c1.tput, c4.tput, c8.tput, c32.tput, c4.ttft, c32.ttft)
+	if c8.tput < 3*c1.tput {
+		t.Errorf("throughput at concurrency 8 (%.0f tok/s) should be > 3x that at 1 (%.0f tok/s)", c8.tput, c1.tput)
+	}
+	if c32.tput > 1.6*c8.tput {
+		t.Errorf("throughput should saturate past --max-num-seqs 8: c32 %.0f tok/s vs c8 %.0f tok/s", c32.tput, c8.tput)
+	}
+	if c32.ttft < 3*c4.ttft {
+		t.Errorf("median TTFT at concurrency 32 (%v) should be > 3x that at 4 (%v)", c32.ttft, c4.ttft)
+	}
+}
+
+// scrape reads /metrics into families.
+func scrape(t testing.TB, base string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatalf("scrape: %v", err)
+	}
+	defer resp.Body.Close()
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	out := map[string]float64{}
+	for name, f := range fams {
+		for _, m := range f.Metric {
+			switch {
+			case m.Counter != nil:
+				out[name] += m.Counter.GetValue()
+			case m.Gauge != nil:
+				out[name] += m.Gauge.GetValue()
+			case m.Histogram != nil:
+				out[name+"_count"] += float64(m.Histogram.GetSampleCount())
+				out[name+"_sum"] += m.Histogram.GetSampleSum()
+			}
+		}
+	}
+	return out
+}
+
+// watchWaiting polls /metrics until stop closes and returns the mean of
+// vllm:num_requests_waiting over its samples.
+func watchWaiting(t testing.TB, base string, stop <-chan struct{}) <-chan float64 {
+	out := make(chan float64, 1)
+	go func() {
+		sum, n := 0.0, 0
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				out <- sum / float64(max(n, 1))
+				return
+			case <-tick.C:
+				resp, err := http.Get(base + "/metrics")
+				if err != nil {
+					continue
+				}
+				p := expfmt.NewTextParser(model.LegacyValidation)
+				fams, err := p.TextToMetricFamilies(resp.Body)
+				resp.Body.Close()
+				if err == nil && fams["vllm:num_requests_waiting"] != nil {
+					sum += fams["vllm:num_requests_waiting"].Metric[0].Gauge.GetValue()
+					n++
+				}
+			}
+		}
+	}()
+	return out
+}
+
+// Less GPU memory means fewer sequences fit: more waiting and preemptions,
+// as /metrics shows (vllm:num_preemptions_total, and the time requests spent
+// waiting, vllm:request_queue_time_seconds).
+func TestGPUMemoryUtilization(t *testing.T) {
+	run := func(util string) (preempt, queued, waiting float64) {
+		_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--gpu-memory-utilization", util))
+		stop := make(chan struct{})
+		w := watchWaiting(t, base, stop)
+		load(t, base+"/v1/completions", 20, 40, func(i int) any { return completion(promptIDs(i, 100), 60) })
+		close(stop)
+		m := scrape(t, base)
+		return m["vllm:num_preemptions_total"], m["vllm:request_queue_time_seconds_sum"], <-w
+	}
+	hiP, hiQ, hiW := run("0.9")
+	loP, loQ, loW := run("0.75")
+	t.Logf("util 0.9: preemptions=%v queue time=%.3fs mean waiting=%.1f; util 0.75: preemptions=%v queue time=%.3fs mean waiting=%.1f", hiP, hiQ, hiW, loP, loQ, loW)
+	if loP <= hiP {
+		t.Errorf("preemptions at 0.75 (%v) should exceed those at 0.9 (%v)", loP, hiP)
+	}
+	if loQ <= 1.5*hiQ {
+		t.Errorf("total queue time at 0.75 (%.3fs) should well exceed that at 0.9 (%.3fs)", loQ, hiQ)
+	}
+}
+
+// A shared prefix is served from the prefix cache: lower TTFT and hits in
+// /metrics; with caching off there are no hits.
+func TestPrefixCaching(t *testing.T) {
+	shared := promptIDs(99, 480)
+	body := func(i int) any {
+		return completion(append(append([]int(nil), shared...), promptIDs(i, 16)...), 4)
+	}
+	run := func(args ...string) (time.Duration, map[string]float64) {
+		_, base := startSim(t, mustArgs(t, append([]string{"--profile", "tiny"}, args...)...))
+		rs, _ := load(t, base+"/v1/completions", 1, 12, body)
+		return percentile(ttfts(rs[1:]), 0.5), scrape(t, base)
+	}
+	onTTFT, on := run()
+	offTTFT, off := run("--no-enable-prefix-caching")
+	t.Logf("median TTFT with caching %v, without %v; hits %v of %v queried", onTTFT, offTTFT, on["vllm:prefix_cache_hits_total"], on["vllm:prefix_cache_queries_total"])
+	if onTTFT*2 > offTTFT {
+		t.Errorf("median TTFT with prefix caching (%v) should be under half that without (%v)", onTTFT, offTTFT)
+	}
+	if on["vllm:prefix_cache_hits_total"] <= 0 {
+		t.Errorf("prefix cache hits = %v, want > 0", on["vllm:prefix_cache_hits_total"])
+	}
+	if off["vllm:prefix_cache_hits_total"] != 0 {
+		t.Errorf("prefix cache hits without caching = %v, want 0", off["vllm:prefix_cache_hits_total"])
+	}
+}
+
+const testSchema = `{
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 2, "maxLength": 40},
+    "age": {"type": "integer", "minimum": 0, "maximum": 120},
+    "email": {"type": "string", "format": "email"},
+    "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4},
+    "address": {"$ref": "#/$defs/address"},
+    "status": {"enum": ["active", "inactive"]},
+    "score": {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+  },
+  "required": ["name", "age", "tags", "address"],
+  "additionalProperties": false,
+  "$defs": {"address": {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}}, "required": ["city"]}}
+}`
+
+// Structured output costs more per token than plain output, and every
+// answer validates against its schema.
+func TestStructuredOutput(t *testing.T) {
+	_, base := startSim(t, mustArgs(t, "--profile", "tiny"))
+	var schema map[string]any
+	if err := json.Unmarshal([]byte(testSchema), &schema); err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("schema.json", schema); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var structTPOT, plainTPOT []time.Duration
+	for i := 0; i < 6; i++ {
+		prompt := fmt.Sprintf("Describe person %d as JSON.", i)
+		body := map[string]any{
+			"messages":       []map[string]string{{"role": "user", "content": prompt}},
+			"stream":         true,
+			"stream_options": map[string]any{"include_usage": true},
+			"seed":           i,
+		}
+		switch i % 3 {
+		case 0:
+			body["response_format"] = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "person", "schema": schema}}
+		case 1:
+			body["structured_outputs"] = map[string]any{"json": schema}
+		case 2:
+			body["response_format"] = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "person", "schema": testSchema}}
+		}
+		r, err := stream(context.Background(), base+"/v1/chat/completions", body)
+		if err != nil || r.status != 200 {
+			t.Fatalf("structured request %d: %v %s", i, err, r.errBody)
+		}
+		if r.finish != "stop" {
+			t.Errorf("request %d: finish_reason %q, want stop", i, r.finish)
+		}
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(r.text))
+		if err != nil {
+			t.Fatalf("request %d: answer is not JSON: %v\n%s", i, err, r.text)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("request %d: answer does not validate: %v\n%s", i, err, r.text)
+		}
+		n := r.usage.CompletionTokens
+		structTPOT = append(structTPOT, r.tpot(n))
+		// The same length as plain text.
+		plain, err := stream(context.Background(), base+"/v1/completions", completion(promptIDs(i, 20), n))
+		if err != nil || plain.status != 200 {
+			t.Fatalf("plain request %d: %v %s", i, err, plain.errBody)
+		}
+		plainTPOT = append(plainTPOT, plain.tpot(n))
+	}
+	s, p := percentile(structTPOT, 0.5), percentile(plainTPOT, 0.5)
+	t.Logf("median TPOT structured %v, plain %v", s, p)
+	if float64(s) < 1.2*float64(p) {
+		t.Errorf("structured TPOT %v should be > 1.2x plain TPOT %v", s, p)
+	}
+
+	// json_object answers are JSON objects.
+	r, err := stream(context.Background(), base+"/v1/completions", map[string]any{
+		"prompt": "json please", "max_tokens": 200, "stream": true, "response_format": map[string]any{"type": "json_object"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(r.text), &obj); err != nil {
+		t.Errorf("json_object answer is not a JSON object: %v\n%s", err, r.text)
+	}
+}
+
+// --slowdown 1.2 makes TPOT about 20% worse. This uses the default H100
+// profile, whose ~7 ms steps make scheduling noise on a busy machine small.
+func TestSlowdown(t *testing.T) {
+	tpot := func(args ...string) time.Duration {
+		_, base := startSim(t, mustArgs(t, args...))
+		rs, _ := load(t, base+"/v1/completions", 1, 4, func(i int) any { return completion(promptIDs(i, 16), 40) })
+		var ds []time.Duration
+		for _, r := range rs {
+			ds = append(ds, r.tpot(40))
+		}
+		return percentile(ds, 0.5)
+	}
+	base, slow := tpot(), tpot("--slowdown", "1.2")
+	ratio := float64(slow) / float64(base)
+	t.Logf("median TPOT %v, with --slowdown 1.2 %v (x%.3f)", base, slow, ratio)
+	if ratio < 1.1 || ratio > 1.32 {
+		t.Errorf("TPOT ratio with --slowdown 1.2 = %.3f, want about 1.2", ratio)
+	}
+}
+
+// The same --seed and request give the same tokens; another seed does not.
+func TestSeedDeterminism(t *testing.T) {
+	answer := func(seed string, body map[string]any) string {
+		_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--seed", seed))
+		r, err := stream(context.Background(), base+"/v1/chat/completions", body)
+		if err != nil || r.status != 200 {
+			t.Fatalf("%v %s", err, r.errBody)
+		}
+		return r.text
+	}
+	body := map[string]any{"messages": []map[string]string{{"role": "user", "content": "Tell me a story."}}, "max_tokens": 40, "stream": true}
+	a, b, c := answer("7", body), answer("7", body), answer("8", body)
+	if a != b {
+		t.Errorf("same seed, same request, different answers:\n%q\n%q", a, b)
+	}
+	if a == c {
+		t.Errorf("seeds 7 and 8 gave the same answer %q", a)
+	}
+	body["seed"] = 42
+	if answer("7", body) == a {
+		t.Errorf("a request seed should change the answer")
+	}
+}
+
+// Closing the server ends streams in flight with an error event, not a hang.
+func TestCloseEndsStreams(t *testing.T) {
+	s, base := startSim(t, mustArgs(t, "--profile", "tiny"))
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := stream(context.Background(), base+"/v1/completions", completion(promptIDs(i, 16), 900))
+			errs <- err
+		}()
+	}
+	for s.Stats().GenTokens < 8 {
+		time.Sleep(time.Millisecond) // polling a condition, not synchronising on time
+	}
+	s.Close()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "shut down") {
+			t.Errorf("stream after Close: err = %v, want the shutdown error event", err)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+)
+
+// Config is one simulator's settings: vLLM's own server flags plus the
+// simulator's. Zero values mean "vLLM's default" (or the profile's).
+type Config struct {
+	// Model is the model name or path, as given to `vllm serve`.
+	Model string
+	// ServedModelName is the name clients must send; "" means Model.
+	ServedModelName string
+	// Host and Port are where ListenAndServe listens (default 0.0.0.0:8000;
+	// Port 0 means 8000). To listen on a random port, pass a listener to Serve.
+	Host string
+	Port int
+
+	// GPUMemoryUtilization is the fraction of GPU memory vLLM may use (0.9).
+	GPUMemoryUtilization float64
+	// MaxNumSeqs caps the running batch; MaxNumBatchedTokens caps the tokens
+	// of one step; MaxModelLen caps prompt plus output. 0 = profile default.
+	MaxNumSeqs, MaxNumBatchedTokens, MaxModelLen int
+	// NoPrefixCaching turns prefix caching off (vLLM: --no-enable-prefix-caching).
+	NoPrefixCaching bool
+	// KVCacheDtype is "auto" (the model's dtype) or an fp8 variant.
+	KVCacheDtype string
+	// TensorParallelSize is the number of GPUs (0 = profile default).
+	TensorParallelSize int
+	// EnableExpertParallel shards MoE experts instead of splitting them.
+	EnableExpertParallel bool
+	// BlockSize is the KV-cache block size in tokens (16).
+	BlockSize int
+	// APIKey, when set, is required as a Bearer token on /v1 paths.
+	APIKey string
+
+	// Profile names the simulated deployment. When "", the model's H100
+	// profile if there is one, else DefaultProfile.
+	Profile string
+	// Seed makes generated tokens deterministic (same seed and request,
+	// same tokens).
+	Seed int64
+	// Slowdown multiplies every step's time (1 = none; 1.2 = 20% slower).
+	Slowdown float64
+	// FailRate is the fraction of generation requests answered with a 500.
+	FailRate float64
+	// Stall freezes the engine: "DUR@AT" once, AT after the first request,
+	// or "DUR@AT/EVERY" repeatedly (e.g. "2s@10s", "500ms@5s/30s").
+	Stall string
+
+	// Log receives vLLM-like startup and shutdown lines; nil discards them.
+	Log io.Writer
+
+	// profile overrides Profile (tests and benchmarks).
+	profile *Profile
+	// recordTiming keeps every step's lateness (benchmarks).
+	recordTiming bool
+}
+
+// stallSpec is a parsed --stall.
+type stallSpec struct {
+	dur, at, every time.Duration
+}
+
+func parseStall(s string) (stallSpec, error) {
+	var sp stallSpec
+	if s == "" {
+		return sp, nil
+	}
+	bad := func(err error) (stallSpec, error) {
+		return stallSpec{}, fmt.Errorf("bad --stall %q (want DUR@AT or DUR@AT/EVERY, e.g. 2s@10s): %w", s, err)
+	}
+	d, rest, ok := strings.Cut(s, "@")
+	if !ok {
+		return bad(errors.New("missing @"))
+	}
+	at, every, rep := strings.Cut(rest, "/")
+	var err error
+	if sp.dur, err = time.ParseDuration(d); err != nil || sp.dur <= 0 {
+		return bad(fmt.Errorf("duration %q", d))
+	}
+	if sp.at, err = time.ParseDuration(at); err != nil || sp.at < 0 {
+		return bad(fmt.Errorf("start %q", at))
+	}
+	if rep {
+		if sp.every, err = time.ParseDuration(every); err != nil || sp.every <= sp.dur {
+			return bad(fmt.Errorf("period %q must be longer than the stall", every))
+		}
+	}
+	return sp, nil
+}
+
+// profileName is --profile, or else the H100 profile of the model when one
+// exists (so `llmgate sim mistralai/Mixtral-8x7B-Instruct-v0.1` simulates
+// Mixtral), or else DefaultProfile.
+func (c Config) profileName() string {
+	if c.Profile != "" || c.Model == "" {
+		return c.Profile
+	}
+	for _, n := range ProfileNames() {
+		if p := profiles[n]; strings.EqualFold(p.ModelName, c.Model) && strings.HasSuffix(n, "-h100") {
+			return n
+		}
+	}
+	return DefaultProfile
+}
+
+// resolved is a Config with every default filled in and checked.
+type resolved struct {
+	Config
+	prof        *Profile
+	served      string
+	tp          int
+	kvDtype     float64
+	numBlocks   int
+	stall       stallSpec
+	weightsGiB  float64
+	kvGiB       float64
+	maxTokensKV int
+}
+
+// resolve fills defaults from the profile and computes the KV budget the way
+// vLLM does: GPU memory x utilization - weights - peak activation - non-torch.
+func (c Config) resolve() (*resolved, error) {
+	r := &resolved{Config: c}
+	p := c.profile
+	if p == nil {
+		var err error
+		if p, err = LookupProfile(c.profileName()); err != nil {
+			return nil, err
+		}
+	}
+	r.prof = p
+	r.Profile = p.Name
+	if r.Model == "" {
+		r.Model = p.ModelName
+	}
+	r.served = r.ServedModelName
+	if r.served == "" {
+		r.served = r.Model
+	}
+	if r.Host == "" {
+		r.Host = "0.0.0.0"
+	}
+	if r.Port == 0 {
+		r.Port = 8000
+	}
+	if r.GPUMemoryUtilization == 0 {
+		r.GPUMemoryUtilization = 0.9
+	}
+	if r.GPUMemoryUtilization <= 0 || r.GPUMemoryUtilization > 1 {
+		return nil, fmt.Errorf("--gpu-memory-utilization %v must be in (0, 1]", r.GPUMemoryUtilization)
+	}
+	if r.MaxNumSeqs == 0 {
+		r.MaxNumSeqs = p.DefaultMaxNumSeqs
+	}
+	if r.MaxNumSeqs < 1 {
+		return nil, fmt.Errorf("--max-num-seqs %d must be at least 1", r.MaxNumSeqs)
+	}
+	if r.MaxModelLen == 0 {
+		r.MaxModelLen = p.MaxModelLen
+	}
+	if r.MaxModelLen < 1 || r.MaxModelLen > p.MaxModelLen {
+		return nil, fmt.Errorf("--max-model-len %d must be in [1, %d] for %s", r.MaxModelLen, p.MaxModelLen, p.ModelName)
+	}
+	if r.MaxNumBatchedTokens == 0 {
+		r.MaxNumBatchedTokens = p.DefaultMaxNumBatchedTokens
+	}
+	if r.MaxNumBatchedTokens < 1 {
+		return nil, fmt.Errorf("--max-num-batched-tokens %d must be at least 1", r.MaxNumBatchedTokens)
+	}
+	if r.BlockSize == 0 {
+		r.BlockSize = 16
+	}
+	switch r.BlockSize {
+	case 1, 8, 16, 32, 64, 128:
+	default:
+		return nil, fmt.Errorf("--block-size %d must be one of 1, 8, 16, 32, 64, 128", r.BlockSize)
+	}
+	r.tp = r.TensorParallelSize
+	if r.tp == 0 {
+		r.tp = p.DefaultTP
+	}
+	if r.tp < 1 || r.tp > 8 {
+		return nil, fmt.Errorf("--tensor-parallel-size %d must be in [1, 8]", r.tp)
+	}
+	r.TensorParallelSize = r.tp
+	var err error
+	if r.kvDtype, err = kvDtypeBytes(r.KVCacheDtype); err != nil {
+		return nil, err
+	}
+	if r.KVCacheDtype == "" {
+		r.KVCacheDtype = "auto"
+	}
+	if r.Slowdown == 0 {
+		r.Slowdown = 1
+	}
+	if r.Slowdown < 0 || math.IsNaN(r.Slowdown) || math.IsInf(r.Slowdown, 0) {
+		return nil, fmt.Errorf("--slowdown %v must be positive", r.Slowdown)
+	}
+	if r.FailRate < 0 || r.FailRate > 1 || math.IsNaN(r.FailRate) {
+		return nil, fmt.Errorf("--fail-rate %v must be in [0, 1]", r.FailRate)
+	}
+	if r.stall, err = parseStall(r.Stall); err != nil {
+		return nil, err
+	}
+
+	// The KV budget per GPU, as vLLM's profiling run computes it.
+	perGPUWeights := p.weightBytes() / float64(r.tp)
+	budget := float64(p.GPUMemoryBytes)*r.GPUMemoryUtilization - perGPUWeights - float64(p.ActivationBytes) - float64(p.NonTorchBytes)
+	r.weightsGiB = perGPUWeights / gib
+	if budget <= 0 {
+		return nil, fmt.Errorf("no memory left for the KV cache: %.2f GiB x %.2f leaves %.2f GiB after %.2f GiB of weights and %.2f GiB of activations per GPU; raise --gpu-memory-utilization or --tensor-parallel-size",
+			float64(p.GPUMemoryBytes)/gib, r.GPUMemoryUtilization, (float64(p.GPUMemoryBytes)*r.GPUMemoryUtilization-perGPUWeights)/gib, r.weightsGiB, float64(p.ActivationBytes+p.NonTorchBytes)/gib)
+	}
+	r.kvGiB = budget / gib
+	perGPUKVToken := p.kvBytesPerToken(r.kvDtype) / float64(r.tp)
+	r.numBlocks = int(budget / (perGPUKVToken * float64(r.BlockSize)))
+	r.maxTokensKV = r.numBlocks * r.BlockSize
+	if r.maxTokensKV < r.MaxModelLen {
+		return nil, fmt.Errorf("the model's max seq len (%d) is larger than the maximum number of tokens that can be stored in KV cache (%d); raise --gpu-memory-utilization or lower --max-model-len",
+			r.MaxModelLen, r.maxTokensKV)
+	}
+	return r, nil
+}
