@@ -23,7 +23,9 @@ func (s *Server) routes() http.Handler {
 	})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		s.stats.write(w, s.cfg.served)
+		if err := s.stats.write(w, s.cfg.served); err == nil {
+			writeCacheConfigInfo(w, s.cfg)
+		}
 	})
 	return s.auth(mux)
 }
@@ -175,6 +177,34 @@ func (s *Server) checkModel(model string) *apiError {
 	return &e
 }
 
+// readRequest decodes r's JSON body into v and checks the model it names
+// (model points into v); on a problem it answers the error and reports false.
+func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, v any, model *string) bool {
+	if e := decodeRequest(r, v); e != nil {
+		writeError(w, *e)
+		return false
+	}
+	if e := s.checkModel(*model); e != nil {
+		writeError(w, *e)
+		return false
+	}
+	return true
+}
+
+// chatMessages flattens each message's content to text.
+func chatMessages(in []rawMessage) ([]chatMessage, *apiError) {
+	msgs := make([]chatMessage, len(in))
+	for i, m := range in {
+		text, err := m.flatten()
+		if err != nil {
+			e := badRequest("messages[%d]: %v", i, err)
+			return nil, &e
+		}
+		msgs[i] = chatMessage{role: m.Role, content: text}
+	}
+	return msgs, nil
+}
+
 // prompts parses a completion prompt: a string, a token-id list, or a list
 // of either.
 func (s *Server) prompts(raw json.RawMessage, addSpecial bool) ([][]int, *apiError) {
@@ -272,12 +302,7 @@ type job struct {
 
 func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	var req genRequest
-	if e := decodeRequest(r, &req); e != nil {
-		writeError(w, *e)
-		return
-	}
-	if e := s.checkModel(req.Model); e != nil {
-		writeError(w, *e)
+	if !s.readRequest(w, r, &req, &req.Model) {
 		return
 	}
 	addSpecial := req.AddSpecialTokens == nil || *req.AddSpecialTokens
@@ -295,26 +320,17 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req genRequest
-	if e := decodeRequest(r, &req); e != nil {
-		writeError(w, *e)
-		return
-	}
-	if e := s.checkModel(req.Model); e != nil {
-		writeError(w, *e)
+	if !s.readRequest(w, r, &req, &req.Model) {
 		return
 	}
 	if len(req.Messages) == 0 {
 		writeError(w, badRequest("messages must be a non-empty list"))
 		return
 	}
-	msgs := make([]chatMessage, len(req.Messages))
-	for i, m := range req.Messages {
-		text, err := m.flatten()
-		if err != nil {
-			writeError(w, badRequest("messages[%d]: %v", i, err))
-			return
-		}
-		msgs[i] = chatMessage{role: m.Role, content: text}
+	msgs, e := chatMessages(req.Messages)
+	if e != nil {
+		writeError(w, *e)
+		return
 	}
 	prompt := s.tok.chatTokens(msgs)
 	maxTokens, explicit := -1, false
@@ -509,12 +525,7 @@ func (s *Server) handleTokenize(w http.ResponseWriter, r *http.Request) {
 		AddSpecialTokens *bool        `json:"add_special_tokens"`
 		ReturnTokenStrs  bool         `json:"return_token_strs"`
 	}
-	if e := decodeRequest(r, &req); e != nil {
-		writeError(w, *e)
-		return
-	}
-	if e := s.checkModel(req.Model); e != nil {
-		writeError(w, *e)
+	if !s.readRequest(w, r, &req, &req.Model) {
 		return
 	}
 	var ids []int
@@ -525,14 +536,10 @@ func (s *Server) handleTokenize(w http.ResponseWriter, r *http.Request) {
 			ids = append([]int{tokBOS}, ids...)
 		}
 	case req.Messages != nil:
-		msgs := make([]chatMessage, len(req.Messages))
-		for i, m := range req.Messages {
-			text, err := m.flatten()
-			if err != nil {
-				writeError(w, badRequest("messages[%d]: %v", i, err))
-				return
-			}
-			msgs[i] = chatMessage{role: m.Role, content: text}
+		msgs, e := chatMessages(req.Messages)
+		if e != nil {
+			writeError(w, *e)
+			return
 		}
 		ids = s.tok.chatTokens(msgs)
 	default:
@@ -555,12 +562,7 @@ func (s *Server) handleDetokenize(w http.ResponseWriter, r *http.Request) {
 		Model  string `json:"model"`
 		Tokens []int  `json:"tokens"`
 	}
-	if e := decodeRequest(r, &req); e != nil {
-		writeError(w, *e)
-		return
-	}
-	if e := s.checkModel(req.Model); e != nil {
-		writeError(w, *e)
+	if !s.readRequest(w, r, &req, &req.Model) {
 		return
 	}
 	text, err := s.tok.Detokenize(req.Tokens)

@@ -160,3 +160,29 @@ func TestMetricsNames(t *testing.T) {
 		t.Errorf("TTFT/ITL counts = %v/%v, want 4/16", m["vllm:time_to_first_token_seconds_count"], m["vllm:inter_token_latency_seconds_count"])
 	}
 }
+
+// /metrics reports the cache configuration the server started with, as
+// vLLM's vllm:cache_config_info does, so a scraper can check the flags.
+func TestMetricsCacheConfigInfo(t *testing.T) {
+	_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--gpu-memory-utilization", "0.85", "--no-enable-prefix-caching"))
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	line := ""
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "vllm:cache_config_info{") {
+			line = l
+		}
+	}
+	for _, want := range []string{`gpu_memory_utilization="0.85"`, `enable_prefix_caching="False"`, `block_size="16"`, `num_gpu_blocks="`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("vllm:cache_config_info line %q lacks %s", line, want)
+		}
+	}
+	if !strings.HasSuffix(line, " 1") {
+		t.Errorf("vllm:cache_config_info value is not 1: %q", line)
+	}
+}

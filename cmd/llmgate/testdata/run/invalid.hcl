@@ -1,0 +1,11 @@
+suite "cli-invalid" {}
+
+scenario "typo" {
+  load {
+    concurrency = 2
+    requests    = 4
+  }
+  assert "misspelled" {
+    condition = ttft.p59 < 100
+  }
+}

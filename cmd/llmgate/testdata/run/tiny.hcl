@@ -1,0 +1,38 @@
+# A small suite for `llmgate run`'s tests: the tiny simulator profile and a
+# few requests per run.
+suite "cli-tiny" {}
+
+variable "ttft_limit" {
+  default = 60000
+}
+
+simulator "sim" {
+  profile = "tiny"
+}
+
+defaults {
+  target = simulator.sim
+  workload {
+    kind          = "random"
+    input_tokens  = 32
+    output_tokens = 8
+  }
+}
+
+scenario "chat" {
+  load {
+    concurrency = 2
+    requests    = 8
+  }
+  assert "fast_enough" {
+    condition     = ttft.p95 < var.ttft_limit
+    error_message = "P95 TTFT must stay under the limit"
+  }
+}
+
+scenario "batch" {
+  load {
+    concurrency = 4
+    requests    = 8
+  }
+}

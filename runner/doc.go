@@ -1,0 +1,6 @@
+// Package runner executes a suite's plan: for each group of runs that share a
+// server it brings the target up, drives every run through load, scrapes the
+// server, evaluates the asserts and writes the results file after each run,
+// then stops the target. It only sequences the other stages; what it is doing
+// is reported through Progress, which the CLI renders.
+package runner

@@ -1,0 +1,148 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/target"
+)
+
+// sinkBuffer is how many finished requests may wait for the progress
+// renderer before the load generator's sends block.
+const sinkBuffer = 4096
+
+// execute carries out one run against a started instance. The returned run
+// is always recorded. fatal means the server can take no more runs (it
+// stopped responding, or ctx ended); err is non-nil when the run is not ok
+// for a reason outside the load generator's self-checks.
+func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, ref string) (run results.Run, fatal bool, err error) {
+	run = newRun(sr, ref)
+	cfg := sr.Load
+	cfg.BaseURL = inst.BaseURL()
+	cfg.Model = inst.Model()
+	if cfg.APIKey == "" {
+		cfg.APIKey = apiKey
+	}
+	r.progress.Report(RunStarted{
+		Index: r.done, Runs: r.total, Name: sr.Name, Scenario: sr.Scenario,
+		Requests: cfg.Requests, Warmup: cfg.Warmup, Duration: cfg.Duration,
+		Concurrency: cfg.Concurrency, Rate: cfg.Rate,
+	})
+
+	sink := make(chan results.Record, sinkBuffer)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		for rec := range sink {
+			r.progress.Report(RequestDone{Record: rec})
+		}
+	}()
+	scraper := load.NewScraper(cfg.BaseURL, cfg.APIKey, r.opts.ScrapeInterval)
+	scraper.Start(ctx)
+	t0 := r.now()
+	res, lerr := load.Run(ctx, cfg, sink)
+	t1 := r.now()
+	server := scraper.Stop()
+	close(sink) // load.Run has returned: nothing sends any more
+	<-drained
+
+	run.Started, run.Finished = t0.UTC(), t1.UTC()
+	if res != nil {
+		if !res.Start.IsZero() {
+			run.Started, run.Finished = res.Start.UTC(), res.End.UTC()
+		}
+		run.Summary = results.Summarize(res.Records, results.SummarizeOptions{
+			GoodputTTFT: sr.Goodput.TTFT, GoodputTPOT: sr.Goodput.TPOT, GoodputE2EL: sr.Goodput.E2EL,
+		})
+		run.Summary.Server = server
+		run.Summary.Client = results.Client{ScheduleLagP99: res.Health.ScheduleLagP99, AchievedRate: res.Health.AchievedRate}
+		run.Samples = results.NewSamples(res.Records)
+	}
+
+	switch {
+	case ctx.Err() != nil:
+		run.Status = results.StatusPartial
+		run.Error = "interrupted: " + context.Cause(ctx).Error()
+		err, fatal = fmt.Errorf("interrupted during %s: %w", sr.Name, ctx.Err()), true
+	case lerr != nil && errors.Is(lerr, load.ErrUnreachable):
+		run.Status = results.StatusFailed
+		run.Error = lerr.Error()
+		err, fatal = unavailable(fmt.Errorf("run %s: %w", sr.Name, lerr)), true
+	case lerr != nil:
+		run.Status = results.StatusFailed
+		run.Error = lerr.Error()
+		err = fmt.Errorf("run %s: %w", sr.Name, lerr)
+	case res == nil:
+		run.Status = results.StatusFailed
+		run.Error = "the load generator returned no result"
+		err = fmt.Errorf("run %s: %s", sr.Name, run.Error)
+	}
+	if err == nil && run.Summary.Requests.Failed > 0 {
+		// Failures may mean the server died under us: ask it.
+		if perr := probe(ctx, cfg.BaseURL); perr != nil {
+			run.Status = results.StatusPartial
+			run.Error = "the server stopped responding during the run: " + perr.Error()
+			err, fatal = unavailable(fmt.Errorf("run %s: %s", sr.Name, run.Error)), true
+		}
+	}
+	if err == nil && run.Summary.Requests.Completed == 0 {
+		run.Status = results.StatusFailed
+		run.Error = fmt.Sprintf("no request completed (%d failed)", run.Summary.Requests.Failed)
+		if first := firstError(res.Records); first != "" {
+			run.Error += "; first error: " + first
+		}
+		err = unavailable(fmt.Errorf("run %s: %s", sr.Name, run.Error))
+	}
+	if err == nil {
+		run.Status = results.StatusOK
+		if len(res.Health.Problems) > 0 {
+			run.Status = results.StatusInvalid
+			run.InvalidReasons = append([]string(nil), res.Health.Problems...)
+		}
+	}
+	if run.Status != results.StatusFailed {
+		run.Asserts = sr.EvalAsserts(&run.Summary)
+	}
+	return run, fatal, err
+}
+
+// firstError returns the reason of the first failed measured request.
+func firstError(recs []results.Record) string {
+	for i := range recs {
+		if !recs[i].Warmup && !recs[i].OK() {
+			return recs[i].Error
+		}
+	}
+	return ""
+}
+
+// probeTimeout bounds the liveness check after a run with failures.
+const probeTimeout = 5 * time.Second
+
+// probe reports whether the server at baseURL still answers: any HTTP
+// answer below 500 to GET /health counts (an endpoint without /health
+// answers 404 and is alive; vLLM answers 500 once its engine died).
+func probe(ctx context.Context, baseURL string) error {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(baseURL, "/")+"/health", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		return fmt.Errorf("GET /health: %s", resp.Status)
+	}
+	return nil
+}

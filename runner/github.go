@@ -1,0 +1,49 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+)
+
+// github wraps another renderer in GitHub Actions log groups: one
+// collapsible "::group::Scenario NAME" per scenario.
+type github struct {
+	w     io.Writer
+	inner Progress
+	open  string // scenario whose group is open, "" when none
+}
+
+// NewGitHub wraps inner so that each scenario's lines, and the server start
+// before them, sit in a collapsible group of the GitHub Actions log.
+func NewGitHub(w io.Writer, inner Progress) Progress { return &github{w: w, inner: inner} }
+
+// Report opens and closes groups around inner's rendering of e.
+func (g *github) Report(e Event) {
+	switch e := e.(type) {
+	case ServerStarting:
+		g.enter(e.Scenario)
+	case RunStarted:
+		g.enter(e.Scenario)
+	case PlanFinished:
+		g.inner.Report(e)
+		g.close()
+		return
+	}
+	g.inner.Report(e)
+}
+
+func (g *github) enter(scenario string) {
+	if scenario == g.open {
+		return
+	}
+	g.close()
+	fmt.Fprintf(g.w, "::group::Scenario %s\n", scenario)
+	g.open = scenario
+}
+
+func (g *github) close() {
+	if g.open != "" {
+		fmt.Fprintln(g.w, "::endgroup::")
+		g.open = ""
+	}
+}

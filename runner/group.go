@@ -1,0 +1,175 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/target"
+)
+
+// runGroup brings one group's target up, runs its runs in order and stops
+// the target again, whatever happens (error, ctx cancel, panic).
+func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err error) {
+	spec := r.spec(gi, g)
+	ref := g.Target.Ref()
+	if r.opts.TargetURL != "" {
+		ref = r.opts.TargetURL
+	}
+	names := make([]string, len(g.Runs))
+	for i, sr := range g.Runs {
+		names[i] = sr.Name
+	}
+	r.progress.Report(ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: ref, Kind: spec.Kind,
+		ServerArgs: g.ServerArgs, Scenario: g.Runs[0].Scenario, Runs: names})
+	if spec.LogPath != "" {
+		// Best effort: a log that cannot be written is the target's to report.
+		_ = os.MkdirAll(filepath.Dir(spec.LogPath), 0o755)
+	}
+	t0 := r.now()
+	inst, err := r.starter.Start(ctx, spec)
+	if inst != nil {
+		// Stopped even when Start failed: a container is returned with its error.
+		defer func() {
+			if serr := r.stop(ctx, gi, ref, inst); serr != nil && err == nil {
+				err = serr
+			}
+		}()
+	}
+	if err != nil {
+		switch {
+		case strings.Contains(err.Error(), ref): // says already what it is
+		case spec.Kind == target.KindEndpoint: // not ours to start
+			err = fmt.Errorf("%s: %w", ref, err)
+		default:
+			err = fmt.Errorf("start %s: %w", ref, err)
+		}
+		r.progress.Report(ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), Err: err})
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: %w", errors.Join(ctx.Err(), err))
+		}
+		err = unavailable(err)
+		if ferr := r.failRuns(g.Runs, ref, err); ferr != nil {
+			return errors.Join(err, ferr)
+		}
+		return err
+	}
+	r.progress.Report(ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), URL: inst.BaseURL(), Model: inst.Model()})
+	r.setEnvironment(spec.Kind, inst)
+
+	var errs []error
+	for i, sr := range g.Runs {
+		run, fatal, rerr := r.execute(ctx, inst, spec.APIKey, sr, ref)
+		if werr := r.record(run); werr != nil {
+			return errors.Join(append(errs, rerr, werr)...)
+		}
+		if rerr == nil {
+			continue
+		}
+		errs = append(errs, rerr)
+		if !fatal {
+			continue
+		}
+		// The server is gone or we were interrupted: the rest of the
+		// group cannot run on this server.
+		if ctx.Err() == nil {
+			if ferr := r.failRuns(g.Runs[i+1:], ref, fmt.Errorf("not run: %w", rerr)); ferr != nil {
+				errs = append(errs, ferr)
+			}
+		}
+		break
+	}
+	return errors.Join(errs...)
+}
+
+// stop brings inst down with a context of its own, so that it happens even
+// after ctx was cancelled.
+func (r *runner) stop(ctx context.Context, gi int, ref string, inst interface {
+	Stop(context.Context) error
+}) error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.StopTimeout)
+	defer cancel()
+	t0 := r.now()
+	err := inst.Stop(sctx)
+	if err != nil {
+		err = fmt.Errorf("stop %s: %w", ref, err)
+	}
+	r.progress.Report(ServerStopped{Group: gi, Target: ref, Took: r.now().Sub(t0), Err: err})
+	return err
+}
+
+// spec turns a group's target and server args into what the Starter needs.
+func (r *runner) spec(gi int, g *suite.Group) target.Spec {
+	t := g.Target
+	if r.opts.TargetURL != "" {
+		return target.Spec{Kind: target.KindEndpoint, Name: "target", URL: r.opts.TargetURL, Model: t.Model, APIKey: t.APIKey}
+	}
+	sp := target.Spec{
+		Kind:           t.Kind,
+		Name:           t.Name,
+		Image:          t.Image,
+		Model:          t.Model,
+		Args:           append(append([]string(nil), t.Args...), g.ServerArgs...),
+		Env:            t.Env,
+		GPUs:           t.GPUs,
+		IPC:            t.IPC,
+		ShmSize:        t.ShmSize,
+		Volumes:        t.Volumes,
+		ModelFlag:      t.ModelFlag,
+		StartupTimeout: t.StartupTimeout,
+		URL:            t.URL,
+		APIKey:         t.APIKey,
+		Profile:        t.Profile,
+	}
+	if t.Kind == target.KindServer {
+		sp.LogPath = r.logPath(gi, t)
+	}
+	return sp
+}
+
+// logPath is where a container's log goes: beside the results file, named
+// after it and the target, e.g. results.vllm.log or results.vllm-2.log when
+// several groups use the same server block.
+func (r *runner) logPath(gi int, t *suite.Target) string {
+	dir := r.opts.LogDir
+	base := "llmgate"
+	if r.opts.OutputPath != "" {
+		if dir == "" {
+			dir = filepath.Dir(r.opts.OutputPath)
+		}
+		base = strings.TrimSuffix(filepath.Base(r.opts.OutputPath), filepath.Ext(r.opts.OutputPath))
+	}
+	if dir == "" {
+		return ""
+	}
+	name := base + "." + t.Name
+	same := 0
+	for _, g := range r.plan.Groups {
+		if g.Target == t {
+			same++
+		}
+	}
+	if same > 1 {
+		name += "-" + strconv.Itoa(gi+1)
+	}
+	return filepath.Join(dir, name+".log")
+}
+
+// unavailableError marks an error as the target's fault, so that
+// errors.Is(err, target.ErrUnavailable) holds, without changing its text.
+type unavailableError struct{ err error }
+
+func (e unavailableError) Error() string   { return e.err.Error() }
+func (e unavailableError) Unwrap() []error { return []error{e.err, target.ErrUnavailable} }
+
+func unavailable(err error) error {
+	if errors.Is(err, target.ErrUnavailable) {
+		return err
+	}
+	return unavailableError{err}
+}

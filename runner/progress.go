@@ -1,0 +1,109 @@
+package runner
+
+import (
+	"time"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// Progress receives the runner's events as it works. Report is called from
+// one goroutine at a time, in order, so implementations need no locking.
+type Progress interface {
+	Report(e Event)
+}
+
+// Event is one of PlanStarted, ServerStarting, ServerReady, ServerStopped,
+// RunStarted, RequestDone, RunFinished and PlanFinished.
+type Event interface{ event() }
+
+// PlanStarted opens a plan: how much work lies ahead.
+type PlanStarted struct {
+	Suite  string
+	Groups int
+	Runs   int
+}
+
+// ServerStarting says the target of a group is being brought up.
+type ServerStarting struct {
+	// Group is the group's index, from 0; Groups is the number of groups.
+	Group, Groups int
+	// Target is the target's reference, e.g. "server.vllm".
+	Target string
+	// Kind is the target kind actually started ("endpoint" under --target).
+	Kind string
+	// ServerArgs are the group's server_args.
+	ServerArgs []string
+	// Scenario is the scenario of the group's first run.
+	Scenario string
+	// Runs names the group's runs in order.
+	Runs []string
+}
+
+// ServerReady says a group's target is up, or could not be brought up (Err).
+type ServerReady struct {
+	Group  int
+	Target string
+	// Took is how long the start took.
+	Took time.Duration
+	// URL and Model are the instance's base URL and served model name.
+	URL, Model string
+	// Err is why the target could not be started; nil when it is up.
+	Err error
+}
+
+// ServerStopped says a group's target has been brought down.
+type ServerStopped struct {
+	Group  int
+	Target string
+	Took   time.Duration
+	// Err is a failure to stop cleanly.
+	Err error
+}
+
+// RunStarted opens one run.
+type RunStarted struct {
+	// Index is the run's position in the plan, from 0; Runs is the plan's run count.
+	Index, Runs int
+	Name        string
+	Scenario    string
+	// Requests and Warmup are the planned request counts; Requests is 0 for
+	// runs that stop by Duration.
+	Requests, Warmup int
+	Duration         time.Duration
+	Concurrency      int
+	Rate             float64
+}
+
+// RequestDone reports one finished request of the current run, warmup included.
+type RequestDone struct {
+	Record results.Record
+}
+
+// RunFinished closes a run with what was recorded for it.
+type RunFinished struct {
+	Index, Runs int
+	Run         *results.Run
+}
+
+// PlanFinished closes the plan. Err is what Run is about to return.
+type PlanFinished struct {
+	File *results.File
+	Err  error
+}
+
+func (PlanStarted) event()    {}
+func (ServerStarting) event() {}
+func (ServerReady) event()    {}
+func (ServerStopped) event()  {}
+func (RunStarted) event()     {}
+func (RequestDone) event()    {}
+func (RunFinished) event()    {}
+func (PlanFinished) event()   {}
+
+// Nop is a Progress that ignores every event.
+type Nop struct{}
+
+// Report does nothing.
+func (Nop) Report(Event) {}
+
+var _ Progress = Nop{}

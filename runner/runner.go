@@ -1,0 +1,228 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/target"
+)
+
+// Options configures Run. The zero value runs the whole plan against the
+// suite's own targets and writes nothing.
+type Options struct {
+	// Plan is the plan to execute, e.g. filtered by --only; nil means s.Plan().
+	Plan *suite.Plan
+	// Starter brings targets up; nil means target.Default{}.
+	Starter target.Starter
+	// OutputPath is the results file, rewritten atomically after every run
+	// with Partial set until the plan is done; "" writes nothing.
+	OutputPath string
+	// TargetURL, when set, sends every run to this running server instead
+	// of the suite's targets (an endpoint target).
+	TargetURL string
+	// LogDir is where container logs go; "" means beside OutputPath.
+	LogDir string
+	// Progress receives events; nil means none.
+	Progress Progress
+	// Env is the environment metadata known before any target starts (git,
+	// host, llmgate version, see DetectEnvironment); what the targets report
+	// about themselves (image, vLLM version, GPU, model) fills in the rest.
+	Env results.Environment
+	// ScrapeInterval is how often the server's /metrics is scraped during a
+	// run; 0 means every second.
+	ScrapeInterval time.Duration
+	// StopTimeout bounds stopping a target; 0 means two minutes.
+	StopTimeout time.Duration
+	// Now is the wall clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Run executes the plan of s and returns the results file it wrote. The file
+// is returned, and written to opts.OutputPath, even when the error is not
+// nil: runs that could not be carried out are recorded as failed or partial.
+//
+// The error wraps target.ErrUnavailable when a target could not be started,
+// was unreachable, stopped responding or failed every request; it wraps
+// ctx.Err() when ctx ended first. Failed asserts are not errors: they are in
+// the file (see Judge).
+func Run(ctx context.Context, s *suite.Suite, opts Options) (f *results.File, err error) {
+	r := newRunner(s, opts)
+	f = r.file
+	defer func() {
+		// A panic in a stage still leaves a results file behind; the targets
+		// are stopped by the group's own defer before this runs.
+		if p := recover(); p != nil {
+			f.Partial = true
+			_ = r.write()
+			panic(p)
+		}
+	}()
+	err = r.run(ctx)
+	r.progress.Report(PlanFinished{File: f, Err: err})
+	return f, err
+}
+
+type runner struct {
+	suite    *suite.Suite
+	opts     Options
+	plan     *suite.Plan
+	starter  target.Starter
+	progress Progress
+	now      func() time.Time
+	file     *results.File
+	total    int // runs in the plan
+	done     int // runs finished so far
+	envSet   bool
+	dirMade  bool // the results file's directory exists
+}
+
+func newRunner(s *suite.Suite, opts Options) *runner {
+	r := &runner{suite: s, opts: opts, plan: opts.Plan, starter: opts.Starter, progress: opts.Progress, now: opts.Now}
+	if r.plan == nil {
+		r.plan = s.Plan()
+	}
+	if r.starter == nil {
+		r.starter = target.Default{}
+	}
+	if r.progress == nil {
+		r.progress = Nop{}
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	if r.opts.ScrapeInterval <= 0 {
+		r.opts.ScrapeInterval = time.Second
+	}
+	if r.opts.StopTimeout <= 0 {
+		r.opts.StopTimeout = 2 * time.Minute
+	}
+	r.total = len(r.plan.Runs())
+	r.file = &results.File{
+		Version:     results.SchemaVersion,
+		Suite:       results.SuiteInfo{Name: s.Name, File: s.Filename, Description: s.Description},
+		Environment: opts.Env,
+		Created:     r.now().UTC(),
+		Partial:     true,
+		Runs:        []results.Run{},
+	}
+	if opts.TargetURL != "" {
+		r.file.Environment.TargetKind = target.KindEndpoint
+	}
+	return r
+}
+
+func (r *runner) run(ctx context.Context) error {
+	// Written before anything starts, so an unwritable path fails in
+	// seconds rather than after the first server start.
+	werr := r.write()
+	r.progress.Report(PlanStarted{Suite: r.suite.Name, Groups: len(r.plan.Groups), Runs: r.total})
+	if werr != nil {
+		return werr
+	}
+	var errs []error
+	for i, g := range r.plan.Groups {
+		if len(g.Runs) == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			errs = append(errs, fmt.Errorf("interrupted before %s: %w", g.Runs[0].Name, err))
+			break
+		}
+		err := r.runGroup(ctx, i, g)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if werr := r.write(); werr != nil {
+			return errors.Join(append(errs, werr)...)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	r.file.Partial = ctx.Err() != nil || r.done < r.total
+	for i := range r.file.Runs {
+		if r.file.Runs[i].Status == results.StatusPartial {
+			r.file.Partial = true
+		}
+	}
+	if err := r.write(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// write saves the results file atomically, if there is one to write,
+// creating its directory the first time.
+func (r *runner) write() error {
+	if r.opts.OutputPath == "" {
+		return nil
+	}
+	if !r.dirMade {
+		if err := os.MkdirAll(filepath.Dir(r.opts.OutputPath), 0o755); err != nil {
+			return fmt.Errorf("write results file %s: %w", r.opts.OutputPath, err)
+		}
+		r.dirMade = true
+	}
+	return results.WriteFile(r.opts.OutputPath, r.file)
+}
+
+// record appends a finished run to the file, writes the file and then
+// tells Progress, so that what Progress reports is already on disk.
+func (r *runner) record(run results.Run) error {
+	r.file.Runs = append(r.file.Runs, run)
+	idx := r.done
+	r.done++
+	err := r.write()
+	r.progress.Report(RunFinished{Index: idx, Runs: r.total, Run: &r.file.Runs[len(r.file.Runs)-1]})
+	return err
+}
+
+// failRuns records runs that could not be carried out at all.
+func (r *runner) failRuns(runs []*suite.Run, targetRef string, err error) error {
+	now := r.now().UTC()
+	for _, sr := range runs {
+		run := newRun(sr, targetRef)
+		run.Status = results.StatusFailed
+		run.Error = err.Error()
+		run.Started, run.Finished = now, now
+		if werr := r.record(run); werr != nil {
+			return werr
+		}
+	}
+	return nil
+}
+
+func newRun(sr *suite.Run, targetRef string) results.Run {
+	return results.Run{Name: sr.Name, Scenario: sr.Scenario, Params: sr.ParamMap(), Target: targetRef}
+}
+
+// setEnvironment fills what the first started instance knows about itself
+// into the file's environment, keeping what was set already.
+func (r *runner) setEnvironment(kind string, inst target.Instance) {
+	md := inst.Metadata()
+	if md.Model == "" {
+		md.Model = inst.Model()
+	}
+	if r.envSet {
+		return
+	}
+	r.envSet = true
+	e := &r.file.Environment
+	fill := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	fill(&e.TargetKind, kind)
+	fill(&e.Image, md.Image)
+	fill(&e.ImageDigest, md.ImageDigest)
+	fill(&e.VLLMVersion, md.VLLMVersion)
+	fill(&e.GPU, md.GPU)
+	fill(&e.Model, md.Model)
+}

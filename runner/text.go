@@ -1,0 +1,302 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/target"
+)
+
+// How often the renderers update.
+const (
+	barEvery  = 250 * time.Millisecond // live bar: at most 4 redraws a second
+	lineEvery = 5 * time.Second        // plain lines: every 5 s, or every 10 %
+	barWidth  = 10
+	// liveWidth keeps the live line within an 80-column terminal: a line
+	// that wraps cannot be redrawn in place with \r.
+	liveWidth = 79
+	// maxErrorText bounds a run's error on its progress line.
+	maxErrorText = 200
+)
+
+// text renders progress as text: server and run lines, plus a live bar
+// redrawn in place (live) or a plain line every few seconds.
+type text struct {
+	w    io.Writer
+	live bool
+	now  func() time.Time
+
+	t        tracker
+	lastDraw time.Time
+	lastTen  int  // last tenth of the run a plain line was printed for
+	drawn    bool // a bar is on screen and must be cleared
+	endpoint bool // the current group's target is an endpoint
+}
+
+// NewTerminal returns a Progress for a terminal: a live bar redrawn in place
+// (done/total, req/s, in flight, running TTFT p50) at most four times a second.
+func NewTerminal(w io.Writer) Progress { return &text{w: w, live: true, now: time.Now} }
+
+// NewLines returns a Progress for logs: one plain line per event and, while
+// a run goes, a line every 5 seconds or every 10 % of the run.
+func NewLines(w io.Writer) Progress { return &text{w: w, now: time.Now} }
+
+// NewRenderer picks the renderer for w: the live bar when w is a terminal,
+// plain lines otherwise, with ::group:: lines around each scenario under
+// GitHub Actions.
+func NewRenderer(w io.Writer, terminal, githubActions bool) Progress {
+	var p Progress = NewLines(w)
+	if terminal && !githubActions {
+		p = NewTerminal(w)
+	}
+	if githubActions {
+		p = NewGitHub(w, p)
+	}
+	return p
+}
+
+var (
+	_ Progress = (*text)(nil)
+	_ Progress = (*github)(nil)
+)
+
+// Report renders e.
+func (p *text) Report(e Event) {
+	switch e := e.(type) {
+	case PlanStarted:
+		p.printf("Suite %s: %s in %s\n", e.Suite, plural(e.Runs, "run"), plural(e.Groups, "server group"))
+	case ServerStarting:
+		p.endpoint = e.Kind == target.KindEndpoint
+		if p.endpoint {
+			note := ""
+			if len(e.ServerArgs) > 0 {
+				note = " (server_args " + strings.Join(e.ServerArgs, " ") + " ignored: it is already running)"
+			}
+			p.printf("Checking %s (endpoint)%s\n", e.Target, note)
+			return
+		}
+		args := ""
+		if len(e.ServerArgs) > 0 {
+			args = " with " + strings.Join(e.ServerArgs, " ")
+		}
+		p.printf("Starting %s (%s)%s\n", e.Target, e.Kind, args)
+	case ServerReady:
+		switch {
+		case e.Err != nil && p.endpoint:
+			p.printf("%s cannot be used: %s\n", e.Target, firstLine(e.Err.Error()))
+		case e.Err != nil:
+			p.printf("%s did not start after %s: %s\n", e.Target, seconds(e.Took), firstLine(e.Err.Error()))
+		case p.endpoint || e.URL == e.Target:
+			p.printf("%s answers, model %s\n", e.Target, e.Model)
+		default:
+			p.printf("%s is up after %s at %s, model %s\n", e.Target, seconds(e.Took), e.URL, e.Model)
+		}
+	case ServerStopped:
+		switch {
+		case e.Err != nil:
+			p.printf("%s: %v\n", e.Target, e.Err)
+		case !p.endpoint: // an endpoint is not ours to stop
+			p.printf("%s stopped after %s\n", e.Target, seconds(e.Took))
+		}
+	case RunStarted:
+		p.t.reset(e)
+		p.lastDraw, p.lastTen = time.Time{}, 0
+		p.printf("[%d/%d] %s: %s\n", e.Index+1, e.Runs, e.Name, describeLoad(e))
+		if p.live {
+			p.draw()
+		}
+	case RequestDone:
+		p.t.add(e.Record)
+		p.tick()
+	case RunFinished:
+		p.printf("[%d/%d] %s\n", e.Index+1, e.Runs, describeRun(e.Run))
+		for _, a := range e.Run.Asserts {
+			if !a.Passed {
+				p.printf("      assert %q failed: %s\n", a.Name, describeAssert(a))
+			}
+		}
+	case PlanFinished:
+		p.clear()
+	}
+}
+
+// tick redraws the bar or prints a plain line when it is time to.
+func (p *text) tick() {
+	now := p.now()
+	if p.live {
+		if now.Sub(p.lastDraw) >= barEvery || p.t.fraction() == 1 {
+			p.lastDraw = now
+			p.draw()
+		}
+		return
+	}
+	ten := -1
+	if f := p.t.fraction(); f >= 0 {
+		ten = int(f * 10)
+	}
+	if p.lastDraw.IsZero() {
+		p.lastDraw = now // the clock starts at the first request
+	}
+	if now.Sub(p.lastDraw) >= lineEvery || ten > p.lastTen {
+		p.lastDraw = now
+		if ten > p.lastTen {
+			p.lastTen = ten
+		}
+		p.printf("      %s\n", strings.Join(p.status(false), ", "))
+	}
+}
+
+// draw redraws the live bar in place, dropping trailing figures rather
+// than letting the line wrap.
+func (p *text) draw() {
+	line := "  "
+	if f := p.t.fraction(); f >= 0 {
+		n := int(f * barWidth)
+		line += "[" + strings.Repeat("=", n) + strings.Repeat(" ", barWidth-n) + "]"
+	}
+	for i, part := range p.status(true) {
+		sep := "  "
+		if i == 0 && line == "  " {
+			sep = ""
+		}
+		if len(line)+len(sep)+len(part) > liveWidth {
+			break
+		}
+		line += sep + part
+	}
+	fmt.Fprintf(p.w, "\r%s\x1b[K", line)
+	p.drawn = true
+}
+
+// clear removes the live bar so the next line starts clean.
+func (p *text) clear() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
+	}
+}
+
+func (p *text) printf(format string, a ...any) {
+	p.clear()
+	fmt.Fprintf(p.w, format, a...)
+}
+
+// status is the state of the current run, most important figure first;
+// short leaves out the word "requests" for the live bar.
+func (p *text) status(short bool) []string {
+	t := &p.t
+	unit := " requests"
+	if short {
+		unit = ""
+	}
+	var parts []string
+	switch {
+	case t.run.Requests > 0:
+		parts = append(parts, fmt.Sprintf("%d/%d%s", t.finished(), t.run.Requests, unit))
+	case t.run.Duration > 0:
+		parts = append(parts, fmt.Sprintf("%d%s in %s/%s", t.finished(), unit, seconds(t.elapsed()), seconds(t.run.Duration)))
+	default:
+		parts = append(parts, fmt.Sprintf("%d%s", t.finished(), unit))
+	}
+	if t.run.Warmup > 0 && t.warm < t.run.Warmup {
+		parts = append(parts, fmt.Sprintf("warmup %d/%d", t.warm, t.run.Warmup))
+	}
+	if t.failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", t.failed))
+	}
+	return append(parts,
+		fmt.Sprintf("%.1f req/s", t.rate()),
+		fmt.Sprintf("%d in flight", t.inFlight()),
+		"TTFT p50 "+millis(t.ttftP50()))
+}
+
+// describeLoad says what a run is about to do.
+func describeLoad(e RunStarted) string {
+	var parts []string
+	switch {
+	case e.Requests > 0:
+		parts = append(parts, plural(e.Requests, "request"))
+	case e.Duration > 0:
+		parts = append(parts, "for "+e.Duration.String())
+	}
+	if e.Warmup > 0 {
+		parts = append(parts, fmt.Sprintf("%d warmup", e.Warmup))
+	}
+	if e.Rate > 0 {
+		parts = append(parts, fmt.Sprintf("%g req/s", e.Rate))
+	}
+	if e.Concurrency > 0 {
+		parts = append(parts, fmt.Sprintf("concurrency %d", e.Concurrency))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// describeRun is the one-line outcome of a run.
+func describeRun(r *results.Run) string {
+	s := &r.Summary
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", r.Name, r.Status)
+	if r.Status != results.StatusFailed {
+		fmt.Fprintf(&b, ", %d ok, %d failed in %s, %.1f req/s, TTFT p50 %s p95 %s, TPOT p50 %s",
+			s.Requests.Completed, s.Requests.Failed, seconds(time.Duration(s.DurationSeconds*float64(time.Second))),
+			s.Throughput.Requests, millis(s.TTFT.P50), millis(s.TTFT.P95), millis(s.TPOT.P50))
+	}
+	if n := len(r.Asserts); n > 0 {
+		passed := 0
+		for _, a := range r.Asserts {
+			if a.Passed {
+				passed++
+			}
+		}
+		fmt.Fprintf(&b, ", asserts %d/%d passed", passed, n)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(&b, " (%s)", firstLine(r.Error))
+	}
+	if len(r.InvalidReasons) > 0 {
+		fmt.Fprintf(&b, " (invalid: %s)", strings.Join(r.InvalidReasons, "; "))
+	}
+	return b.String()
+}
+
+// describeAssert is an assert's message, which names the condition and the
+// values it saw, or its condition when it has none.
+func describeAssert(a results.AssertResult) string {
+	if a.Message != "" {
+		return a.Message
+	}
+	return a.Condition
+}
+
+// firstLine is the first line of s, at most maxErrorText bytes: a container
+// that did not start explains itself with its last log lines, which belong
+// in the results file and the final error, not on every run's line.
+func firstLine(s string) string {
+	s, _, cut := strings.Cut(s, "\n")
+	if len(s) > maxErrorText {
+		s, cut = s[:maxErrorText], true
+	}
+	if cut {
+		s += " ..."
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
+
+func millis(ms float64) string {
+	if ms >= 100 {
+		return fmt.Sprintf("%.0f ms", ms)
+	}
+	return fmt.Sprintf("%.1f ms", ms)
+}

@@ -1,0 +1,64 @@
+package runner
+
+import "github.com/llmgate/llmgate/results"
+
+// Verdict sums up a results file the way the exit code needs it.
+type Verdict struct {
+	// FailedAsserts are the failed asserts of runs whose numbers may be
+	// judged (status ok), in run order.
+	FailedAsserts []FailedAssert
+	// Unjudged are failed asserts of invalid or partial runs: recorded, but
+	// the run's numbers cannot be trusted, so they do not fail the gate.
+	Unjudged []FailedAssert
+	// Invalid, Partial and Failed name the runs with those statuses.
+	Invalid, Partial, Failed []string
+	// Asserts and Passed count every assert of judged runs and those that held.
+	Asserts, Passed int
+}
+
+// FailedAssert is one assert that did not hold, with the run it failed in.
+type FailedAssert struct {
+	Run    string
+	Assert results.AssertResult
+}
+
+// Judge reads the verdict out of f: which asserts failed in runs that may
+// be judged, and which runs could not be judged.
+func Judge(f *results.File) Verdict {
+	var v Verdict
+	if f == nil {
+		return v
+	}
+	for i := range f.Runs {
+		run := &f.Runs[i]
+		switch run.Status {
+		case results.StatusInvalid:
+			v.Invalid = append(v.Invalid, run.Name)
+		case results.StatusPartial:
+			v.Partial = append(v.Partial, run.Name)
+		case results.StatusFailed:
+			v.Failed = append(v.Failed, run.Name)
+		}
+		for _, a := range run.Asserts {
+			if run.Valid() {
+				v.Asserts++
+			}
+			if a.Passed {
+				if run.Valid() {
+					v.Passed++
+				}
+				continue
+			}
+			fa := FailedAssert{Run: run.Name, Assert: a}
+			if run.Valid() {
+				v.FailedAsserts = append(v.FailedAsserts, fa)
+			} else {
+				v.Unjudged = append(v.Unjudged, fa)
+			}
+		}
+	}
+	return v
+}
+
+// GateFailed reports whether an assert failed in a run that may be judged.
+func (v Verdict) GateFailed() bool { return len(v.FailedAsserts) > 0 }
