@@ -1,0 +1,176 @@
+package ghaction
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
+// GateAnnotations turns a gate's outcome into annotations: one per
+// regression and per inconclusive row of c, placed on the suite's tolerance
+// block for its metric (else on the scenario), ranked by how far past the
+// band it went; and one per failed assert, placed on its condition. s may be nil; failed lists the
+// asserts that fail the gate (those of runs that may be judged).
+func GateAnnotations(c *compare.Comparison, s *suite.Suite, failed []compare.FailedAssert) []Annotation {
+	var anns []Annotation
+	if c != nil {
+		for i := range c.Rows {
+			r := &c.Rows[i]
+			var an Annotation
+			switch r.Verdict {
+			case compare.Regression:
+				an = Annotation{Kind: Regression, Title: fmt.Sprintf("regression: %s in %s", r.Metric, r.Run)}
+			case compare.Inconclusive:
+				an = Annotation{Kind: Inconclusive, Title: fmt.Sprintf("inconclusive: %s in %s", r.Metric, r.Run)}
+			default:
+				continue
+			}
+			an.Message, an.Severity = regressionMessage(r), pastBand(r)
+			if rng := regressionRange(s, r); rng != nil {
+				an.File, an.Line, an.Column = rng.Filename, rng.Start.Line, rng.Start.Column
+			}
+			anns = append(anns, an)
+		}
+	}
+	for _, fa := range failed {
+		a := fa.Assert
+		anns = append(anns, Annotation{
+			Kind:    FailedAssert,
+			File:    a.File,
+			Line:    a.Line,
+			Column:  a.Column,
+			Title:   fmt.Sprintf("assert %s failed in %s", a.Name, fa.Run),
+			Message: AssertText(a),
+		})
+	}
+	return anns
+}
+
+// DiagnosticAnnotations turns suite diagnostics into annotations at their
+// source ranges, errors only: a suite that does not load fails the step.
+func DiagnosticAnnotations(diags hcl.Diagnostics) []Annotation {
+	var anns []Annotation
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		an := Annotation{Kind: SuiteError, Title: "invalid suite: " + d.Summary, Message: d.Detail}
+		if an.Message == "" {
+			an.Message = d.Summary
+		}
+		if d.Subject != nil {
+			an.File, an.Line, an.Column = d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column
+		}
+		anns = append(anns, an)
+	}
+	return anns
+}
+
+// pastBand is how far r went past its band, as a fraction of the baseline
+// value, so that bands in % and in the metric's unit rank on one scale.
+func pastBand(r *compare.Row) float64 {
+	t := r.Tolerance
+	if t.Relative {
+		return finiteOr(r.Change-t.Amount, 0)
+	}
+	over := r.Delta - t.Amount
+	if b := math.Abs(r.Baseline); b > 0 && !math.IsNaN(b) && !math.IsInf(b, 0) {
+		return finiteOr(over/b, 0)
+	}
+	return finiteOr(over, 0)
+}
+
+func finiteOr(v, def float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return def
+	}
+	return v
+}
+
+// regressionRange is where to annotate r: the tolerance block of its metric,
+// else the scenario's header; nil when the suite does not say.
+func regressionRange(s *suite.Suite, r *compare.Row) *hcl.Range {
+	if s == nil {
+		return nil
+	}
+	if s.Gate != nil {
+		for i := range s.Gate.Tolerances {
+			if t := &s.Gate.Tolerances[i]; t.Metric == r.Metric && t.DeclRange.Filename != "" {
+				return &t.DeclRange
+			}
+		}
+	}
+	for _, sc := range s.Scenarios {
+		if sc.Name == r.Scenario && sc.DeclRange.Filename != "" {
+			return &sc.DeclRange
+		}
+	}
+	return nil
+}
+
+// regressionMessage says what moved, by how much, against which band.
+func regressionMessage(r *compare.Row) string {
+	var b strings.Builder
+	rel := "past"
+	if r.Verdict != compare.Regression {
+		rel = "against"
+	}
+	fmt.Fprintf(&b, "%s went from %s to %s (%+.1f%%), %s the allowed %s",
+		r.Metric, value(r.Baseline, r.Unit), value(r.Current, r.Unit), 100*r.Change, rel, band(r.Tolerance, r.Unit))
+	if r.Tested() {
+		fmt.Fprintf(&b, " (Mann-Whitney p = %.2g)", r.P)
+	}
+	if r.Reason != "" {
+		fmt.Fprintf(&b, ": %s", r.Reason)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+func band(t compare.Tolerance, u results.Unit) string {
+	if t.Relative {
+		return fmt.Sprintf("%g%%", 100*t.Amount)
+	}
+	return "+" + value(t.Amount, u)
+}
+
+func value(v float64, u results.Unit) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	s := fmt.Sprintf("%.4g", v)
+	switch u {
+	case results.Milliseconds:
+		return s + " ms"
+	case results.PerSecond:
+		return s + "/s"
+	}
+	return s
+}
+
+// AssertText is a failed assert's message followed by the values it saw,
+// e.g. "P95 TTFT must stay under 500 ms (ttft.p95 = 612.4)".
+func AssertText(a results.AssertResult) string {
+	msg := a.Message
+	if msg == "" {
+		msg = a.Condition
+	}
+	var vals []string
+	for _, name := range slices.Sorted(maps.Keys(a.Values)) {
+		if strings.Contains(msg, name+" = ") {
+			continue // the message already says it
+		}
+		vals = append(vals, fmt.Sprintf("%s = %.4g", name, a.Values[name]))
+	}
+	if len(vals) > 0 {
+		msg += " (" + strings.Join(vals, ", ") + ")"
+	}
+	return msg
+}

@@ -1,0 +1,88 @@
+package ghaction
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
+func rng(file string, line int) hcl.Range {
+	return hcl.Range{Filename: file, Start: hcl.Pos{Line: line, Column: 3}, End: hcl.Pos{Line: line, Column: 20}}
+}
+
+func TestGateAnnotations(t *testing.T) {
+	s := &suite.Suite{
+		Scenarios: []*suite.Scenario{{Name: "chat", DeclRange: rng("perf/gate.hcl", 10)}, {Name: "batch", DeclRange: rng("perf/gate.hcl", 30)}},
+		Gate: &suite.Gate{Tolerances: []suite.Tolerance{
+			{Metric: "ttft.p95", Relative: true, Amount: 0.10, DeclRange: rng("perf/gate.hcl", 50)},
+			{Metric: "e2el.p99", Amount: 200, DeclRange: rng("perf/gate.hcl", 51)},
+		}},
+	}
+	c := &compare.Comparison{Rows: []compare.Row{
+		// 25% against a 10% band: 0.15 past
+		{Run: "chat", Scenario: "chat", Metric: "ttft.p95", Unit: results.Milliseconds, Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.10},
+			Baseline: 400, Current: 500, Change: 0.25, Delta: 100, P: 0.001, Verdict: compare.Regression, Reason: "past twice the band"},
+		// +600 ms against +200 ms on a 1000 ms baseline: 0.40 past, the worst
+		{Run: "batch", Scenario: "batch", Metric: "e2el.p99", Unit: results.Milliseconds, Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200},
+			Baseline: 1000, Current: 1600, Change: 0.6, Delta: 600, P: math.NaN(), Verdict: compare.Regression},
+		// a metric without a tolerance block of its own (default bands): placed on the scenario
+		{Run: "batch", Scenario: "batch", Metric: "tpot.p95", Tolerance: compare.Tolerance{Relative: true, Amount: 0.1}, Change: 0.3, Verdict: compare.Regression},
+		// inconclusive: a warning on the tolerance block
+		{Run: "chat", Scenario: "chat", Metric: "e2el.p99", Unit: results.Milliseconds, Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200},
+			Baseline: 1000, Current: 1180, Change: 0.18, Delta: 180, P: 0.2, Verdict: compare.Inconclusive, Reason: "near the band within run-to-run drift"},
+		// unchanged: no annotation
+		{Run: "chat", Scenario: "chat", Metric: "ttft.p95", Verdict: compare.Unchanged},
+	}}
+	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "ttft_interactive", Message: "P95 TTFT must stay under 500 ms",
+		Values: map[string]float64{"ttft.p95": 612.4}, File: "perf/gate.hcl", Line: 14, Column: 21}}}
+
+	anns := GateAnnotations(c, s, failed)
+	if len(anns) != 5 {
+		t.Fatalf("got %d annotations, want 3 regressions, 1 inconclusive and 1 assert: %+v", len(anns), anns)
+	}
+	worst, _ := Worst(anns, MaxAnnotations)
+	want := []struct {
+		title string
+		line  int
+	}{
+		{"regression: e2el.p99 in batch", 51},
+		{"regression: tpot.p95 in batch", 30},
+		{"regression: ttft.p95 in chat", 50},
+		{"assert ttft_interactive failed in chat", 14},
+		{"inconclusive: e2el.p99 in chat", 51},
+	}
+	for i, w := range want {
+		if worst[i].Title != w.title || worst[i].Line != w.line || worst[i].File != "perf/gate.hcl" {
+			t.Errorf("annotation %d = %q at %s:%d, want %q at line %d", i, worst[i].Title, worst[i].File, worst[i].Line, w.title, w.line)
+		}
+	}
+	if got := worst[0].Message; got != "e2el.p99 went from 1000 ms to 1600 ms (+60.0%), past the allowed +200 ms." {
+		t.Errorf("absolute-band message = %q", got)
+	}
+	if got := worst[2].Message; !strings.Contains(got, "past the allowed 10%") || !strings.Contains(got, "p = 0.001") || !strings.Contains(got, "past twice the band") {
+		t.Errorf("relative-band message = %q", got)
+	}
+	if got := worst[3].Message; got != "P95 TTFT must stay under 500 ms (ttft.p95 = 612.4)" {
+		t.Errorf("assert message = %q", got)
+	}
+	if got := worst[4].Message; got != "e2el.p99 went from 1000 ms to 1180 ms (+18.0%), against the allowed +200 ms (Mann-Whitney p = 0.2): near the band within run-to-run drift." {
+		t.Errorf("inconclusive message = %q", got)
+	}
+}
+
+func TestDiagnosticAnnotations(t *testing.T) {
+	r := rng("bad.hcl", 7)
+	diags := hcl.Diagnostics{
+		{Severity: hcl.DiagError, Summary: "Unknown metric", Detail: `"ttft.p96" is not a metric; did you mean "ttft.p95"?`, Subject: &r},
+		{Severity: hcl.DiagWarning, Summary: "Unknown simulator profile"},
+	}
+	anns := DiagnosticAnnotations(diags)
+	if len(anns) != 1 || anns[0].Line != 7 || anns[0].Title != "invalid suite: Unknown metric" || anns[0].Kind != SuiteError {
+		t.Errorf("got %+v, want the one error at bad.hcl:7", anns)
+	}
+}
