@@ -43,6 +43,7 @@ func parseChunkFast(b []byte, c *chunk) error {
 	if i >= len(b) || b[i] != '{' {
 		return errSyntax
 	}
+	flat := false // vLLM before 0.10.1: {"object":"error","message":...}
 	end, err := eachKey(b, i, func(key []byte, v int) (int, error) {
 		switch string(key) {
 		case "choices":
@@ -55,6 +56,10 @@ func parseChunkFast(b []byte, c *chunk) error {
 				c.errMsg = b[v:end]
 			}
 			return end, err
+		case "object":
+			end, err := skipValue(b, v)
+			flat = err == nil && string(b[v:end]) == `"error"`
+			return end, err
 		}
 		return skipValue(b, v)
 	})
@@ -63,6 +68,9 @@ func parseChunkFast(b []byte, c *chunk) error {
 	}
 	if ws(b, end) != len(b) {
 		return errSyntax
+	}
+	if flat && c.errMsg == nil {
+		c.errMsg = b
 	}
 	return nil
 }
@@ -124,6 +132,9 @@ func parseChoices(b []byte, i int, c *chunk) (int, error) {
 func stringValue(b []byte, i int, c *chunk) (int, error) {
 	if i < len(b) && b[i] == 'n' {
 		return skipValue(b, i) // null
+	}
+	if i >= len(b) || b[i] != '"' {
+		return 0, errSyntax // not a string: let encoding/json decide
 	}
 	end, esc, err := skipString(b, i)
 	if err != nil {
@@ -302,7 +313,8 @@ type slowChunk struct {
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
-	Error json.RawMessage `json:"error"`
+	Error  json.RawMessage `json:"error"`
+	Object string          `json:"object"`
 }
 
 func parseChunkSlow(b []byte, c *chunk) error {
@@ -326,6 +338,8 @@ func parseChunkSlow(b []byte, c *chunk) error {
 	}
 	if len(s.Error) > 0 && string(s.Error) != "null" {
 		c.errMsg = s.Error
+	} else if s.Object == "error" {
+		c.errMsg = b
 	}
 	return nil
 }

@@ -56,6 +56,20 @@ func TestParseChunk(t *testing.T) {
 		{name: "nested", in: ` { "x" : {"a":[1,2,{"b":"}"}]}, "choices" : [ { "text" : "t" } ] } `, want: chunkView{Choices: true, Text: "t"}},
 		// an error object in the stream is reported
 		{name: "error", in: `{"error":{"message":"overloaded","code":503}}`, want: chunkView{Err: `{"message":"overloaded","code":503}`}},
+		// vLLM before 0.10.1 sends errors flat, as {"object":"error",...}
+		{name: "flat error", in: `{"object":"error","message":"boom","type":"BadRequestError","param":null,"code":400}`,
+			want: chunkView{Err: `{"object":"error","message":"boom","type":"BadRequestError","param":null,"code":400}`}},
+		// text that looks like JSON keys and an empty choices array stays text
+		{name: "keys in text", in: `{"choices":[{"text":"\"choices\":[],\"usage\":{\"prompt_tokens\":9}"}]}`,
+			want: chunkView{Choices: true, Text: `"choices":[],"usage":{"prompt_tokens":9}`}},
+		// multi-byte UTF-8 passes through raw
+		{name: "utf-8", in: `{"choices":[{"delta":{"content":"héllo, 世界 🙂"}}]}`, want: chunkView{Choices: true, Text: "héllo, 世界 🙂"}},
+		// empty choices with spaces inside, usage before choices
+		{name: "spaced empty", in: `{"usage":{"completion_tokens":3,"prompt_tokens":1},"choices":[ ]}`, want: chunkView{Usage: true, Prompt: 1, Completion: 3}},
+		// an empty text still makes a content chunk (vLLM counts it for TTFT)
+		{name: "empty text", in: `{"choices":[{"text":""}]}`, want: chunkView{Choices: true}},
+		// a text that is not a string is malformed
+		{name: "text number", in: `{"choices":[{"text":5,"index":0}]}`, wantErr: true},
 		// an escaped key goes the slow way and still parses
 		{name: "escaped key", in: `{"choic\u0065s":[{"text":"z"}]}`, want: chunkView{Choices: true, Text: "z"}, slow: true},
 		// broken JSON is an error

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -125,7 +126,10 @@ type request struct {
 // server; every failure lands in rec.
 func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *results.Record) {
 	st := c.readers.Get().(*streamState)
-	defer c.readers.Put(st)
+	defer func() {
+		st.sse.reset(nil) // do not keep the body (and its connection) reachable from the pool
+		c.readers.Put(st)
+	}()
 	keep := req.validate != nil || req.after != nil
 
 	rctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -163,6 +167,11 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 		return
 	}
 
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyExcerpt))
+		fail(rec, KindProtocol, "the server answered "+ct+", not an event stream (does it support stream=true?): "+string(bytes.TrimSpace(b)))
+		return
+	}
 	st.sse.reset(resp.Body)
 	done := false
 	for !done {

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,30 @@ func TestClientFailures(t *testing.T) {
 				return false
 			}
 		}, timeout: time.Minute, wantKind: KindProtocol, wantText: "boom"},
+		// a body that ends in the middle of a chunk is a disconnect, not a malformed chunk
+		{name: "cut mid-chunk", opt: func(f *fakeServer) {
+			f.before = func(w http.ResponseWriter, r *http.Request) bool {
+				part := "data: {\"choices\":[{\"text\":\"a\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}\n\ndata: {\"choices\":[{\"te"
+				w.Header().Set("Content-Length", strconv.Itoa(len(part)))
+				w.Write([]byte(part))
+				return false
+			}
+		}, timeout: time.Minute, wantKind: KindDisconnect, wantText: "unexpected EOF"},
+		// vLLM before 0.10.1 sends a flat error object in the stream
+		{name: "flat error event", opt: func(f *fakeServer) {
+			f.before = func(w http.ResponseWriter, r *http.Request) bool {
+				w.Write([]byte("data: {\"object\":\"error\",\"message\":\"kaput\",\"type\":\"InternalServerError\",\"param\":null,\"code\":500}\n\ndata: [DONE]\n\n"))
+				return false
+			}
+		}, timeout: time.Minute, wantKind: KindProtocol, wantText: "kaput"},
+		// a 200 with a JSON body (the server ignored stream=true) says so
+		{name: "json answer", opt: func(f *fakeServer) {
+			f.before = func(w http.ResponseWriter, r *http.Request) bool {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write([]byte(`{"choices":[{"text":"whole answer"}]}`))
+				return false
+			}
+		}, timeout: time.Minute, wantKind: KindProtocol, wantText: "not an event stream"},
 		// a stream that ends without [DONE]
 		{name: "no done", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {

@@ -4,9 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 )
+
+// maxEventSize bounds one SSE line and one event's data, so that a server
+// that never sends a newline cannot make the client buffer without end.
+// Real chunks are a few hundred bytes.
+const maxEventSize = 8 << 20
+
+// keepScratch is the most scratch memory a reader keeps between requests;
+// a rare huge event's buffer is dropped rather than pooled.
+const keepScratch = 64 << 10
 
 // sseReader reads server-sent events from a response body with little
 // allocation: it hands out each event's data field as a slice of its own
@@ -27,13 +37,22 @@ func newSSEReader(r io.Reader, size int) *sseReader {
 
 func (s *sseReader) reset(r io.Reader) {
 	s.br.Reset(r)
+	if cap(s.data) > keepScratch {
+		s.data = make([]byte, 0, 512)
+	}
+	if cap(s.long) > keepScratch {
+		s.long = nil
+	}
 	s.data = s.data[:0]
 	s.has = false
 }
 
 // next returns the data of the next event and when it started to arrive.
-// At the end of the stream it returns io.EOF, after a final event that was
-// not closed by a blank line, if any.
+// At the end of the stream it returns io.EOF, after a final event whose
+// lines were complete but that was not closed by a blank line, if any. A
+// stream cut in the middle of a line gives io.ErrUnexpectedEOF, and the
+// partial event is dropped (the SSE specification's rule): half a chunk is
+// a disconnect, not a malformed chunk.
 func (s *sseReader) next() ([]byte, time.Time, error) {
 	for {
 		line, err := s.readLine()
@@ -69,6 +88,9 @@ func (s *sseReader) next() ([]byte, time.Time, error) {
 			s.at = time.Now()
 			s.data = append(s.data[:0], value...)
 		} else {
+			if len(s.data)+1+len(value) > maxEventSize {
+				return nil, time.Time{}, fmt.Errorf("sse event larger than %d MiB", maxEventSize>>20)
+			}
 			s.data = append(s.data, '\n')
 			s.data = append(s.data, value...)
 		}
@@ -76,12 +98,16 @@ func (s *sseReader) next() ([]byte, time.Time, error) {
 }
 
 // readLine returns the next line without its line ending (\n, \r\n or \r
-// before \n). A final line without a newline is returned before io.EOF.
+// before \n). A final line cut off before its newline is an
+// io.ErrUnexpectedEOF.
 func (s *sseReader) readLine() ([]byte, error) {
 	line, err := s.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		s.long = append(s.long[:0], line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
+			if len(s.long) > maxEventSize {
+				return nil, fmt.Errorf("sse line longer than %d MiB", maxEventSize>>20)
+			}
 			line, err = s.br.ReadSlice('\n')
 			s.long = append(s.long, line...)
 		}
@@ -89,7 +115,7 @@ func (s *sseReader) readLine() ([]byte, error) {
 	}
 	if err != nil {
 		if errors.Is(err, io.EOF) && len(line) > 0 {
-			return trimEOL(line), nil
+			return nil, io.ErrUnexpectedEOF
 		}
 		return nil, err
 	}

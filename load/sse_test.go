@@ -28,9 +28,10 @@ func readEvents(t *testing.T, r io.Reader, size int) ([]string, error) {
 
 func TestSSEReaderGolden(t *testing.T) {
 	tests := []struct {
-		name string
-		in   string
-		want []string
+		name    string
+		in      string
+		want    []string
+		wantErr error // io.EOF when zero
 	}{
 		// vLLM's shape: data lines closed by blank lines, then [DONE]
 		{name: "vllm", in: "data: {\"a\":1}\n\ndata: {\"a\":2}\n\ndata: [DONE]\n\n", want: []string{`{"a":1}`, `{"a":2}`, "[DONE]"}},
@@ -42,8 +43,12 @@ func TestSSEReaderGolden(t *testing.T) {
 		{name: "multiline", in: "data: a\ndata: b\n\n", want: []string{"a\nb"}},
 		// no space after the colon is fine too
 		{name: "nospace", in: "data:x\n\n", want: []string{"x"}},
-		// a final event without its blank line still counts
-		{name: "unterminated", in: "data: x\n\ndata: y", want: []string{"x", "y"}},
+		// a final event whose line is complete but lacks its blank line still counts
+		{name: "unterminated", in: "data: x\n\ndata: y\n", want: []string{"x", "y"}},
+		// a stream cut in the middle of a line drops the partial event: a disconnect, not a bad chunk
+		{name: "cut mid-line", in: "data: x\n\ndata: {\"choi", want: []string{"x"}, wantErr: io.ErrUnexpectedEOF},
+		// a chunk whose text holds "data: " and a blank-looking escape is one event
+		{name: "data in text", in: "data: {\"text\":\"data: x\\n\\ndata: [DONE]\"}\n\n", want: []string{`{"text":"data: x\n\ndata: [DONE]"}`}},
 		// blank lines alone produce nothing
 		{name: "blank", in: "\n\n\n", want: nil},
 		// a line that is not a field is ignored
@@ -60,8 +65,12 @@ func TestSSEReaderGolden(t *testing.T) {
 					r = iotest.HalfReader(r)
 				}
 				got, err := readEvents(t, r, 4096)
-				if !errors.Is(err, io.EOF) {
-					t.Fatalf("err = %v, want io.EOF", err)
+				wantErr := tt.wantErr
+				if wantErr == nil {
+					wantErr = io.EOF
+				}
+				if !errors.Is(err, wantErr) {
+					t.Fatalf("err = %v, want %v", err, wantErr)
 				}
 				if diff := cmp.Diff(tt.want, got); diff != "" {
 					t.Errorf("events (-want +got):\n%s", diff)
@@ -79,6 +88,16 @@ func TestSSEReaderLongLine(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != long || got[1] != "y" {
 		t.Errorf("got %d events, first %d bytes", len(got), len(got[0]))
+	}
+}
+
+// A line that never ends is an error once it passes maxEventSize, not a
+// buffer that grows without bound.
+func TestSSEReaderBoundsLines(t *testing.T) {
+	endless := strings.NewReader("data: " + strings.Repeat("x", maxEventSize+4096))
+	got, err := readEvents(t, endless, 4096)
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || len(got) != 0 {
+		t.Errorf("got %d events, err %v; want the size error", len(got), err)
 	}
 }
 

@@ -42,7 +42,8 @@ type Metric struct {
 }
 
 // Value returns the metric's value in s, and false when s does not have it
-// (a server without /metrics, a workload without structured output).
+// (a server without /metrics, a workload without structured output, a
+// latency family with no measured values).
 func (m Metric) Value(s *Summary) (float64, bool) { return m.get(s) }
 
 // StatNames are the statistics every latency family has, in display order.
@@ -97,6 +98,20 @@ func always(f func(*Summary) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) { return f(s), true }
 }
 
+// measured reads statistic st of latency family fam. A family with no
+// values (every request failed, or none had two tokens for a TPOT) has no
+// statistics: its zeros must not pass "ttft.p95 < 500". Stats with N unset
+// but values filled in (built by hand) still count.
+func measured(fam, st string) func(*Summary) (float64, bool) {
+	return func(s *Summary) (float64, bool) {
+		f := family(s, fam)
+		if *f == (Stats{}) {
+			return 0, false
+		}
+		return statField(f, st), true
+	}
+}
+
 func server(f func(*ServerMetrics) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) {
 		if s.Server == nil {
@@ -117,7 +132,7 @@ func buildNamespace() map[string]Metric {
 		for _, st := range StatNames {
 			fam, st := fam, st
 			add(Metric{Name: fam + "." + st, Unit: Milliseconds, Better: LowerIsBetter, Sample: sample,
-				get: always(func(s *Summary) float64 { return statField(family(s, fam), st) })})
+				get: measured(fam, st)})
 		}
 	}
 	add(Metric{Name: "throughput.requests", Unit: PerSecond, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return s.Throughput.Requests })})

@@ -11,7 +11,9 @@ import (
 )
 
 // ServerSnapshot is one scrape of a vLLM server's /metrics, reduced to what
-// the summary needs. Values are summed across label sets (engines, models).
+// the summary needs. Counts are summed across label sets (engines, models);
+// the KV-cache usage, a fraction, is the largest across them, since two
+// engines half full are not one engine full.
 // A Has* flag is false when the server did not expose that metric.
 type ServerSnapshot struct {
 	KVCacheUsage     float64 // vllm:kv_cache_usage_perc (0..1), or the older vllm:gpu_cache_usage_perc
@@ -51,38 +53,50 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 		return ServerSnapshot{}, fmt.Errorf("parse prometheus metrics: %w", err)
 	}
 	var s ServerSnapshot
-	s.KVCacheUsage, s.HasKVCacheUsage = lookup(fams, kvNames)
-	s.RequestsWaiting, s.HasWaiting = lookup(fams, waitingNames)
-	s.Preemptions, s.HasPreemptions = lookup(fams, preemptNames)
-	s.PrefixQueries, s.HasPrefixQueries = lookup(fams, queriesNames)
-	s.PrefixHits, s.HasPrefixHits = lookup(fams, hitsNames)
+	s.KVCacheUsage, s.HasKVCacheUsage = lookup(fams, kvNames, maxf)
+	s.RequestsWaiting, s.HasWaiting = lookup(fams, waitingNames, add)
+	s.Preemptions, s.HasPreemptions = lookup(fams, preemptNames, add)
+	s.PrefixQueries, s.HasPrefixQueries = lookup(fams, queriesNames, add)
+	s.PrefixHits, s.HasPrefixHits = lookup(fams, hitsNames, add)
 	return s, nil
 }
 
+func add(a, b float64) float64  { return a + b }
+func maxf(a, b float64) float64 { return max(a, b) }
+
 // lookup finds the first of names (tolerating a _total suffix either way)
-// and sums its samples across label sets.
-func lookup(fams map[string]*dto.MetricFamily, names []string) (float64, bool) {
+// and folds its samples across label sets with combine.
+func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b float64) float64) (float64, bool) {
 	for _, n := range names {
 		base := strings.TrimSuffix(n, "_total")
 		for _, cand := range []string{base, base + "_total"} {
 			if f, ok := fams[cand]; ok {
-				return sum(f), true
+				return fold(f, combine), true
 			}
 		}
 	}
 	return 0, false
 }
 
-func sum(f *dto.MetricFamily) float64 {
+// fold combines the values of f's gauge, counter and untyped samples.
+func fold(f *dto.MetricFamily, combine func(a, b float64) float64) float64 {
 	var t float64
-	for _, m := range f.GetMetric() {
+	for i, m := range f.GetMetric() {
+		var v float64
 		switch {
 		case m.Gauge != nil:
-			t += m.GetGauge().GetValue()
+			v = m.GetGauge().GetValue()
 		case m.Counter != nil:
-			t += m.GetCounter().GetValue()
+			v = m.GetCounter().GetValue()
 		case m.Untyped != nil:
-			t += m.GetUntyped().GetValue()
+			v = m.GetUntyped().GetValue()
+		default:
+			continue
+		}
+		if i == 0 {
+			t = v
+		} else {
+			t = combine(t, v)
 		}
 	}
 	return t

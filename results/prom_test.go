@@ -11,13 +11,17 @@ func TestParseServerMetrics(t *testing.T) {
 		in   string
 		want ServerSnapshot
 	}{
-		// current vLLM names with label sets, summed across engines
+		// current vLLM names with label sets: counts summed across engines, KV usage the fullest engine's
 		{name: "v1", in: `# TYPE vllm:kv_cache_usage_perc gauge
 vllm:kv_cache_usage_perc{engine="0"} 0.25
 vllm:kv_cache_usage_perc{engine="1"} 0.5
 # TYPE vllm:num_preemptions_total counter
 vllm:num_preemptions_total{engine="0"} 3
-`, want: ServerSnapshot{KVCacheUsage: 0.75, HasKVCacheUsage: true, Preemptions: 3, HasPreemptions: true}},
+vllm:num_preemptions_total{engine="1"} 4
+# TYPE vllm:num_requests_waiting gauge
+vllm:num_requests_waiting{engine="0"} 2
+vllm:num_requests_waiting{engine="1"} 5
+`, want: ServerSnapshot{KVCacheUsage: 0.5, HasKVCacheUsage: true, Preemptions: 7, HasPreemptions: true, RequestsWaiting: 7, HasWaiting: true}},
 		// older names: gpu_ prefixes and counters without _total
 		{name: "v0", in: `vllm:gpu_cache_usage_perc 0.4
 vllm:num_preemptions 2

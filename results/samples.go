@@ -38,13 +38,21 @@ func NewHistogram() *Histogram {
 	return &Histogram{Base: HistogramBase, Growth: HistogramGrowth, Counts: []int64{}}
 }
 
-// Add counts one value v (milliseconds).
+// maxBuckets bounds a histogram's length: with the default geometry the
+// last bucket starts beyond 10^30 ms, so only a nonsense value (+Inf) lands
+// there.
+const maxBuckets = 4096
+
+// Add counts one value v (milliseconds); NaN counts as under Base.
 func (h *Histogram) Add(v float64) {
-	if v < h.Base || h.Growth <= 1 {
+	if !(v >= h.Base) || h.Growth <= 1 {
 		h.Under++
 		return
 	}
-	i := int(math.Log(v/h.Base) / math.Log(h.Growth))
+	i := maxBuckets - 1
+	if f := math.Log(v/h.Base) / math.Log(h.Growth); f < maxBuckets {
+		i = int(f)
+	}
 	for len(h.Counts) <= i {
 		h.Counts = append(h.Counts, 0)
 	}

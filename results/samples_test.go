@@ -41,3 +41,14 @@ func TestHistogramQuantileWithinTwoPercent(t *testing.T) {
 		t.Errorf("q0 = %v, want the below-base value", h.Quantile(0))
 	}
 }
+
+// Nonsense values are counted, not a panic or a huge allocation.
+func TestHistogramAddNonFinite(t *testing.T) {
+	h := NewHistogram()
+	h.Add(math.NaN())
+	h.Add(math.Inf(1))
+	h.Add(-1)
+	if h.Total() != 3 || len(h.Counts) > maxBuckets {
+		t.Errorf("total %d, %d buckets", h.Total(), len(h.Counts))
+	}
+}

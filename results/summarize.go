@@ -147,7 +147,7 @@ func ComputeStats(xs []float64) Stats {
 	return Stats{
 		N:      len(v),
 		Mean:   mean,
-		Median: Percentile(v, 50),
+		Median: median(v),
 		Std:    math.Sqrt(pairwiseSum(dev) / float64(len(v))),
 		Min:    v[0],
 		Max:    v[len(v)-1],
@@ -201,21 +201,40 @@ func pairwiseSum(xs []float64) float64 {
 }
 
 // Percentile returns the p-th percentile (0..100) of the sorted values by
-// linear interpolation between closest ranks, numpy's default method; 0 for
-// an empty slice.
+// linear interpolation between closest ranks, numpy's default method, with
+// numpy's rounding (q = p/100 first, and the interpolation taken from the
+// nearer neighbour) so that results agree to the last bit; 0 for an empty
+// slice.
 func Percentile(sorted []float64, p float64) float64 {
 	n := len(sorted)
 	if n == 0 {
 		return 0
 	}
-	h := float64(n-1) * p / 100
+	h := p / 100 * float64(n-1)
 	lo := math.Floor(h)
 	i := int(lo)
 	if i >= n-1 {
 		return sorted[n-1]
 	}
-	frac := h - lo
-	return sorted[i] + frac*(sorted[i+1]-sorted[i])
+	if i < 0 {
+		return sorted[0]
+	}
+	a, b, t := sorted[i], sorted[i+1], h-lo
+	d := b - a
+	if t >= 0.5 {
+		return b - d*(1-t)
+	}
+	return a + d*t
+}
+
+// median is numpy's median of sorted values: the middle one, or the mean of
+// the middle two.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 func sortedCopy(xs []float64) []float64 {

@@ -299,9 +299,7 @@ func TestCloseEndsStreams(t *testing.T) {
 			errs <- err
 		}()
 	}
-	for s.Stats().GenTokens < 8 {
-		time.Sleep(time.Millisecond) // polling a condition, not synchronising on time
-	}
+	waitFor(t, s, "the streams to start", func(st Snapshot) bool { return st.GenTokens >= 8 })
 	s.Close()
 	wg.Wait()
 	close(errs)

@@ -444,7 +444,7 @@ func (e *engine) complete(t time.Time) (produced int) {
 		r.lastToken = t
 		// Hash the block the new token completed, if any.
 		if n := len(r.tokens); n%bs == 0 && len(r.hashes) == n/bs-1 {
-			parent := uint64(0)
+			parent := r.salt
 			if len(r.hashes) > 0 {
 				parent = r.hashes[len(r.hashes)-1]
 			}

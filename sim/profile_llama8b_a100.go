@@ -15,10 +15,9 @@ import "time"
 // Estimates: ~80% of HBM bandwidth in decode, ~60% of peak FLOPS in prefill,
 // ~1 ms fixed step overhead. Batch-1 TPOT comes out at ~10.8 ms (~93 tokens/s),
 // in line with commonly reported 10-12 ms for this model on one A100.
-var llama8bA100 = &Profile{
+var llama8bA100 = withLlama8B(&Profile{
 	Name:        "llama-3.1-8b-a100",
 	Description: "Llama 3.1 8B Instruct, BF16, one A100 80GB",
-	ModelName:   "meta-llama/Llama-3.1-8B-Instruct",
 	GPUName:     "NVIDIA A100-SXM4-80GB (simulated)",
 
 	GPUMemoryBytes:      gibs(79.2),
@@ -26,16 +25,6 @@ var llama8bA100 = &Profile{
 	PeakFLOPS:           312e12,
 	BandwidthEfficiency: 0.80,
 	ComputeEfficiency:   0.60,
-
-	Params:              8_030_000_000,
-	ActiveParams:        8_030_000_000,
-	WeightBytesPerParam: 2,
-	Layers:              32,
-	KVHeads:             8,
-	HeadDim:             128,
-	Hidden:              4096,
-	Vocab:               128256,
-	MaxModelLen:         131072,
 
 	ActivationBytes: gibs(0.6),
 	NonTorchBytes:   gibs(1.0),
@@ -54,6 +43,6 @@ var llama8bA100 = &Profile{
 	StructuredPerSeq:       50 * time.Microsecond,
 
 	MeanOutputTokens: 256,
-}
+})
 
 func init() { registerProfile(llama8bA100) }

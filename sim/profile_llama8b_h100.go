@@ -21,10 +21,9 @@ import "time"
 // Together they give a batch-1 TPOT of ~6.8 ms (~147 tokens/s) and a TTFT of
 // ~30 ms for a 1,000-token prompt, in line with commonly reported vLLM figures
 // for this model on one H100 (TPOT 6-8 ms at low load).
-var llama8bH100 = &Profile{
+var llama8bH100 = withLlama8B(&Profile{
 	Name:        "llama-3.1-8b-h100",
 	Description: "Llama 3.1 8B Instruct, BF16, one H100 80GB HBM3 (default)",
-	ModelName:   "meta-llama/Llama-3.1-8B-Instruct",
 	GPUName:     "NVIDIA H100 80GB HBM3 (simulated)",
 
 	GPUMemoryBytes:      gibs(79.1),
@@ -32,16 +31,6 @@ var llama8bH100 = &Profile{
 	PeakFLOPS:           989e12,
 	BandwidthEfficiency: 0.80,
 	ComputeEfficiency:   0.60,
-
-	Params:              8_030_000_000,
-	ActiveParams:        8_030_000_000,
-	WeightBytesPerParam: 2,
-	Layers:              32,
-	KVHeads:             8,
-	HeadDim:             128,
-	Hidden:              4096,
-	Vocab:               128256,
-	MaxModelLen:         131072,
 
 	ActivationBytes: gibs(1.5),
 	NonTorchBytes:   gibs(1.0),
@@ -60,6 +49,16 @@ var llama8bH100 = &Profile{
 	StructuredPerSeq:       40 * time.Microsecond,
 
 	MeanOutputTokens: 256,
-}
+})
 
 func init() { registerProfile(llama8bH100) }
+
+// withLlama8B fills in Llama 3.1 8B Instruct's architecture (config.json,
+// cited above) on p, so that its GPU profiles share one copy of it.
+func withLlama8B(p *Profile) *Profile {
+	p.ModelName = "meta-llama/Llama-3.1-8B-Instruct"
+	p.Params, p.ActiveParams, p.WeightBytesPerParam = 8_030_000_000, 8_030_000_000, 2
+	p.Layers, p.KVHeads, p.HeadDim, p.Hidden = 32, 8, 128, 4096
+	p.Vocab, p.MaxModelLen = 128256, 131072
+	return p
+}

@@ -16,6 +16,7 @@ type request struct {
 	stopAt     int   // natural output length (EOS) when it stops on its own
 	structured []int // the whole answer, fixed up front, for structured output
 	seedKey    uint64
+	salt       uint64 // parent hash of the first block (cache_salt)
 	arrival    time.Time
 
 	// Engine-owned.
@@ -69,6 +70,7 @@ func (r *request) snapshot() (toks []int, done bool, reason string, err error) {
 func (r *request) computeHashes(blockSize int, salt uint64) {
 	n := r.promptLen / blockSize
 	r.hashes = make([]uint64, 0, n+r.maxTokens/blockSize+1)
+	r.salt = salt
 	parent := salt
 	for b := 0; b < n; b++ {
 		parent = blockHash(parent, r.tokens[b*blockSize:(b+1)*blockSize])

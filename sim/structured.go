@@ -37,6 +37,14 @@ func (g *jsonGen) words(b []byte, n int) []byte {
 	return b
 }
 
+// Bounds on a generated answer, so that a recursive or extreme schema
+// costs a request its max_tokens, not the server its memory or stack.
+const (
+	maxDepth  = 12   // nesting, $ref hops included; deeper values are null
+	maxItems  = 64   // array items, whatever minItems says
+	maxString = 4096 // string length, whatever minLength says
+)
+
 func (g *jsonGen) gen(b []byte, schema any, depth int) ([]byte, error) {
 	s, ok := schema.(map[string]any)
 	if !ok {
@@ -45,15 +53,15 @@ func (g *jsonGen) gen(b []byte, schema any, depth int) ([]byte, error) {
 		}
 		return g.word(b), nil // true or missing: any value
 	}
+	if depth > maxDepth { // before $ref: a schema may refer to itself
+		return append(b, "null"...), nil
+	}
 	if ref, ok := s["$ref"].(string); ok {
 		target, err := g.resolve(ref)
 		if err != nil {
 			return nil, err
 		}
 		return g.gen(b, target, depth+1)
-	}
-	if depth > 12 {
-		return append(b, "null"...), nil
 	}
 	if c, ok := s["const"]; ok {
 		j, _ := json.Marshal(c)
@@ -103,7 +111,7 @@ func (g *jsonGen) gen(b []byte, schema any, depth int) ([]byte, error) {
 	case "object":
 		return g.object(b, s, depth)
 	case "array":
-		lo, hi := intKW(s, "minItems", 1), intKW(s, "maxItems", 3)
+		lo, hi := min(intKW(s, "minItems", 1), maxItems), min(intKW(s, "maxItems", 3), maxItems)
 		if hi < lo {
 			hi = lo
 		}
@@ -230,7 +238,7 @@ func (g *jsonGen) str(b []byte, s map[string]any) []byte {
 			return append(b, '"')
 		}
 	}
-	minLen, maxLen := intKW(s, "minLength", 0), intKW(s, "maxLength", 0)
+	minLen, maxLen := min(intKW(s, "minLength", 0), maxString), intKW(s, "maxLength", 0)
 	n := 1 + int(g.next()%6)
 	var body []byte
 	body = g.words(body, n)
