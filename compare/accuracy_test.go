@@ -112,14 +112,21 @@ func TestGateAccuracy(t *testing.T) {
 		pct(reruns[0]), pct(reruns[1]), pct(reruns[2]), pct(finalInconclusive[0]), pct(finalInconclusive[1]), pct(finalInconclusive[2]))
 	t.Log("\n" + b.String())
 
+	// The targets are 2% false alarms and 90% detection at +20%. Fewer
+	// comparisons (-short) can't resolve them, so they are held to looser
+	// bounds that a broken rule still misses.
+	maxFA, minDet := 0.02, 0.90
 	if trials < 10000 {
-		return // too few comparisons to hold the figures to the targets
+		maxFA, minDet = 0.04, 0.85
 	}
 	chosen := rows[3]
-	if fa := float64(chosen.alarm[0]) / float64(trials); fa > 0.02 {
-		t.Errorf("chosen rule: false-alarm rate %.2f%% above the 2%% target", 100*fa)
+	if fa := float64(chosen.alarm[0]) / float64(trials); fa > maxFA {
+		t.Errorf("chosen rule: false-alarm rate %.2f%% above %.0f%%", 100*fa, 100*maxFA)
 	}
-	if det := float64(chosen.alarm[2]) / float64(trials); det < 0.90 {
-		t.Errorf("chosen rule: detection at +20%% %.1f%% below the 90%% target", 100*det)
+	if det := float64(chosen.alarm[2]) / float64(trials); det < minDet {
+		t.Errorf("chosen rule: detection at +20%% %.1f%% below %.0f%%", 100*det, 100*minDet)
+	}
+	if chosen.alarm[0] >= rows[0].alarm[0] {
+		t.Errorf("chosen rule raises %d false alarms, no fewer than the fixed ratio's %d", chosen.alarm[0], rows[0].alarm[0])
 	}
 }

@@ -145,12 +145,12 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 			Tolerance: t, Baseline: math.NaN(), Current: math.NaN(), P: math.NaN(), Estimator: "summary",
 			BaselineLo: math.NaN(), BaselineHi: math.NaN(), CurrentLo: math.NaN(), CurrentHi: math.NaN()}
 		if br != nil && br.Status != results.StatusFailed {
-			if v, ok := m.Value(&br.Summary); ok {
+			if v, ok := valueOf(br, m); ok {
 				row.Baseline = v
 			}
 		}
 		if cr != nil && cr.Status != results.StatusFailed {
-			if v, ok := m.Value(&cr.Summary); ok {
+			if v, ok := valueOf(cr, m); ok {
 				row.Current = v
 			}
 		}
@@ -208,15 +208,19 @@ func (c *Comparison) judge(r *Row) {
 	alpha, band := c.Config.alpha(), r.Tolerance.Amount
 	v := bandValue(r)
 	sig := !r.Tested() || r.Significant(alpha)
+	evidence := "and significant"
+	if !r.Tested() {
+		evidence = "(no samples to test; the band alone decides)"
+	}
 	switch {
 	case v > ClearFactor*band && sig:
-		r.Verdict, r.Reason = Regression, "past twice the band and significant"
+		r.Verdict, r.Reason = Regression, "past twice the band "+evidence
 	case v > band && !sig:
-		r.Verdict, r.Reason, r.Rerun = Inconclusive, fmt.Sprintf("past the band but p=%.2g ≥ α=%g; rerun to confirm", r.P, alpha), true
+		r.Verdict, r.Reason, r.Rerun = Inconclusive, "past the band but not significant (p ≥ alpha); rerun to confirm", true
 	case v > RerunFraction*band:
 		r.Verdict, r.Reason, r.Rerun = Inconclusive, "near or past the band, within run-to-run drift; rerun to confirm", true
 	case v < -band && sig:
-		r.Verdict, r.Reason = Improvement, "better than the band and significant"
+		r.Verdict, r.Reason = Improvement, "better than the band "+evidence
 	case v < -band:
 		r.Verdict, r.Reason = Unchanged, "better than the band but not significant"
 	default:
@@ -229,8 +233,8 @@ func (c *Comparison) judge(r *Row) {
 func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance) (Row, bool) {
 	r := Row{Run: cr.Name, Scenario: cr.Scenario, Params: cr.Params, Metric: m.Name, Unit: m.Unit, Better: m.Better, Tolerance: t, P: math.NaN()}
 	var ok1, ok2 bool
-	r.Baseline, ok1 = m.Value(&br.Summary)
-	r.Current, ok2 = m.Value(&cr.Summary)
+	r.Baseline, ok1 = valueOf(br, m)
+	r.Current, ok2 = valueOf(cr, m)
 	if !ok1 || !ok2 {
 		return r, false
 	}
@@ -269,6 +273,27 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 		}
 	}
 	return r, true
+}
+
+// valueOf returns the metric's value in run's summary, and false when the
+// run does not have it. A latency statistic of exactly 0 ms in a run
+// without samples was not measured: an imported `vllm bench serve` file
+// holds only the percentiles it was asked for (p99 by default) and no e2el
+// unless asked, and judging a real value against that 0 would call every
+// comparison a regression.
+func valueOf(run *results.Run, m results.Metric) (float64, bool) {
+	v, ok := m.Value(&run.Summary)
+	if ok && v == 0 && m.Unit == results.Milliseconds && latencyFamily(m.Name) && len(sampleOf(run, m.Sample)) == 0 {
+		return 0, false
+	}
+	return v, ok
+}
+
+// latencyFamily reports whether metric is a statistic of a per-request
+// latency family (ttft.p95, itl.mean, ...).
+func latencyFamily(metric string) bool {
+	fam, _, _ := strings.Cut(metric, ".")
+	return slices.Contains(results.LatencyFamilies, fam)
 }
 
 // sampleOf returns run's per-request samples of a family, or nil.

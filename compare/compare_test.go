@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/llmgate/llmgate/compare/comparetest"
@@ -90,5 +92,78 @@ func TestConfirm(t *testing.T) {
 				t.Errorf("verdict %s (change %.3f: %s), want %s with a confirm row", r.Verdict, r.Change, r.Reason, tt.want)
 			}
 		})
+	}
+}
+
+// TestCompareDirectionAndAbsoluteBands checks the sign of changes for
+// higher-is-better metrics and bands given in the metric's unit.
+func TestCompareDirectionAndAbsoluteBands(t *testing.T) {
+	tests := []struct {
+		name      string
+		tol       Tolerance
+		base, cur comparetest.RunSpec
+		want      Verdict
+	}{
+		// Output throughput down 30% against a 5% band: worse, a regression.
+		{name: "throughput down", tol: Tolerance{Metric: "throughput.output_tokens", Relative: true, Amount: 0.05},
+			base: spec("r", 100, 1), cur: withTput(spec("r", 100, 2), 700), want: Regression},
+		// Output throughput up 30%: better, an improvement (no samples, so the band decides).
+		{name: "throughput up", tol: Tolerance{Metric: "throughput.output_tokens", Relative: true, Amount: 0.05},
+			base: spec("r", 100, 1), cur: withTput(spec("r", 100, 2), 1300), want: Improvement},
+		// TTFT p95 up by about 50 ms against a +200 ms band: unchanged.
+		{name: "within absolute band", tol: Tolerance{Metric: "ttft.p95", Amount: 200},
+			base: spec("r", 100, 1), cur: spec("r", 150, 2), want: Unchanged},
+		// TTFT p95 up by about 70 ms against a +20 ms band: past twice the band, significant.
+		{name: "past absolute band", tol: Tolerance{Metric: "ttft.p95", Amount: 20},
+			base: spec("r", 100, 1), cur: spec("r", 150, 2), want: Regression},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Tolerances: []Tolerance{tt.tol}}
+			c := Compare(comparetest.File(results.Environment{}, tt.base), comparetest.File(results.Environment{}, tt.cur), cfg)
+			if len(c.Rows) != 1 {
+				t.Fatalf("got %d rows, want 1", len(c.Rows))
+			}
+			if r := c.Rows[0]; r.Verdict != tt.want {
+				t.Errorf("verdict %s (change %.3f delta %.1f: %s), want %s", r.Verdict, r.Change, r.Delta, r.Reason, tt.want)
+			}
+		})
+	}
+}
+
+func withTput(s comparetest.RunSpec, tput float64) comparetest.RunSpec {
+	s.OutTokPerSec = tput
+	return s
+}
+
+// TestCompareImportedBaselineLacksP95 checks that a baseline imported from
+// `vllm bench serve` without p95 (vLLM saves p99 by default) makes ttft.p95
+// "new", not a regression against a value of 0.
+func TestCompareImportedBaselineLacksP95(t *testing.T) {
+	fh, err := os.Open(filepath.Join("..", "testdata", "vllmbench", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	b, err := results.ReadVLLMBench(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := b.File("chat")
+	cur := comparetest.File(results.Environment{}, spec("chat", 160, 1))
+	cfg := Config{Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.1}, {Metric: "ttft.p99", Relative: true, Amount: 0.1}}}
+	c := Compare(base, cur, cfg)
+	got := map[string]Verdict{}
+	for _, r := range c.Rows {
+		got[r.Metric] = r.Verdict
+	}
+	if got["ttft.p95"] != New {
+		t.Errorf("ttft.p95 against a baseline without it: %s, want new", got["ttft.p95"])
+	}
+	if v := got["ttft.p99"]; v == New || v == Missing || v == "" {
+		t.Errorf("ttft.p99, which the baseline has, was not judged: %q", v)
+	}
+	if c.Failed() {
+		t.Errorf("comparison fails the gate on a statistic the baseline lacks: %+v", c.Rows)
 	}
 }

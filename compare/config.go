@@ -18,11 +18,11 @@ type Config struct {
 // it counts as a regression.
 type Tolerance struct {
 	// Metric is a name of the results metric namespace, e.g. "ttft.p95".
-	Metric string
+	Metric string `json:"metric"`
 	// Relative is true for bands given as a percentage; Amount is then a
 	// fraction (0.10 for "10%"). Otherwise Amount is in the metric's unit.
-	Relative bool
-	Amount   float64
+	Relative bool    `json:"relative"`
+	Amount   float64 `json:"amount"`
 }
 
 // DefaultConfig is used when compare is given no suite: alpha 0.05 and

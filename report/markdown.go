@@ -36,7 +36,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		title = "llmgate"
 	}
 	alpha := alphaOf(c)
-	m := &mdBuilder{limit: limit - 400} // room for the closing tags and the truncation note
+	m := &mdBuilder{limit: limit - 400} // room for the closing tag and the truncation note
 	m.line("### " + title + ": " + Headline(c))
 	m.line("")
 	if opts.ReportURL != "" {
@@ -44,6 +44,18 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("")
 	}
 
+	if len(c.FailedAsserts) > 0 {
+		m.line("**Failed asserts**")
+		m.line("")
+		for _, f := range c.FailedAsserts {
+			s := "- " + mdEscape(f.Run) + ": `" + f.Assert.Name + "` " + mdCode(f.Assert.Condition)
+			if f.Assert.Message != "" {
+				s += " — " + mdEscape(f.Assert.Message)
+			}
+			m.line(s)
+		}
+		m.line("")
+	}
 	var changed []*compare.Row
 	for i := range c.Rows {
 		if r := &c.Rows[i]; r.Verdict != compare.Unchanged {
@@ -54,28 +66,20 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("| run | metric | baseline | current | change | band | verdict |")
 		m.line("|---|---|---:|---:|---:|---:|---|")
 		for _, r := range changed {
-			if !m.line(mdRow(r, alpha)) {
-				break
-			}
+			m.line(mdRow(r, alpha))
+		}
+		m.line("")
+	}
+	if bad := invalidRuns(c); len(bad) > 0 {
+		m.line("⚠️ **Not judged** (the load generator's own checks failed, or the run did not finish):")
+		m.line("")
+		for _, n := range bad {
+			m.line("- " + mdEscape(n.Run) + ": " + mdEscape(n.Reason))
 		}
 		m.line("")
 	}
 	if runs := c.RerunRuns(); len(runs) > 0 {
 		m.line("🔁 Rerun to confirm: " + mdCode(strings.Join(runs, ", ")) + " — a single run is within run-to-run drift of the band.")
-		m.line("")
-	}
-	if len(c.FailedAsserts) > 0 {
-		m.line("**Failed asserts**")
-		m.line("")
-		for _, f := range c.FailedAsserts {
-			s := "- " + mdEscape(f.Run) + ": `" + f.Assert.Name + "` " + mdCode(f.Assert.Condition)
-			if f.Assert.Message != "" {
-				s += " — " + mdEscape(f.Assert.Message)
-			}
-			if !m.line(s) {
-				break
-			}
-		}
 		m.line("")
 	}
 	differs := false
@@ -93,14 +97,11 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 	}
 
-	m.line("<details><summary>All " + strconv.Itoa(len(c.Rows)) + " metrics, environment and warnings</summary>")
-	m.line("")
+	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, environment and warnings</summary>", "")
 	m.line("| run | metric | baseline | current | change | band | verdict |")
 	m.line("|---|---|---:|---:|---:|---:|---|")
 	for i := range c.Rows {
-		if !m.line(mdRow(&c.Rows[i], alpha)) {
-			break
-		}
+		m.line(mdRow(&c.Rows[i], alpha))
 	}
 	m.line("")
 	if !differs {
@@ -110,22 +111,23 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("**Warnings**")
 		m.line("")
 		for _, w := range c.Warnings {
-			if !m.line("- " + mdEscape(w.Error())) {
-				break
-			}
+			m.line("- " + mdEscape(w.Error()))
 		}
 		m.line("")
 	}
-	m.limit += 400
-	m.line("</details>")
+	if opened {
+		m.close("</details>")
+	}
 	if m.dropped > 0 {
-		m.line("")
-		m.line(fmt.Sprintf("_Truncated: %d more lines did not fit in %d characters; see the JSON or HTML report for everything._", m.dropped, limit))
+		m.close("")
+		m.close(fmt.Sprintf("_Truncated: %d more lines did not fit in %d characters; see the JSON or HTML report for everything._", m.dropped, limit))
 	}
 	return m.b.String()
 }
 
 // mdBuilder appends lines until its limit, then counts what it drops.
+// Once a line is dropped every later one is too (a shorter line after a gap
+// would leave a table or code fence torn), except what close forces in.
 type mdBuilder struct {
 	b       strings.Builder
 	limit   int
@@ -134,13 +136,32 @@ type mdBuilder struct {
 
 // line appends s and a newline, and returns false once the limit is reached.
 func (m *mdBuilder) line(s string) bool {
-	if m.b.Len()+len(s)+1 > m.limit {
-		m.dropped++
+	return m.block(s)
+}
+
+// block appends all of lines or, when they don't fit, none of them, so a
+// chart's code fence is never left open.
+func (m *mdBuilder) block(lines ...string) bool {
+	n := 0
+	for _, s := range lines {
+		n += len(s) + 1
+	}
+	if m.dropped > 0 || m.b.Len()+n > m.limit {
+		m.dropped += len(lines)
 		return false
 	}
+	for _, s := range lines {
+		m.b.WriteString(s)
+		m.b.WriteByte('\n')
+	}
+	return true
+}
+
+// close appends s past the limit: the closing tags and the truncation note,
+// for which Markdown keeps room.
+func (m *mdBuilder) close(s string) {
 	m.b.WriteString(s)
 	m.b.WriteByte('\n')
-	return true
 }
 
 func mdRow(r *compare.Row, alpha float64) string {
@@ -176,7 +197,7 @@ func mdCharts(m *mdBuilder, s sweep) {
 	}
 	labels := make([]string, len(s.Labels))
 	for i, l := range s.Labels {
-		labels[i] = strconv.Quote(l)
+		labels[i] = mermaidString(l)
 	}
 	for _, ch := range charts {
 		var cur, base []string
@@ -190,20 +211,27 @@ func mdCharts(m *mdBuilder, s sweep) {
 		if hasBase {
 			legend = "first line baseline, second line current"
 		}
-		m.line(fmt.Sprintf("**%s: %s vs %s** (%s)", mdEscape(s.Scenario), ch.title, mdEscape(s.Key), legend))
-		m.line("")
-		m.line("```mermaid")
-		m.line("xychart-beta")
-		m.line(fmt.Sprintf("    title %q", s.Scenario+": "+ch.title))
-		m.line(fmt.Sprintf("    x-axis %q [%s]", s.Key, strings.Join(labels, ", ")))
-		m.line(fmt.Sprintf("    y-axis %q", ch.unit))
-		if hasBase {
-			m.line("    line [" + strings.Join(base, ", ") + "]")
+		lines := []string{
+			fmt.Sprintf("**%s: %s vs %s** (%s)", mdEscape(s.Scenario), ch.title, mdEscape(s.Key), legend),
+			"",
+			"```mermaid",
+			"xychart-beta",
+			"    title " + mermaidString(s.Scenario+": "+ch.title),
+			fmt.Sprintf("    x-axis %s [%s]", mermaidString(s.Key), strings.Join(labels, ", ")),
+			"    y-axis " + mermaidString(ch.unit),
 		}
-		m.line("    line [" + strings.Join(cur, ", ") + "]")
-		m.line("```")
-		m.line("")
+		if hasBase {
+			lines = append(lines, "    line ["+strings.Join(base, ", ")+"]")
+		}
+		lines = append(lines, "    line ["+strings.Join(cur, ", ")+"]", "```", "")
+		m.block(lines...)
 	}
+}
+
+// mermaidString quotes s for a mermaid title or label. Mermaid strings have
+// no escapes, so double quotes become single ones.
+func mermaidString(s string) string {
+	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `"`, "'"), "\n", " ") + `"`
 }
 
 // chartValue is a run's value for a mermaid series; 0 where there is none,

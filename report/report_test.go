@@ -67,12 +67,31 @@ func TestMarkdownTruncates(t *testing.T) {
 	if len(md) > MaxMarkdown {
 		t.Errorf("markdown is %d bytes, over %d", len(md), MaxMarkdown)
 	}
-	if !strings.Contains(md, "_Truncated:") || !strings.Contains(md, "</details>") {
-		t.Errorf("truncated markdown lacks the note or the closing tag; tail:\n%s", md[len(md)-300:])
+	if !strings.Contains(md, "_Truncated:") {
+		t.Errorf("truncated markdown lacks the note; tail:\n%s", md[len(md)-300:])
+	}
+	if !strings.Contains(md, "ttft_interactive") {
+		t.Error("truncated markdown lost the failed assert, which decides the gate")
 	}
 	small := Markdown(c, MarkdownOptions{MaxLen: 5000})
 	if len(small) > 5000 {
 		t.Errorf("markdown with MaxLen 5000 is %d bytes", len(small))
+	}
+	// Cut anywhere, the markdown must stay well formed: no code fence or
+	// collapsed section left open to swallow the rest of the page.
+	_, _, full := fixture()
+	whole := Markdown(full, MarkdownOptions{})
+	for limit := 600; limit < len(whole)+400; limit += 97 {
+		md := Markdown(full, MarkdownOptions{MaxLen: limit})
+		if n := strings.Count(md, "```"); n%2 != 0 {
+			t.Errorf("MaxLen %d: %d code fences, one left open:\n%s", limit, n, md)
+		}
+		if o, c := strings.Count(md, "<details>"), strings.Count(md, "</details>"); o != c {
+			t.Errorf("MaxLen %d: %d <details> but %d </details>", limit, o, c)
+		}
+		if len(md) > limit {
+			t.Errorf("MaxLen %d: markdown is %d bytes", limit, len(md))
+		}
 	}
 }
 
@@ -92,6 +111,36 @@ func TestNoBaseline(t *testing.T) {
 	for name, out := range map[string]string{"markdown": md, "terminal": term.String()} {
 		if !strings.Contains(out, "no baseline") {
 			t.Errorf("%s output does not say there is no baseline:\n%s", name, out)
+		}
+	}
+	if first, _, _ := strings.Cut(md, "\n"); !strings.Contains(first, "✅ every assert passed") {
+		t.Errorf("first line %q does not say the asserts passed", first)
+	}
+	failing := spec
+	failing.Asserts = []results.AssertResult{{Name: "slo", Condition: "ttft.p95 < 1"}}
+	c = compare.Compare(nil, comparetest.File(results.Environment{Model: "m"}, failing), compare.DefaultConfig())
+	if h := Headline(c); !c.Failed() || h != "❌ 1 failed assert (no baseline to compare with)" {
+		t.Errorf("failed assert without a baseline: Failed()=%v, headline %q", c.Failed(), h)
+	}
+}
+
+// TestNotJudgedExplained checks an invalid run's reason reaches the reader
+// in both the terminal and the markdown, not just the word "invalid".
+func TestNotJudgedExplained(t *testing.T) {
+	env := results.Environment{Model: "m"}
+	spec := comparetest.RunSpec{Name: "chat", TTFT: 100, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4, N: 100}
+	bad := spec
+	bad.Seed, bad.Status = 2, results.StatusInvalid
+	c := compare.Compare(comparetest.File(env, spec), comparetest.File(env, bad), compare.DefaultConfig())
+	var term strings.Builder
+	if err := Terminal(&term, c); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(c, MarkdownOptions{})
+	const why = "achieved rate 7.1/s below planned 10/s" // comparetest's invalid reason
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": md} {
+		if n := strings.Count(out, "chat: current run is invalid: "+why); n != 1 {
+			t.Errorf("%s says why chat was not judged %d times, want once:\n%s", name, n, out)
 		}
 	}
 }

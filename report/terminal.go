@@ -42,6 +42,12 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 			b.WriteByte('\n')
 		}
 	}
+	if bad := invalidRuns(c); len(bad) > 0 {
+		b.WriteString("\nnot judged:\n")
+		for _, n := range bad {
+			fmt.Fprintf(&b, "  %s: %s\n", n.Run, n.Reason)
+		}
+	}
 	if len(c.Warnings) > 0 {
 		b.WriteString("\nwarnings:\n")
 		for _, w := range c.Warnings {
@@ -60,7 +66,8 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 
 // Headline is the one-line verdict: "❌ 2 regressions in 14 metrics",
 // "✅ no regression in 14 metrics", with failed asserts, inconclusive and
-// invalid verdicts mentioned when there are any.
+// invalid verdicts mentioned when there are any. Without a baseline it
+// speaks of the asserts alone.
 func Headline(c *compare.Comparison) string {
 	n := c.Counts()
 	var bad, notes []string
@@ -84,6 +91,12 @@ func Headline(c *compare.Comparison) string {
 	}
 	metrics := plural(n.Metrics, "metric", "metrics")
 	var s string
+	switch {
+	case c.Baseline == nil && len(bad) > 0:
+		return "❌ " + strings.Join(bad, ", ") + " (no baseline to compare with)"
+	case c.Baseline == nil:
+		return "✅ every assert passed (no baseline to compare with)"
+	}
 	if len(bad) > 0 {
 		s = "❌ " + strings.Join(bad, ", ") + " in " + metrics
 	} else {

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strconv"
 	"time"
 )
@@ -15,6 +13,7 @@ import (
 // per-request arrays. Latencies are in milliseconds except the per-request
 // ttfts and itls, which vLLM saves in seconds.
 type VLLMBench struct {
+	// Run settings: when, against what, and how the load was shaped.
 	Date           string          `json:"date"`
 	Backend        string          `json:"backend"`
 	ModelID        string          `json:"model_id"`
@@ -24,6 +23,7 @@ type VLLMBench struct {
 	Burstiness     *float64        `json:"burstiness"`
 	MaxConcurrency *int            `json:"max_concurrency"`
 
+	// Aggregate results over the whole benchmark.
 	Duration             float64  `json:"duration"`
 	Completed            int      `json:"completed"`
 	Failed               *int     `json:"failed"`
@@ -34,6 +34,7 @@ type VLLMBench struct {
 	OutputThroughput     float64  `json:"output_throughput"`
 	TotalTokenThroughput float64  `json:"total_token_throughput"`
 
+	// Per-request arrays, present with --save-detailed (ttfts and itls in seconds).
 	InputLens      []int       `json:"input_lens"`
 	OutputLens     []int       `json:"output_lens"`
 	TTFTs          []float64   `json:"ttfts"`
@@ -60,6 +61,9 @@ func ReadVLLMBench(r io.Reader) (*VLLMBench, error) {
 		return nil, fmt.Errorf("decoding vllm bench result: %w", err)
 	}
 	if _, ok := all["completed"]; !ok {
+		if _, ok := all["runs"]; ok {
+			return nil, fmt.Errorf("not a vllm bench serve result: this is already an llmgate results file")
+		}
 		return nil, fmt.Errorf("not a vllm bench serve result: no \"completed\" key")
 	}
 	b.stats = map[string]float64{}
@@ -74,6 +78,20 @@ func ReadVLLMBench(r io.Reader) (*VLLMBench, error) {
 			n, len(b.OutputLens), len(b.ITLs), len(b.Errors))
 	}
 	return &b, nil
+}
+
+// MissingStats lists the statistics of the default gate bands (p95 of
+// ttft, tpot and e2el) that the file lacks: vLLM saves only the
+// percentiles and metrics it was asked for (p99 of ttft, tpot and itl by
+// default). Per-request data (Detailed) makes up for them.
+func (b *VLLMBench) MissingStats() []string {
+	var out []string
+	for _, fam := range []string{"ttft", "tpot", "e2el"} {
+		if _, ok := b.stats["p95_"+fam+"_ms"]; !ok {
+			out = append(out, fam+".p95")
+		}
+	}
+	return out
 }
 
 // Detailed reports whether the file has per-request arrays (--save-detailed).
@@ -136,9 +154,9 @@ func (b *VLLMBench) File(name string) *File {
 	if b.Detailed() {
 		smp, itl := b.samples()
 		run.Samples = smp
-		s.TTFT, s.TPOT, s.E2EL = vbStats(smp.TTFT), vbStats(smp.TPOT), vbStats(smp.E2EL)
+		s.TTFT, s.TPOT, s.E2EL = ComputeStats(smp.TTFT), ComputeStats(smp.TPOT), ComputeStats(smp.E2EL)
 		if len(itl) > 0 {
-			s.ITL = vbStats(itl)
+			s.ITL = ComputeStats(itl)
 		}
 	}
 	if len(params) == 0 {
@@ -164,8 +182,13 @@ func (b *VLLMBench) requestRate() string {
 	return string(b.RequestRate)
 }
 
-// vllmStats reads mean_/median_/std_/pNN_<metric>_ms; absent keys stay 0.
+// vllmStats reads mean_/median_/std_/pNN_<metric>_ms; absent keys stay 0,
+// and a metric vLLM did not report at all (e2el unless --percentile-metrics
+// names it) gives empty Stats, which the namespace treats as not measured.
 func (b *VLLMBench) vllmStats(metric string) Stats {
+	if _, ok := b.stats["mean_"+metric+"_ms"]; !ok {
+		return Stats{}
+	}
 	g := func(k string) float64 { return b.stats[k+"_"+metric+"_ms"] }
 	return Stats{N: b.Completed, Mean: g("mean"), Median: g("median"), Std: g("std"),
 		P50: vbFirstNonZero(g("p50"), g("median")), P90: g("p90"), P95: g("p95"), P99: g("p99"), P999: g("p99.9")}
@@ -204,33 +227,4 @@ func (b *VLLMBench) samples() (*Samples, []float64) {
 		}
 	}
 	return smp, itl
-}
-
-// vbStats computes Stats the way the namespace defines them (numpy's
-// linear-interpolation percentiles, population standard deviation).
-func vbStats(xs []float64) Stats {
-	if len(xs) == 0 {
-		return Stats{}
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	q := func(p float64) float64 {
-		h := p * float64(len(s)-1)
-		lo := math.Floor(h)
-		i := int(lo)
-		if i+1 >= len(s) {
-			return s[len(s)-1]
-		}
-		return s[i] + (h-lo)*(s[i+1]-s[i])
-	}
-	var sum, ss float64
-	for _, x := range s {
-		sum += x
-	}
-	mean := sum / float64(len(s))
-	for _, x := range s {
-		ss += (x - mean) * (x - mean)
-	}
-	return Stats{N: len(s), Mean: mean, Median: q(0.5), Std: math.Sqrt(ss / float64(len(s))), Min: s[0], Max: s[len(s)-1],
-		P50: q(0.5), P90: q(0.9), P95: q(0.95), P99: q(0.99), P999: q(0.999)}
 }

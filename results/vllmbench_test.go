@@ -100,3 +100,38 @@ func TestVLLMBenchBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestVLLMBenchMissingStats checks the p95s a default vllm bench run does
+// not save are named, and a file with them names none.
+func TestVLLMBenchMissingStats(t *testing.T) {
+	got := strings.Join(readBench(t, "summary.json").MissingStats(), ",")
+	if want := "ttft.p95,tpot.p95,e2el.p95"; got != want {
+		t.Errorf("MissingStats of a p99-only file = %q, want %q", got, want)
+	}
+	b, err := ReadVLLMBench(strings.NewReader(`{"completed": 1, "p95_ttft_ms": 1, "p95_tpot_ms": 1, "p95_e2el_ms": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := b.MissingStats(); len(m) != 0 {
+		t.Errorf("MissingStats of a file with every p95 = %v, want none", m)
+	}
+}
+
+// TestVLLMBenchUnreportedFamily checks a metric vLLM did not report (e2el is
+// left out of --percentile-metrics by default) is not measured, rather
+// than a run of zeros an assert such as e2el.p99 < 5000 would pass on.
+func TestVLLMBenchUnreportedFamily(t *testing.T) {
+	b, err := ReadVLLMBench(strings.NewReader(`{"completed": 10, "mean_ttft_ms": 100, "p99_ttft_ms": 180}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := b.File("r").Runs[0].Summary
+	e2el, _ := LookupMetric("e2el.p99")
+	if v, ok := e2el.Value(&s); ok {
+		t.Errorf("e2el.p99 of a file without e2el = %v, want not measured", v)
+	}
+	ttft, _ := LookupMetric("ttft.p99")
+	if v, ok := ttft.Value(&s); !ok || v != 180 {
+		t.Errorf("ttft.p99 = %v, %v; want 180", v, ok)
+	}
+}

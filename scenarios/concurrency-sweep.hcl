@@ -53,7 +53,7 @@ scenario "users" {
   }
   assert "slo_up_to_promise" {
     condition     = (ttft.p95 < 500 && tpot.p95 < 50) || sweep.concurrency > var.max_users
-    error_message = "up to var.max_users concurrent users, P95 TTFT must stay under 500 ms and P95 TPOT under 50 ms"
+    error_message = "up to ${var.max_users} concurrent users, P95 TTFT must stay under 500 ms and P95 TPOT under 50 ms"
   }
 }
 

@@ -17,8 +17,12 @@ suite "quickstart" {
   description = "Two short scenarios against the embedded simulator"
 }
 
+# Variables can be set from outside: --var profile=tiny (or the environment
+# variable LLMGATE_VAR_profile=tiny) for a smoke run that takes seconds.
+variable "profile" { default = "llama-3.1-8b-h100" }
+
 simulator "sim" {
-  profile = "llama-3.1-8b-h100" # the default; "tiny" is faster still
+  profile = var.profile # "llama-3.1-8b-h100" models one H100; "tiny" is faster still
 }
 
 defaults {

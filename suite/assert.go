@@ -14,6 +14,7 @@ type assertBlock struct {
 	Name         string         `hcl:"name,label"`
 	Condition    *hcl.Attribute `hcl:"condition"`
 	ErrorMessage *hcl.Attribute `hcl:"error_message,optional"`
+	Body         hcl.Body       `hcl:",body"`
 	DefRange     hcl.Range      `hcl:",def_range"`
 }
 

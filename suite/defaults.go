@@ -22,6 +22,7 @@ func (l *loader) decodeDefaults(blocks hcl.Blocks) *defaultsBlock {
 			l.duplicate(b, blocks[0], "defaults")
 			continue
 		}
+		l.defaultsBody = b.Body
 		l.diags = append(l.diags, decodeBody(b.Body, defs)...)
 	}
 	return defs

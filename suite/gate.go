@@ -54,6 +54,9 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, results.MetricNames()))
 				continue
 			}
+			if !l.required(tb.MaxRegression, "max_regression", tb.DefRange, tb.Body, "how far the metric may get worse, like max_regression = \"10%\".") {
+				continue
+			}
 			s, ok := ev.str(tb.MaxRegression)
 			if !ok {
 				continue

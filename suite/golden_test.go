@@ -134,6 +134,10 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "many_mistakes.hcl", pos: "4:21", summary: "Unknown workload kind"},
 		// An unclosed block.
 		{file: "syntax_error.hcl", pos: "2:17", summary: "Unclosed configuration block"},
+		// Two arguments in a one-line block.
+		{file: "one_line_block.hcl", pos: "4:27", summary: "Invalid single-argument block definition"},
+		// An assert with no condition.
+		{file: "missing_condition.hcl", pos: "7:3", summary: "Missing required argument"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

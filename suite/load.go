@@ -39,6 +39,9 @@ type loader struct {
 	varNames      []string
 	ctx           *hcl.EvalContext
 	suite         *Suite
+	// defaultsBody is the defaults block's body (nil without one): its
+	// attributes are evaluated per scenario and may use sweep keys.
+	defaultsBody hcl.Body
 	// implicit is the simulator used when a suite declares no target at all.
 	implicit *Target
 }
@@ -48,7 +51,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	skeleton := &Suite{Filename: filename, Files: map[string]*hcl.File{filename: file}}
 	if diags.HasErrors() {
-		return skeleton, sortDiags(diags)
+		return skeleton, sortDiags(explainSyntax(diags))
 	}
 	l := &loader{
 		filename: filename,
@@ -119,6 +122,24 @@ func (l *loader) errorf(subject, context *hcl.Range, summary, format string, a .
 	})
 }
 
+// required reports a required attribute that a block lacks. gohcl treats
+// every *hcl.Attribute field as optional, so each block checks its own;
+// the error is dropped when a mistake inside the block (a misspelled name)
+// explains it. It returns false when attr is missing.
+func (l *loader) required(attr *hcl.Attribute, name string, block hcl.Range, body hcl.Body, detail string) bool {
+	if attr != nil {
+		return true
+	}
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Missing required argument",
+		Detail:   fmt.Sprintf("The argument %q is required here: %s", name, detail),
+		Subject:  block.Ptr(),
+		Extra:    consequence{within: bodyRange(body, block), name: name},
+	})
+	return false
+}
+
 // duplicate reports b as a second definition of what prev already defines.
 func (l *loader) duplicate(b, prev *hcl.Block, kind string) {
 	if len(b.Labels) == 0 {
@@ -137,6 +158,18 @@ func decodeBody(body hcl.Body, v any) hcl.Diagnostics {
 }
 
 func hclsyntaxValidIdentifier(s string) bool { return hclsyntax.ValidIdentifier(s) }
+
+// explainSyntax adds a way out to the HCL syntax errors users hit most.
+// HCL allows one argument in a one-line block, so `load { concurrency = 8
+// requests = 200 }`, natural to write, is a syntax error.
+func explainSyntax(diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		if d.Summary == "Invalid single-argument block definition" {
+			d.Detail += " A block written on one line may hold one argument only; put each argument on its own line."
+		}
+	}
+	return diags
+}
 
 // dedupe drops diagnostics identical to an earlier one; sweep points
 // evaluate the same expression several times.
@@ -176,13 +209,18 @@ func sortDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 // consequence marks a diagnostic that may only be a knock-on effect of
 // another error inside within (a "missing requests" after a misspelled
 // "requests"); it is dropped when such an error exists.
-type consequence struct{ within hcl.Range }
+type consequence struct {
+	within hcl.Range
+	// name, when set, narrows the causes to errors that mention it (a
+	// "did you mean \"model\"?" explains a missing model, not a missing image).
+	name string
+}
 
 // dropConsequences removes knock-on diagnostics whose cause is reported.
 func dropConsequences(diags hcl.Diagnostics) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range diags {
-		if c, ok := d.Extra.(consequence); ok && causedWithin(diags, c.within) {
+		if c, ok := d.Extra.(consequence); ok && causedWithin(diags, c) {
 			continue
 		}
 		out = append(out, d)
@@ -190,9 +228,13 @@ func dropConsequences(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-func causedWithin(diags hcl.Diagnostics, within hcl.Range) bool {
+func causedWithin(diags hcl.Diagnostics, c consequence) bool {
+	within := c.within
 	for _, d := range diags {
 		if _, ok := d.Extra.(consequence); ok || d.Severity != hcl.DiagError || d.Subject == nil {
+			continue
+		}
+		if c.name != "" && !strings.Contains(d.Detail, `"`+c.name+`"`) {
 			continue
 		}
 		if d.Subject.Filename == within.Filename && d.Subject.Start.Byte >= within.Start.Byte && d.Subject.End.Byte <= within.End.Byte {

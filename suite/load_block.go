@@ -25,6 +25,7 @@ type rampBlock struct {
 	Kind     *hcl.Attribute `hcl:"kind,optional"`
 	From     *hcl.Attribute `hcl:"from,optional"`
 	Over     *hcl.Attribute `hcl:"over"`
+	Body     hcl.Body       `hcl:",body"`
 	DefRange hcl.Range      `hcl:",def_range"`
 }
 
@@ -33,7 +34,7 @@ type rampBlock struct {
 func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 	if b == nil {
 		ev.errorRange(where, "Missing load block",
-			"Say how much traffic to send: load { concurrency = 8  requests = 200 } for a closed loop, or load { rate = 10  duration = \"2m\" } for an open loop (here or in defaults).")
+			"Say how much traffic to send in a load block (here or in defaults): concurrency = 8 and requests = 200 for a closed loop, or rate = 10 and duration = \"2m\" for an open loop, each on its own line.")
 		return
 	}
 	where = b.DefRange
@@ -116,6 +117,10 @@ func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 				cfg.Ramp.From = f
 			}
 		}
+		if r.Over == nil {
+			ev.consequenceNamed(r.DefRange, bodyRange(r.Body, r.DefRange), "over", "Missing required argument",
+				"The argument \"over\" is required here: how long the ramp takes to reach rate, like over = \"1m\".")
+		}
 		if d, ok := ev.duration(r.Over); ok {
 			cfg.Ramp.Over = d
 		}
@@ -130,6 +135,12 @@ func (e *evaluator) errorRange(rng hcl.Range, summary, detail string) {
 // consequenceRange records an error that a mistake inside within (such as a
 // misspelled attribute) may explain; it is dropped when one is reported.
 func (e *evaluator) consequenceRange(rng, within hcl.Range, summary, detail string) {
+	e.consequenceNamed(rng, within, "", summary, detail)
+}
+
+// consequenceNamed is consequenceRange for a missing attribute called name:
+// only a mistake that mentions name (a misspelling of it) explains it.
+func (e *evaluator) consequenceNamed(rng, within hcl.Range, name, summary, detail string) {
 	*e.diags = append(*e.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr(),
-		Extra: consequence{within: within}})
+		Extra: consequence{within: within, name: name}})
 }

@@ -408,3 +408,157 @@ func TestScalarText(t *testing.T) {
 		t.Errorf("server args %q", got)
 	}
 }
+
+// TestOnePassReachesEverything checks mistakes that could hide others are
+// reported together with them, and that a sweep key nothing uses warns.
+func TestOnePassReachesEverything(t *testing.T) {
+	tests := []struct {
+		name  string
+		src   string
+		want  []string // summaries that must all be reported
+		never string   // a summary that must not be
+		clean bool     // no error at all
+	}{
+		// A duplicate scenario's own mistakes are reported too.
+		{name: "duplicate scenario body", src: `
+scenario "a" {
+  load {
+    concurrency = 1
+    requests    = 1
+  }
+}
+scenario "a" {
+  load {
+    concurrency = 0
+    requests    = 1
+  }
+}`, want: []string{"Duplicate scenario block", "Invalid concurrency"}},
+		// A sweep that can't expand still lets the rest of the scenario be checked.
+		{name: "broken sweep", src: `
+scenario "a" {
+  sweep { concurrency = [1, "eight"] }
+  load {
+    concurrency = sweep.concurency
+    requests    = 0
+  }
+}`, want: []string{"Sweep values of the wrong type", "Reference to undefined sweep key", "Invalid request count"}},
+		// A sweep key nothing refers to makes identical runs: a warning.
+		{name: "unused sweep key", src: `
+scenario "a" {
+  sweep { users = [1, 8] }
+  load {
+    concurrency = 4
+    requests    = 10
+  }
+}`, want: []string{"Unused sweep key"}},
+		// A sweep key used only through defaults is used.
+		{name: "sweep key used in defaults", src: `
+defaults {
+  load {
+    concurrency = sweep.users
+    requests    = 10
+  }
+}
+scenario "a" {
+  sweep { users = [1, 8] }
+}`, never: "Unused sweep key"},
+		// Index syntax counts as a use.
+		{name: "sweep key used by index", src: `
+scenario "a" {
+  sweep {
+    users = [1, 8]
+    tag   = ["x", "y"]
+  }
+  workload {
+    kind          = "random"
+    input_tokens  = 10
+    output_tokens = 10
+  }
+  load {
+    concurrency = sweep["users"]
+    requests    = 10
+  }
+  assert "x" {
+    condition     = ttft.p95 < 500
+    error_message = "tag ${sweep["tag"]}"
+  }
+}`, never: "Unused sweep key", clean: true},
+		// A misspelled reference explains the unused key: only the error shows.
+		{name: "unused because misspelled", src: `
+scenario "a" {
+  sweep { users = [1, 8] }
+  load {
+    concurrency = sweep.user
+    requests    = 10
+  }
+}`, want: []string{"Reference to undefined sweep key"}, never: "Unused sweep key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := loadText(t, tt.src, Options{})
+			got := map[string]bool{}
+			for _, d := range diags {
+				got[d.Summary] = true
+			}
+			for _, w := range tt.want {
+				if !got[w] {
+					t.Errorf("no %q among %v", w, diags)
+				}
+			}
+			if tt.never != "" && got[tt.never] {
+				t.Errorf("unexpected %q among %v", tt.never, diags)
+			}
+			if tt.clean && diags.HasErrors() {
+				t.Errorf("unexpected errors: %v", diags)
+			}
+		})
+	}
+}
+
+// TestRequiredArguments checks each block's required argument is reported
+// when absent (gohcl leaves *hcl.Attribute fields optional), and that a
+// misspelling of that very argument is reported instead.
+func TestRequiredArguments(t *testing.T) {
+	const scenario = "scenario \"a\" {\n  load {\n    concurrency = 1\n    requests = 1\n  }\n}\n"
+	tests := []struct {
+		name string
+		src  string
+		want []string // the details of the errors, in order (substrings)
+	}{
+		// A server without image and model.
+		{name: "server", src: "server \"s\" {\n  gpus = \"all\"\n}\n" + scenario,
+			want: []string{`"image" is required`, `"model" is required`}},
+		// A misspelled image explains the missing image only; model is still missing.
+		{name: "server typo", src: "server \"s\" {\n  imag = \"x\"\n}\n" + scenario,
+			want: []string{`"model" is required`, `Did you mean "image"?`}},
+		// An endpoint without url.
+		{name: "endpoint", src: "endpoint \"e\" {\n  model = \"m\"\n}\n" + scenario,
+			want: []string{`"url" is required`}},
+		// An assert without a condition would pass forever.
+		{name: "assert", src: "scenario \"a\" {\n  load {\n    concurrency = 1\n    requests = 1\n  }\n  assert \"x\" {\n    error_message = \"m\"\n  }\n}\n",
+			want: []string{`"condition" is required`}},
+		// A tolerance without max_regression would gate nothing.
+		{name: "tolerance", src: scenario + "gate {\n  tolerance \"ttft.p95\" {}\n}\n",
+			want: []string{`"max_regression" is required`}},
+		// A ramp without over.
+		{name: "ramp", src: "scenario \"a\" {\n  load {\n    rate = 1\n    requests = 1\n    ramp {\n      from = 0\n    }\n  }\n}\n",
+			want: []string{`"over" is required`}},
+		// A defaults target in quotes is reported even when every scenario names its own.
+		{name: "defaults target", src: "simulator \"sim\" {}\ndefaults {\n  target = \"simulator.sim\"\n}\nscenario \"a\" {\n  target = simulator.sim\n  load {\n    concurrency = 1\n    requests = 1\n  }\n}\n",
+			want: []string{"without quotes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := loadText(t, tt.src, Options{})
+			errs := diags.Errs()
+			if len(errs) != len(tt.want) {
+				t.Fatalf("got %d errors, want %d: %v", len(errs), len(tt.want), errs)
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(errs[i].Error(), w) {
+					t.Errorf("error %d = %q, want it to contain %q", i, errs[i], w)
+				}
+			}
+		})
+	}
+}

@@ -1,9 +1,11 @@
 package suite
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -33,6 +35,11 @@ func (l *loader) decodeScenarios(blocks hcl.Blocks, defs *defaultsBlock) {
 			Extra:    consequence{within: bodyRange(l.suite.Files[l.filename].Body, hcl.Range{})},
 		})
 	}
+	if defs.Target != nil {
+		// Checked even when every scenario names its own target; the
+		// scenarios that inherit it report nothing twice (dedupe).
+		l.resolveTarget(defs.Target)
+	}
 	seen := map[string]*hcl.Block{}
 	for _, b := range blocks {
 		name := b.Labels[0]
@@ -40,14 +47,17 @@ func (l *loader) decodeScenarios(blocks hcl.Blocks, defs *defaultsBlock) {
 			l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid scenario name",
 				"Scenario names may use letters, digits and _ . : - only (run names add [key=value] to them); %q does not.", name)
 		}
-		if prev, dup := seen[name]; dup {
+		prev, dup := seen[name]
+		if dup {
 			l.duplicate(b, prev, "scenario")
-			continue
+		} else {
+			seen[name] = b
 		}
-		seen[name] = b
+		// A duplicate's body is still checked, so its own mistakes are
+		// reported in this pass too; it just does not join the plan.
 		var sb scenarioBlock
 		l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
-		if sc := l.scenario(name, b, &sb, defs); sc != nil {
+		if sc := l.scenario(name, b, &sb, defs); sc != nil && !dup {
 			l.suite.Scenarios = append(l.suite.Scenarios, sc)
 		}
 	}
@@ -90,6 +100,17 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		if len(keys) == 0 {
 			expand = false
 		}
+		used := sweepRefs(b.Body, l.defaultsBody)
+		for _, a := range sweepAttrs(sb.Sweep) {
+			if !used[a.Name] {
+				d := attrDiag(hcl.DiagWarning, a, "Unused sweep key",
+					fmt.Sprintf("Nothing in scenario %q uses sweep.%s, so its runs would all be the same; "+
+						"refer to sweep.%s where the runs should differ, or remove the key.", name, a.Name, a.Name))
+				// A misspelled sweep.<key> elsewhere in the scenario explains it.
+				d.Extra = consequence{within: bodyRange(b.Body, b.DefRange)}
+				l.diags = append(l.diags, d)
+			}
+		}
 	}
 
 	assertScope := *refScope
@@ -102,14 +123,18 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				"assert %q is already defined at %s; each assert in a scenario needs its own name.", ab.Name, prev.DefRange)
 		}
 		assertSeen[ab.Name] = ab
-		if ab.Condition != nil {
+		if l.required(ab.Condition, "condition", ab.DefRange, ab.Body, "the SLO to check after the run, like condition = ttft.p95 < 500.") {
 			d := assertScope.checkRefs(ab.Condition.Expr, ab.Condition.Range)
 			l.diags = append(l.diags, d...)
 			condOK[i] = len(d) == 0
 		}
 	}
+	pts := points(keys)
 	if !expand {
-		return sc
+		// The sweep cannot be expanded, but the rest of the scenario is still
+		// checked once, with the broken keys unknown, so every mistake in the
+		// file is reported in one pass. The runs are discarded.
+		pts = [][]Param{validationPoint(keys)}
 	}
 
 	loadB := overlay(defs.Load, sb.Load)
@@ -117,7 +142,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	goodB := overlay(defs.Goodput, sb.Goodput)
 	metrics := unknownMetrics()
 	src := l.suite.Files[l.filename].Bytes
-	for _, params := range points(keys) {
+	for _, params := range pts {
 		ctx := l.ctx.NewChild()
 		ctx.Variables = map[string]cty.Value{}
 		if sb.Sweep != nil {
@@ -152,5 +177,68 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 		sc.Runs = append(sc.Runs, run)
 	}
+	if !expand {
+		sc.Runs = nil
+	}
 	return sc
+}
+
+// validationPoint is one sweep point for checking a scenario whose sweep
+// could not be expanded: each key takes its first good value, or an unknown
+// value when it has none (unknown values pass every check silently).
+func validationPoint(keys []sweepKey) []Param {
+	params := make([]Param, 0, len(keys))
+	for _, k := range keys {
+		v := cty.DynamicVal
+		if len(k.values) > 0 {
+			v = k.values[0]
+		}
+		params = append(params, Param{Key: k.name, Value: v})
+	}
+	return params
+}
+
+// sweepAttrs returns the key attributes of a sweep block (nil when its body
+// is not plain attributes; decodeSweep reports that).
+func sweepAttrs(b *sweepBlock) []*hcl.Attribute {
+	attrs, d := b.Body.JustAttributes()
+	if d.HasErrors() {
+		return nil
+	}
+	out := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	return out
+}
+
+// sweepRefs returns the sweep keys that expressions in bodies reference
+// as sweep.<key> or sweep["key"].
+func sweepRefs(bodies ...hcl.Body) map[string]bool {
+	used := map[string]bool{}
+	for _, body := range bodies {
+		sb, ok := body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		hclsyntax.VisitAll(sb, func(n hclsyntax.Node) hcl.Diagnostics {
+			e, ok := n.(*hclsyntax.ScopeTraversalExpr)
+			if !ok || e.Traversal.RootName() != "sweep" {
+				return nil
+			}
+			if len(e.Traversal) < 2 {
+				return nil // the bare object; the reference check rejects it
+			}
+			switch step := e.Traversal[1].(type) {
+			case hcl.TraverseAttr:
+				used[step.Name] = true
+			case hcl.TraverseIndex:
+				if step.Key.Type() == cty.String && step.Key.IsKnown() {
+					used[step.Key.AsString()] = true
+				}
+			}
+			return nil
+		})
+	}
+	return used
 }

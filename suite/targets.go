@@ -38,10 +38,13 @@ func (l *loader) decodeTargets(servers, endpoints, simulators hcl.Blocks) {
 			case "server":
 				var sb serverBlock
 				l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
+				l.required(sb.Image, "image", b.DefRange, b.Body, "the container image to start, like image = \"vllm/vllm-openai:v0.11.0\".")
+				l.required(sb.Model, "model", b.DefRange, b.Body, "the model the server loads, like model = \"meta-llama/Llama-3.1-8B-Instruct\".")
 				sb.fill(ev, t)
 			case "endpoint":
 				var eb endpointBlock
 				l.diags = append(l.diags, decodeBody(b.Body, &eb)...)
+				l.required(eb.URL, "url", b.DefRange, b.Body, "the address of the running server, like url = \"http://vllm.staging:8000\".")
 				eb.fill(ev, t)
 			case "simulator":
 				var sb simulatorBlock

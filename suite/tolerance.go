@@ -15,6 +15,7 @@ type toleranceBlock struct {
 	Metric        string         `hcl:"metric,label"`
 	MetricRange   hcl.Range      `hcl:"metric,label_range"`
 	MaxRegression *hcl.Attribute `hcl:"max_regression"`
+	Body          hcl.Body       `hcl:",body"`
 	DefRange      hcl.Range      `hcl:",def_range"`
 }
 
@@ -61,7 +62,7 @@ func parseTolerance(s string, unit results.Unit) (relative bool, amount float64,
 func unitName(u results.Unit) string {
 	switch u {
 	case results.PerSecond:
-		return "units per second"
+		return "tokens or requests per second"
 	case results.Ratio:
 		return "a ratio between 0 and 1"
 	case results.Count:
@@ -74,5 +75,12 @@ func absoluteHint(u results.Unit) string {
 	if u == results.Milliseconds {
 		return " or a time like \"+200ms\""
 	}
-	return fmt.Sprintf(" or an absolute amount in %s like \"+0.05\"", unitName(u))
+	example := "+0.05"
+	switch u {
+	case results.PerSecond:
+		example = "+50"
+	case results.Count:
+		example = "+5"
+	}
+	return fmt.Sprintf(" or an absolute amount in %s like %q", unitName(u), example)
 }

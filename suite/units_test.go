@@ -28,7 +28,7 @@ func TestParseTolerance(t *testing.T) {
 		// Negative bands make no sense.
 		{in: "-5%", unit: results.Milliseconds, wantErr: "is negative"},
 		// A time band on a throughput metric.
-		{in: "+200ms", unit: results.PerSecond, wantErr: "is a time, but this metric is measured in units per second"},
+		{in: "+200ms", unit: results.PerSecond, wantErr: "is a time, but this metric is measured in tokens or requests per second"},
 		// A latency band needs a unit.
 		{in: "200", unit: results.Milliseconds, wantErr: "has no unit"},
 		// Garbage.

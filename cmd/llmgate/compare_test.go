@@ -136,3 +136,57 @@ func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
 }
+
+// TestImportPromoteErrors checks the bad inputs of import, baseline
+// promote and report exit 2 with a message that names the problem.
+func TestImportPromoteErrors(t *testing.T) {
+	dir := t.TempDir()
+	ours := writeResults(t, dir, "ours.json", 100, 1, false)
+	partial := comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: 100, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4})
+	partial.Partial = true
+	partialPath := filepath.Join(dir, "partial.json")
+	if err := results.WriteFile(partialPath, partial); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "other")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	summary, err := os.ReadFile("../../testdata/vllmbench/summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "summary.json"), summary, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.json")
+	tests := []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		// Two files with the same base name would give two runs of one name.
+		{name: "same run name twice", args: []string{"import", "vllm-bench", "../../testdata/vllmbench/summary.json", filepath.Join(sub, "summary.json"), "-o", out}, want: "would both be run"},
+		// An llmgate results file is not vllm bench output.
+		{name: "import our own format", args: []string{"import", "vllm-bench", ours, "-o", out}, want: "already an llmgate results file"},
+		// No output file.
+		{name: "import without -o", args: []string{"import", "vllm-bench", "../../testdata/vllmbench/summary.json"}, want: "-o results.json"},
+		// A partial file is refused as a baseline without --force.
+		{name: "promote partial", args: []string{"baseline", "promote", partialPath, "--to", out}, want: "--force"},
+		// baseline needs its subcommand.
+		{name: "baseline without promote", args: []string{"baseline", ours}, want: "promote"},
+		// report's --suite sets bands, which mean nothing without a baseline.
+		{name: "report suite without baseline", args: []string{"report", ours, "--suite", "x.hcl", "-o", out}, want: "--baseline"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != exitUsage || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and a message containing %q", code, stderr, tt.want)
+			}
+		})
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed command left %s behind (%v)", out, err)
+	}
+}

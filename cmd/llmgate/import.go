@@ -56,6 +56,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return usagef("import vllm-bench needs at least one FILE.json and -o results.json")
 	}
 	var merged *results.File
+	seen := map[string]string{}
 	for i, path := range files {
 		fh, err := os.Open(path)
 		if err != nil {
@@ -73,9 +74,17 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		case *name != "":
 			run = fmt.Sprintf("%s-%d", *name, i+1)
 		}
+		if prev, dup := seen[run]; dup {
+			return usagef("import: %s and %s would both be run %q; give each file its own name, or use --name", prev, path, run)
+		}
+		seen[run] = path
 		f := b.File(run)
 		if !b.Detailed() {
 			fmt.Fprintf(e.stderr, "note: %s has no per-request data (--save-detailed); comparisons against it use bands alone\n", path)
+			if missing := b.MissingStats(); len(missing) > 0 {
+				fmt.Fprintf(e.stderr, "note: %s lacks %s (vllm bench serve --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,90,95,99 saves them); comparisons leave those out\n",
+					path, strings.Join(missing, ", "))
+			}
 		}
 		if merged == nil {
 			merged = f

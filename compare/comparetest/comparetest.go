@@ -7,7 +7,6 @@ package comparetest
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
@@ -124,39 +123,10 @@ func Lognormal(rng *rand.Rand, n int, median, cv float64) []float64 {
 
 // Stats computes summary statistics the way results defines them:
 // percentiles with linear interpolation (numpy's default), population std.
-func Stats(xs []float64) results.Stats {
-	if len(xs) == 0 {
-		return results.Stats{}
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	var sum float64
-	for _, x := range s {
-		sum += x
-	}
-	mean := sum / float64(len(s))
-	var ss float64
-	for _, x := range s {
-		ss += (x - mean) * (x - mean)
-	}
-	return results.Stats{
-		N: len(s), Mean: mean, Median: Quantile(s, 0.5), Std: math.Sqrt(ss / float64(len(s))),
-		Min: s[0], Max: s[len(s)-1],
-		P50: Quantile(s, 0.5), P90: Quantile(s, 0.9), P95: Quantile(s, 0.95),
-		P99: Quantile(s, 0.99), P999: Quantile(s, 0.999),
-	}
-}
+func Stats(xs []float64) results.Stats { return results.ComputeStats(xs) }
 
-// Quantile is numpy's linear-interpolation percentile of sorted xs.
-func Quantile(sorted []float64, q float64) float64 {
-	h := q * float64(len(sorted)-1)
-	lo := math.Floor(h)
-	i := int(lo)
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-lo)*(sorted[i+1]-sorted[i])
-}
+// Quantile is numpy's linear-interpolation q-quantile (0..1) of sorted xs.
+func Quantile(sorted []float64, q float64) float64 { return results.Percentile(sorted, 100*q) }
 
 func nz(v, d float64) float64 {
 	if v == 0 {
