@@ -62,6 +62,9 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 2 {
 		return usagef("compare needs BASELINE and CURRENT results files (see llmgate help compare)")
 	}
+	if len(vars) > 0 && *suitePath == "" {
+		return usagef("--var sets variables of the suite; pass --suite FILE too")
+	}
 	if *failOn != "" && *failOn != "inconclusive" {
 		return usagef("--fail-on takes only \"inconclusive\", got %q", *failOn)
 	}

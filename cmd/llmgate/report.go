@@ -47,6 +47,9 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("report needs one RESULTS file (see llmgate help report)")
 	}
+	if *suitePath != "" && *basePath == "" {
+		return usagef("--suite gives the bands of a comparison; pass --baseline FILE too, or leave --suite out")
+	}
 	cur, err := cmpReadResults(pos[0], "current")
 	if err != nil {
 		return err
