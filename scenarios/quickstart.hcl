@@ -21,8 +21,13 @@ suite "quickstart" {
 # variable LLMGATE_VAR_profile=tiny) for a smoke run that takes seconds.
 variable "profile" { default = "llama-3.1-8b-h100" }
 
+# --var slowdown=1.3 makes every simulated engine step 30% slower: a planted
+# regression to watch `llmgate compare` or `llmgate gate` catch.
+variable "slowdown" { default = 1 }
+
 simulator "sim" {
   profile = var.profile # "llama-3.1-8b-h100" models one H100; "tiny" is faster still
+  args    = ["--slowdown", var.slowdown]
 }
 
 defaults {
