@@ -25,13 +25,16 @@ type Spec struct {
 	Args []string
 	// Env is the container's environment (server).
 	Env map[string]string
-	// GPUs is "", "all", a count such as "2", or device ids such as "0,1" (server).
+	// GPUs is "", "all", a count such as "2", or device ids such as "0,1" or
+	// "device=0" (server).
 	GPUs string
 	// IPC is the IPC mode, e.g. "host" (server).
 	IPC string
 	// ShmSize is /dev/shm's size in bytes; 0 keeps Docker's default (server).
 	ShmSize int64
 	// Volumes maps host paths or named volumes to container paths (server).
+	// Entries replace the default cache volumes mounted at the same container
+	// path (see WithVolumes); nil keeps the defaults.
 	Volumes map[string]string
 	// ModelFlag passes the model as --model for older images instead of positionally (server).
 	ModelFlag bool

@@ -1,0 +1,293 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	cerrdefs "github.com/containerd/errdefs"
+	"maps"
+	"net"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/mount"
+	tc "github.com/testcontainers/testcontainers-go"
+)
+
+// stopGrace is how long a container gets to shut down before it is killed;
+// cleanupBudget bounds everything Stop and the start-failure path do, even
+// when the caller's context is already cancelled (SIGINT).
+const (
+	stopGrace     = 10 * time.Second
+	cleanupBudget = 60 * time.Second
+)
+
+// Container is a vLLM-compatible server running in a Docker container. It
+// implements Instance.
+type Container struct {
+	ctr     *tc.DockerContainer
+	cli     *tc.DockerClient
+	image   string
+	model   string
+	apiKey  string
+	baseURL string
+	meta    Metadata
+	logs    *logFollower
+	ready   *healthStrategy
+	key     string // LabelContainer's value: finds the container if create returned none
+
+	stopOnce sync.Once
+	stopErr  error
+}
+
+var _ Instance = (*Container)(nil)
+
+// Run starts image with the options applied over the defaults (port 8000
+// mapped to a random host port, cache volumes, a 20 minute startup timeout)
+// and waits until GET /health answers 200. A container that exits while
+// starting fails at once with a *StartError carrying its exit code and last
+// log lines. As with testcontainers modules, the container is returned even
+// with an error whenever one was created: call Stop on it in every case (Stop
+// on a nil *Container does nothing).
+func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container, error) {
+	if image == "" {
+		return nil, errors.New("start container: empty image")
+	}
+	s := defaultSettings()
+	for _, opt := range opts {
+		if err := opt(s); err != nil {
+			return nil, fmt.Errorf("start container %s: %w", image, err)
+		}
+	}
+	mounts, err := s.mounts()
+	if err != nil {
+		return nil, fmt.Errorf("start container %s: %w", image, err)
+	}
+
+	cli, err := tc.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("start container %s: interrupted: %w", image, context.Cause(ctx))
+		}
+		return nil, unavailable(fmt.Errorf("start container %s: connect to docker: %w", image, err))
+	}
+	if s.gpus != nil && s.gpuCheck {
+		if err := checkGPURuntime(ctx, cli); err != nil {
+			_ = cli.Close()
+			return nil, fmt.Errorf("start container %s: %w", image, err)
+		}
+	}
+
+	c := &Container{cli: cli, image: image, model: s.model, apiKey: s.apiKey, ready: newHealthStrategy(s.startupTimeout), key: NewSession()}
+	if s.logFile != "" {
+		c.logs, err = newLogFollower(cli, s.logFile)
+		if err != nil {
+			_ = cli.Close()
+			return nil, fmt.Errorf("start container %s: %w", image, err)
+		}
+	}
+
+	ctr, err := tc.Run(ctx, image, s.request(c, mounts)...)
+	c.ctr = ctr
+	if err != nil {
+		if ctr == nil {
+			// Create may have gone through on the daemon even so (ctx was
+			// cancelled mid-call): remove whatever carries this start's label.
+			c.removeOrphan(ctx)
+			_ = c.Stop(ctx) // closes the client and the log file
+			return nil, c.startFailure(ctx, err)
+		}
+		return c, c.startFailure(ctx, err)
+	}
+
+	port, err := ctr.MappedPort(ctx, ContainerPort)
+	if err != nil {
+		return c, unavailable(fmt.Errorf("container %s: find the mapped port: %w", image, err))
+	}
+	host := c.ready.readyHost()
+	if host == "" {
+		// A customizer replaced the readiness check: trust testcontainers' host.
+		if host, err = ctr.Host(ctx); err != nil {
+			return c, unavailable(fmt.Errorf("container %s: find its host: %w", image, err))
+		}
+	}
+	c.baseURL = "http://" + net.JoinHostPort(host, port.Port())
+	c.meta = c.collectMetadata(ctx)
+	return c, nil
+}
+
+// request turns the settings into testcontainers options: defaults first,
+// the caller's raw customizers last.
+func (s *settings) request(c *Container, mounts []mount.Mount) []tc.ContainerCustomizer {
+	labels := maps.Clone(s.labels)
+	labels[LabelContainer] = c.key
+	if s.session != "" {
+		labels[LabelSession] = s.session
+	}
+	hc := func(h *container.HostConfig) {
+		if s.gpus != nil {
+			h.DeviceRequests = append(h.DeviceRequests, s.gpus.deviceRequest())
+		}
+		if s.ipc != "" {
+			h.IpcMode = container.IpcMode(s.ipc)
+		}
+		if s.shmSize > 0 {
+			h.ShmSize = s.shmSize
+		}
+		h.Mounts = append(h.Mounts, mounts...)
+	}
+
+	opts := []tc.ContainerCustomizer{
+		tc.WithCmd(s.cmd()...),
+		tc.WithExposedPorts(ContainerPort),
+		tc.WithEnv(s.env),
+		tc.WithLabels(labels),
+		tc.WithHostConfigModifier(hc),
+		tc.WithWaitStrategyAndDeadline(s.startupTimeout, c.ready),
+	}
+	if s.logger != nil {
+		opts = append(opts, tc.WithLogger(s.logger))
+	}
+	if c.logs != nil {
+		opts = append(opts, tc.WithLifecycleHooks(tc.ContainerLifecycleHooks{
+			PostStarts: []tc.ContainerHook{func(_ context.Context, ctr tc.Container) error {
+				c.logs.follow(ctr.GetContainerID())
+				return nil
+			}},
+		}))
+	}
+	return append(opts, s.customizers...)
+}
+
+// cmd is what follows the image's entrypoint: the model, the args, the API key.
+func (s *settings) cmd() []string {
+	var cmd []string
+	switch {
+	case s.model == "":
+	case s.modelFlag:
+		cmd = append(cmd, "--model", s.model)
+	default:
+		cmd = append(cmd, s.model)
+	}
+	cmd = append(cmd, s.args...)
+	if s.apiKey != "" {
+		cmd = append(cmd, "--api-key", s.apiKey)
+	}
+	return cmd
+}
+
+// mounts turns the volume table into Docker mounts: host paths bind, names are volumes.
+func (s *settings) mounts() ([]mount.Mount, error) {
+	var out []mount.Mount
+	for _, dst := range slices.Sorted(maps.Keys(s.volumes)) {
+		src := s.volumes[dst]
+		switch {
+		case src == "":
+			continue
+		case strings.HasPrefix(src, "/"), strings.HasPrefix(src, "."), strings.HasPrefix(src, "~"):
+			if strings.HasPrefix(src, "~") {
+				return nil, fmt.Errorf("volume %q: write the home directory out in full; \"~\" is not expanded", src)
+			}
+			abs, err := filepath.Abs(src)
+			if err != nil {
+				return nil, fmt.Errorf("volume %q: %w", src, err)
+			}
+			out = append(out, mount.Mount{Type: mount.TypeBind, Source: abs, Target: dst})
+		default:
+			out = append(out, mount.Mount{Type: mount.TypeVolume, Source: src, Target: dst})
+		}
+	}
+	return out, nil
+}
+
+// startFailure explains a failed start: interrupted, exited (with its code and
+// log tail) or not ready in time.
+func (c *Container) startFailure(ctx context.Context, cause error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("start container %s: interrupted: %w", c.image, context.Cause(ctx))
+	}
+	if c.ctr == nil {
+		return unavailable(fmt.Errorf("start container %s: %w", c.image, cause))
+	}
+	se := &StartError{Image: c.image, Err: cause}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if st, err := c.ctr.State(cctx); err == nil && !st.Running {
+		se.Exited = st.Status == container.StateExited || st.Status == container.StateDead
+		se.ExitCode = st.ExitCode
+		se.OOMKilled = st.OOMKilled
+	}
+	se.LogTail, _ = tailLogs(cctx, c.cli, c.ctr.GetContainerID(), LogTailLines)
+	return se
+}
+
+// removeOrphan removes a container that the daemon created although the
+// create call failed, found by its LabelContainer label.
+func (c *Container) removeOrphan(ctx context.Context) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if ids, err := listLabelled(cctx, c.cli, LabelContainer, c.key); err == nil {
+		_ = removeAll(cctx, c.cli, ids)
+	}
+}
+
+// BaseURL is the server's root on the host, e.g. "http://127.0.0.1:32768".
+func (c *Container) BaseURL() string { return c.baseURL }
+
+// Model is the served model name (from /v1/models, else the configured model).
+func (c *Container) Model() string { return c.meta.Model }
+
+// Metadata describes the image, vLLM version, GPU and model.
+func (c *Container) Metadata() Metadata { return c.meta }
+
+// ID is the Docker container id ("" before one was created).
+func (c *Container) ID() string {
+	if c == nil || c.ctr == nil {
+		return ""
+	}
+	return c.ctr.GetContainerID()
+}
+
+// Docker gives access to the underlying testcontainers container (nil when
+// none was created), for what this type does not cover.
+func (c *Container) Docker() *tc.DockerContainer { return c.ctr }
+
+// Stop stops the container (10 s grace, then kill), finishes the log file and
+// removes the container with its anonymous volumes. It works with a cancelled
+// context, so callers can defer it on every path (error, SIGINT, panic). It
+// is safe to call twice and on a nil *Container; a container someone else
+// already removed (Cleanup) is not an error.
+func (c *Container) Stop(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	c.stopOnce.Do(func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupBudget)
+		defer cancel()
+		var errs []error
+		if c.ctr != nil {
+			if err := c.ctr.Stop(cctx, new(stopGrace)); err != nil && !cerrdefs.IsNotFound(err) {
+				errs = append(errs, fmt.Errorf("stop container %s: %w", c.ctr.GetContainerID(), err))
+			}
+		}
+		if c.logs != nil {
+			if err := c.logs.close(cctx); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if c.ctr != nil {
+			if err := c.ctr.Terminate(cctx); err != nil && !cerrdefs.IsNotFound(err) {
+				errs = append(errs, fmt.Errorf("remove container %s: %w", c.ctr.GetContainerID(), err))
+			}
+		}
+		if c.cli != nil {
+			_ = c.cli.Close()
+		}
+		c.stopErr = errors.Join(errs...)
+	})
+	return c.stopErr
+}

@@ -1,0 +1,110 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/client"
+)
+
+// gpuRequest is a parsed `gpus` value: a count (-1 = all) or device ids.
+type gpuRequest struct {
+	count int
+	ids   []string
+}
+
+// parseGPUs reads "all", a count ("2"), ids ("0,1", "GPU-<uuid>"), "device=0[,1]" or "count=2".
+func parseGPUs(v string) (*gpuRequest, error) {
+	v = strings.TrimSpace(v)
+	switch {
+	case v == "":
+		return nil, nil
+	case v == "all":
+		return &gpuRequest{count: -1}, nil
+	case strings.HasPrefix(v, "device="):
+		return parseGPUIDs(v, strings.TrimPrefix(v, "device="))
+	case strings.HasPrefix(v, "count="):
+		return parseGPUCount(v, strings.TrimPrefix(v, "count="))
+	case strings.Contains(v, ","), strings.HasPrefix(v, "GPU-"), strings.HasPrefix(v, "MIG-"):
+		return parseGPUIDs(v, v)
+	default:
+		return parseGPUCount(v, v)
+	}
+}
+
+func parseGPUCount(orig, v string) (*gpuRequest, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return nil, fmt.Errorf(`gpus = %q: want "all", a count such as "2", or device ids such as "0,1"`, orig)
+	}
+	if n < 1 {
+		return nil, fmt.Errorf(`gpus = %q: a count must be at least 1 (to select only device 0 write "device=0"; for no GPU leave gpus unset)`, orig)
+	}
+	return &gpuRequest{count: n}, nil
+}
+
+func parseGPUIDs(orig, v string) (*gpuRequest, error) {
+	var ids []string
+	for id := range strings.SplitSeq(v, ",") {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			return nil, fmt.Errorf("gpus = %q: empty device id", orig)
+		}
+		ids = append(ids, id)
+	}
+	return &gpuRequest{ids: ids}, nil
+}
+
+// deviceRequest is what `docker run --gpus` sends: the nvidia driver with the gpu capability.
+func (g *gpuRequest) deviceRequest() container.DeviceRequest {
+	r := container.DeviceRequest{Driver: "nvidia", Capabilities: [][]string{{"gpu"}}}
+	if len(g.ids) > 0 {
+		r.DeviceIDs = slices.Clone(g.ids)
+	} else {
+		r.Count = g.count
+	}
+	return r
+}
+
+// gpuRuntimeHint is the advice printed when the daemon cannot run GPU containers.
+const gpuRuntimeHint = `GPUs were requested, so the container needs the nvidia runtime ("docker info" lists the runtimes).
+Install the NVIDIA Container Toolkit on the host, then register it with Docker and restart the daemon:
+    sudo nvidia-ctk runtime configure --runtime=docker
+    sudo systemctl restart docker
+Check with: docker run --rm --gpus all ubuntu nvidia-smi
+(To run without a GPU, use a simulator target or leave gpus unset.)`
+
+// checkGPURuntime refuses early when the daemon has no nvidia runtime.
+func checkGPURuntime(ctx context.Context, cli infoClient) error {
+	res, err := cli.Info(ctx, client.InfoOptions{})
+	if err != nil {
+		return unavailable(fmt.Errorf("ask the docker daemon for its runtimes: %w", err))
+	}
+	if hasNvidiaRuntime(res.Info.Runtimes, res.Info.DefaultRuntime) {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(res.Info.Runtimes))
+	return unavailable(fmt.Errorf("%w (it has: %s)\n%s", ErrNoGPURuntime, strings.Join(names, ", "), gpuRuntimeHint))
+}
+
+func hasNvidiaRuntime[V any](runtimes map[string]V, def string) bool {
+	if strings.Contains(def, "nvidia") {
+		return true
+	}
+	for name := range runtimes {
+		if strings.Contains(name, "nvidia") {
+			return true
+		}
+	}
+	return false
+}
+
+// infoClient is the part of the Docker client the GPU check needs.
+type infoClient interface {
+	Info(ctx context.Context, options client.InfoOptions) (client.SystemInfoResult, error)
+}

@@ -1,0 +1,178 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+	tc "github.com/testcontainers/testcontainers-go"
+)
+
+// simTestImage is the tag the simulator image is built under for these tests.
+const simTestImage = "llmgate-sim:test"
+
+func TestMain(m *testing.M) {
+	// Nothing can be pulled on the test machines, Ryuk included; every test
+	// removes its own containers and checks that it did.
+	if _, ok := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !ok {
+		os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	}
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	dockerOnce sync.Once
+	dockerErr  error
+
+	imageOnce sync.Once
+	imageErr  error
+	// buildDir is the image's build context; it keeps the static llmgate
+	// binary (at binPath) for the CLI tests until the test binary exits.
+	buildDir, binPath string
+)
+
+// requireDocker skips the test when no Docker daemon answers, or fails it
+// under CI=true, where the container tests must run.
+func requireDocker(t *testing.T) {
+	t.Helper()
+	dockerOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cli, err := tc.NewDockerClientWithOpts(ctx)
+		if err != nil {
+			dockerErr = err
+			return
+		}
+		defer cli.Close()
+		_, dockerErr = cli.Ping(ctx, client.PingOptions{})
+	})
+	if dockerErr == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("no Docker daemon reachable, and CI=true requires the container tests to run: %v", dockerErr)
+	}
+	t.Skipf("skipping container test: no Docker daemon reachable (%v); set DOCKER_HOST or start Docker to run it", dockerErr)
+}
+
+// simImage returns the simulator image, built once per test binary from the
+// repository's Dockerfile around a static llmgate binary (the container tests
+// must exercise the real image). LLMGATE_TEST_SIM_IMAGE names a prebuilt one
+// instead, for debugging.
+func simImage(t *testing.T) string {
+	t.Helper()
+	requireDocker(t)
+	if img := os.Getenv("LLMGATE_TEST_SIM_IMAGE"); img != "" {
+		return img
+	}
+	imageOnce.Do(func() { imageErr = buildSimImage() })
+	if imageErr != nil {
+		t.Fatalf("build the simulator image: %v", imageErr)
+	}
+	return simTestImage
+}
+
+func buildSimImage() error {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "llmgate-sim-image-")
+	if err != nil {
+		return err
+	}
+	buildDir = dir
+
+	dockerfile, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
+	if err != nil {
+		return fmt.Errorf("the repository's Dockerfile: %w", err)
+	}
+	src, err := binarySource(string(dockerfile))
+	if err != nil {
+		return err
+	}
+	bin := filepath.Join(dir, filepath.FromSlash(src))
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/llmgate")
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/llmgate: %w\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), dockerfile, 0o644); err != nil {
+		return err
+	}
+	binPath = bin
+
+	p, err := tc.NewDockerProvider()
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	_, err = p.BuildImage(ctx, &tc.ContainerRequest{FromDockerfile: tc.FromDockerfile{
+		Context:   dir,
+		Repo:      "llmgate-sim",
+		Tag:       "test",
+		KeepImage: true,
+	}})
+	return err
+}
+
+// assertNoContainers fails when anything labelled with session is left, running or not.
+func assertNoContainers(t *testing.T, session string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), time.Minute)
+	defer cancel()
+	ids, err := SessionContainers(ctx, session)
+	if err != nil {
+		t.Fatalf("list containers of session %s: %v", session, err)
+	}
+	if len(ids) > 0 {
+		t.Errorf("%d container(s) of session %s left behind: %v", len(ids), session, ids)
+		_ = Cleanup(ctx, session)
+	}
+}
+
+// newSession returns a session id for one container test and checks, when
+// the test ends, that none of its containers are left.
+func newSession(t *testing.T) string {
+	t.Helper()
+	requireDocker(t) // skip (or fail under CI) before registering a check that needs Docker
+	s := "test-" + NewSession()
+	t.Cleanup(func() { assertNoContainers(t, s) })
+	return s
+}
+
+// binarySource finds where the Dockerfile copies /llmgate from ("COPY bin/llmgate /llmgate").
+func binarySource(dockerfile string) (string, error) {
+	for line := range strings.Lines(dockerfile) {
+		f := strings.Fields(line)
+		if len(f) == 3 && strings.EqualFold(f[0], "COPY") && f[2] == "/llmgate" {
+			return f[1], nil
+		}
+	}
+	return "", errors.New(`the repository's Dockerfile has no "COPY <binary> /llmgate" line`)
+}
+
+// llmgateBinary returns the static llmgate binary built for the image.
+func llmgateBinary(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("LLMGATE_TEST_SIM_IMAGE") != "" {
+		t.Skip("LLMGATE_TEST_SIM_IMAGE is set: no llmgate binary was built")
+	}
+	simImage(t)
+	return binPath
+}

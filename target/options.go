@@ -1,0 +1,246 @@
+package target
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	tc "github.com/testcontainers/testcontainers-go"
+	tclog "github.com/testcontainers/testcontainers-go/log"
+)
+
+// Container defaults.
+const (
+	// ContainerPort is the port vLLM (and the simulator image) listen on inside the container.
+	ContainerPort = "8000/tcp"
+	// DefaultStartupTimeout bounds the wait for GET /health when no timeout is given.
+	// An 8B model with cached weights is usually serving within a minute or
+	// two; a first download of its ~16 GB of weights can take much longer.
+	DefaultStartupTimeout = 20 * time.Minute
+	// LabelSession is set on every container to the session that started it, so
+	// Cleanup can find leftovers.
+	LabelSession = "org.llmgate.session"
+	// LabelContainer is set to a random id per Run call, so a container whose
+	// create call failed half-way can still be found and removed.
+	LabelContainer = "org.llmgate.container"
+	// LabelTarget is set to the suite's target block name.
+	LabelTarget = "org.llmgate.target"
+	// LogTailLines is how many log lines a StartError carries.
+	LogTailLines = 50
+)
+
+// Default cache volumes: named volumes so weights and compiled graphs survive between runs.
+const (
+	HFCacheVolume   = "llmgate-hf-cache"
+	VLLMCacheVolume = "llmgate-vllm-cache"
+	HFCachePath     = "/root/.cache/huggingface"
+	VLLMCachePath   = "/root/.cache/vllm"
+)
+
+// settings collects what the options set; Run turns it into a testcontainers request.
+type settings struct {
+	model          string
+	modelFlag      bool
+	args           []string
+	env            map[string]string
+	gpus           *gpuRequest
+	gpuCheck       bool
+	ipc            string
+	shmSize        int64
+	volumes        map[string]string // container path -> source ("" = none)
+	startupTimeout time.Duration
+	logFile        string
+	apiKey         string
+	session        string
+	labels         map[string]string
+	logger         tclog.Logger
+	customizers    []tc.ContainerCustomizer
+}
+
+func defaultSettings() *settings {
+	return &settings{
+		env:            map[string]string{},
+		gpuCheck:       true,
+		volumes:        map[string]string{HFCachePath: HFCacheVolume, VLLMCachePath: VLLMCacheVolume},
+		startupTimeout: DefaultStartupTimeout,
+		labels:         map[string]string{},
+	}
+}
+
+// ContainerOption configures a container started by Run. Options apply in
+// order, after the defaults, so a later option wins.
+type ContainerOption func(*settings) error
+
+// WithModel sets the model to serve. It is passed as the first argument after
+// the image's entrypoint, as the current vllm/vllm-openai image (entrypoint
+// `vllm serve`) expects; see WithModelFlag for older images.
+func WithModel(model string) ContainerOption {
+	return func(s *settings) error {
+		s.model = model
+		return nil
+	}
+}
+
+// WithModelFlag passes the model as `--model <model>` instead of positionally,
+// for older images whose entrypoint is the OpenAI api_server module.
+func WithModelFlag() ContainerOption {
+	return func(s *settings) error {
+		s.modelFlag = true
+		return nil
+	}
+}
+
+// WithArgs appends server arguments (the target's args, then a run's server_args).
+func WithArgs(args ...string) ContainerOption {
+	return func(s *settings) error {
+		s.args = append(s.args, args...)
+		return nil
+	}
+}
+
+// WithEnv adds environment variables to the container (HF_TOKEN, VLLM_*...).
+func WithEnv(env map[string]string) ContainerOption {
+	return func(s *settings) error {
+		maps.Copy(s.env, env)
+		return nil
+	}
+}
+
+// WithGPUs requests GPUs like `docker run --gpus`: "all", a count such as "2",
+// device ids such as "0,1" or "GPU-<uuid>", or "device=0" for a single device.
+// "" requests none. Run refuses, with a hint, when the daemon has no nvidia runtime.
+func WithGPUs(gpus string) ContainerOption {
+	return func(s *settings) error {
+		g, err := parseGPUs(gpus)
+		if err != nil {
+			return err
+		}
+		s.gpus = g
+		return nil
+	}
+}
+
+// WithoutGPURuntimeCheck skips the check that the daemon lists an nvidia
+// runtime before GPUs are requested (for CDI-only setups); Docker itself then
+// reports any problem.
+func WithoutGPURuntimeCheck() ContainerOption {
+	return func(s *settings) error {
+		s.gpuCheck = false
+		return nil
+	}
+}
+
+// WithIPC sets the IPC mode, e.g. "host" (vLLM's tensor parallel workers share memory through it).
+func WithIPC(mode string) ContainerOption {
+	return func(s *settings) error {
+		s.ipc = mode
+		return nil
+	}
+}
+
+// WithShmSize sets /dev/shm's size in bytes; 0 keeps Docker's default (64 MiB).
+func WithShmSize(bytes int64) ContainerOption {
+	return func(s *settings) error {
+		if bytes < 0 {
+			return fmt.Errorf("shm size must not be negative, got %d", bytes)
+		}
+		s.shmSize = bytes
+		return nil
+	}
+}
+
+// WithVolumes mounts sources (a named volume, or a host path starting with
+// "/", "./" or "../") at container paths, given as source -> container path.
+// Entries replace the defaults that mount at the same container path (named
+// volumes llmgate-hf-cache at /root/.cache/huggingface and llmgate-vllm-cache
+// at /root/.cache/vllm); an empty source removes the mount at that path.
+func WithVolumes(volumes map[string]string) ContainerOption {
+	return func(s *settings) error {
+		for src, dst := range volumes {
+			if dst == "" {
+				return fmt.Errorf("volume %q: empty container path", src)
+			}
+			s.volumes[dst] = src
+		}
+		return nil
+	}
+}
+
+// WithoutVolumes drops every mount, the default cache volumes included.
+func WithoutVolumes() ContainerOption {
+	return func(s *settings) error {
+		clear(s.volumes)
+		return nil
+	}
+}
+
+// WithStartupTimeout bounds the wait for GET /health to answer 200. A
+// container that exits fails at once, whatever the timeout.
+func WithStartupTimeout(d time.Duration) ContainerOption {
+	return func(s *settings) error {
+		if d <= 0 {
+			return fmt.Errorf("startup timeout must be positive, got %s", d)
+		}
+		s.startupTimeout = d
+		return nil
+	}
+}
+
+// WithLogFile writes the container's full output (stdout and stderr) to path
+// as it runs; the file is complete once Stop returns.
+func WithLogFile(path string) ContainerOption {
+	return func(s *settings) error {
+		s.logFile = path
+		return nil
+	}
+}
+
+// WithAPIKey starts the server with `--api-key key`; requests then need
+// `Authorization: Bearer key`. /health stays open, as in vLLM.
+func WithAPIKey(key string) ContainerOption {
+	return func(s *settings) error {
+		s.apiKey = key
+		return nil
+	}
+}
+
+// WithSession labels the container org.llmgate.session=id so Cleanup(ctx, id)
+// can remove it if the process dies before Stop.
+func WithSession(id string) ContainerOption {
+	return func(s *settings) error {
+		if id == "" {
+			return errors.New("empty session id")
+		}
+		s.session = id
+		return nil
+	}
+}
+
+// WithLabels adds container labels.
+func WithLabels(labels map[string]string) ContainerOption {
+	return func(s *settings) error {
+		maps.Copy(s.labels, labels)
+		return nil
+	}
+}
+
+// WithLogger sets where testcontainers writes its progress lines; nil silences them.
+func WithLogger(l tclog.Logger) ContainerOption {
+	return func(s *settings) error {
+		if l == nil {
+			l = tclog.NewNoopLogger()
+		}
+		s.logger = l
+		return nil
+	}
+}
+
+// WithCustomizers passes testcontainers customizers through, applied after
+// everything else, for what no option here covers.
+func WithCustomizers(c ...tc.ContainerCustomizer) ContainerOption {
+	return func(s *settings) error {
+		s.customizers = append(s.customizers, c...)
+		return nil
+	}
+}

@@ -1,0 +1,206 @@
+package target
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/mount"
+)
+
+func TestParseGPUs(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    container.DeviceRequest
+		none    bool
+		wantErr string
+	}{
+		// Unset means no device request at all.
+		{name: "empty", in: "", none: true},
+		// "all" is Docker's count -1.
+		{name: "all", in: "all", want: container.DeviceRequest{Driver: "nvidia", Count: -1, Capabilities: [][]string{{"gpu"}}}},
+		// A bare number is a count, like `docker run --gpus 2`.
+		{name: "count", in: "2", want: container.DeviceRequest{Driver: "nvidia", Count: 2, Capabilities: [][]string{{"gpu"}}}},
+		// Docker's own count= spelling.
+		{name: "count prefix", in: "count=4", want: container.DeviceRequest{Driver: "nvidia", Count: 4, Capabilities: [][]string{{"gpu"}}}},
+		// A comma makes a list of device ids.
+		{name: "ids", in: "0,1", want: container.DeviceRequest{Driver: "nvidia", DeviceIDs: []string{"0", "1"}, Capabilities: [][]string{{"gpu"}}}},
+		// device= selects one device by index.
+		{name: "one device", in: "device=3", want: container.DeviceRequest{Driver: "nvidia", DeviceIDs: []string{"3"}, Capabilities: [][]string{{"gpu"}}}},
+		// A UUID is an id, not a count.
+		{name: "uuid", in: "GPU-6b6f8c1e", want: container.DeviceRequest{Driver: "nvidia", DeviceIDs: []string{"GPU-6b6f8c1e"}, Capabilities: [][]string{{"gpu"}}}},
+		// Zero is ambiguous: refuse and say how to pick device 0.
+		{name: "zero", in: "0", wantErr: `write "device=0"`},
+		// Words other than all are refused.
+		{name: "word", in: "many", wantErr: `want "all", a count`},
+		// An empty id in a list is refused.
+		{name: "empty id", in: "0,,1", wantErr: "empty device id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := parseGPUs(tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("parseGPUs(%q) error = %v, want it to contain %q", tt.in, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parseGPUs(%q): %v", tt.in, err)
+			}
+			if tt.none {
+				if g != nil {
+					t.Fatalf("parseGPUs(%q) = %+v, want no request", tt.in, g)
+				}
+				return
+			}
+			if diff := cmp.Diff(tt.want, g.deviceRequest()); diff != "" {
+				t.Errorf("device request for %q (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestHasNvidiaRuntime(t *testing.T) {
+	tests := []struct {
+		name     string
+		runtimes []string
+		def      string
+		want     bool
+	}{
+		// A stock daemon: runc only.
+		{name: "runc only", runtimes: []string{"io.containerd.runc.v2", "runc"}, def: "runc", want: false},
+		// After `nvidia-ctk runtime configure --runtime=docker`.
+		{name: "nvidia registered", runtimes: []string{"nvidia", "runc"}, def: "runc", want: true},
+		// nvidia as the default runtime.
+		{name: "nvidia default", runtimes: []string{"runc"}, def: "nvidia", want: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := map[string]struct{}{}
+			for _, r := range tt.runtimes {
+				m[r] = struct{}{}
+			}
+			if got := hasNvidiaRuntime(m, tt.def); got != tt.want {
+				t.Errorf("hasNvidiaRuntime(%v, %q) = %v, want %v", tt.runtimes, tt.def, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSettingsCmd(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []ContainerOption
+		want []string
+	}{
+		// The current vllm/vllm-openai image: `vllm serve <model> ...`.
+		{name: "positional model", opts: []ContainerOption{WithModel("m"), WithArgs("--max-num-seqs", "8")}, want: []string{"m", "--max-num-seqs", "8"}},
+		// Older images take --model.
+		{name: "model flag", opts: []ContainerOption{WithModel("m"), WithModelFlag()}, want: []string{"--model", "m"}},
+		// Target args then run server_args, in order, then the API key.
+		{name: "args and key", opts: []ContainerOption{WithModel("m"), WithArgs("--a", "1"), WithArgs("--gpu-memory-utilization", "0.7"), WithAPIKey("k")},
+			want: []string{"m", "--a", "1", "--gpu-memory-utilization", "0.7", "--api-key", "k"}},
+		// No model: the image's own default command line.
+		{name: "nothing", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := defaultSettings()
+			for _, o := range tt.opts {
+				if err := o(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(tt.want, s.cmd()); diff != "" {
+				t.Errorf("cmd (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSettingsMounts(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    []ContainerOption
+		want    []mount.Mount
+		wantErr string
+	}{
+		// By default both caches are named volumes that outlive the container.
+		{name: "defaults", want: []mount.Mount{
+			{Type: mount.TypeVolume, Source: HFCacheVolume, Target: HFCachePath},
+			{Type: mount.TypeVolume, Source: VLLMCacheVolume, Target: VLLMCachePath},
+		}},
+		// A host path replaces the default at the same container path; the other default stays.
+		{name: "bind replaces default", opts: []ContainerOption{WithVolumes(map[string]string{"/data/hf": HFCachePath})}, want: []mount.Mount{
+			{Type: mount.TypeBind, Source: "/data/hf", Target: HFCachePath},
+			{Type: mount.TypeVolume, Source: VLLMCacheVolume, Target: VLLMCachePath},
+		}},
+		// An empty source removes a default mount.
+		{name: "empty source drops", opts: []ContainerOption{WithVolumes(map[string]string{"": VLLMCachePath})}, want: []mount.Mount{
+			{Type: mount.TypeVolume, Source: HFCacheVolume, Target: HFCachePath},
+		}},
+		// WithoutVolumes mounts nothing.
+		{name: "none", opts: []ContainerOption{WithoutVolumes()}, want: nil},
+		// "~" is not expanded by anyone: refuse rather than create a volume called "~".
+		{name: "tilde", opts: []ContainerOption{WithVolumes(map[string]string{"~/hf": HFCachePath})}, wantErr: "not expanded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := defaultSettings()
+			for _, o := range tt.opts {
+				if err := o(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := s.mounts()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("mounts() error = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("mounts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		opt  ContainerOption
+		want string
+	}{
+		// A zero or negative timeout would never wait.
+		{name: "timeout", opt: WithStartupTimeout(0), want: "startup timeout must be positive"},
+		// Negative shm size is a typo.
+		{name: "shm", opt: WithShmSize(-1), want: "must not be negative"},
+		// A volume needs a container path.
+		{name: "volume", opt: WithVolumes(map[string]string{"v": ""}), want: "empty container path"},
+		// A bad gpus value is reported by Run before anything starts.
+		{name: "gpus", opt: WithGPUs("lots"), want: "gpus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Run(t.Context(), "img", tt.opt)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Run error = %v, want it to contain %q", err, tt.want)
+			}
+			if errors.Is(err, ErrUnavailable) {
+				t.Errorf("a bad option is the user's mistake, not an unavailable server: %v", err)
+			}
+		})
+	}
+	if d := defaultSettings().startupTimeout; d != 20*time.Minute {
+		t.Errorf("default startup timeout = %s, want 20m", d)
+	}
+}
