@@ -3,6 +3,7 @@ package load
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -21,12 +22,16 @@ import (
 
 // The benchmarks' SSE server runs in a child process (this test binary
 // re-executed) so that the client's CPU time, memory and GOMAXPROCS are its
-// own. It streams completions with a fixed TTFT (slept per request from the
-// moment the request was read) and a fixed ITL (one ticker goroutine writes
-// every stream's due tokens), from precomputed chunk bytes, and reports on
-// GET /stats what it actually did for each request (how late its first chunk
-// was, the true TPOT of its writes), so the benchmark can tell the client's
-// error from the server's own.
+// own. It streams completions with a fixed TTFT and a fixed ITL (one ticker
+// goroutine writes every stream's due tokens), from precomputed chunk bytes,
+// and reports on GET /stats what it actually did for each request (how late
+// its first chunk was, the true TPOT of its writes), so the benchmark can
+// tell the client's error from the server's own.
+//
+// The TTFT is slept from the end of the socket read that brought the
+// request's first bytes, not from when the handler had read the body: under
+// a burst of 512 requests the server's own parsing backlog (several ms) would
+// otherwise count as client error. Lateness is measured from the same point.
 
 const benchServerEnv = "LLMGATE_BENCH_SSE_SERVER"
 
@@ -56,7 +61,61 @@ func serveBench(spec string) {
 	go s.tick()
 	fmt.Println(l.Addr().String())
 	go func() { io.Copy(io.Discard, os.Stdin); os.Exit(0) }() // parent gone: stop
-	http.Serve(l, s)
+	srv := &http.Server{Handler: s, ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+		return context.WithValue(ctx, benchConnKey{}, c)
+	}}
+	srv.Serve(benchListener{l})
+}
+
+// benchListener hands out benchConns.
+type benchListener struct{ net.Listener }
+
+func (l benchListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	bc := &benchConn{Conn: c}
+	bc.armed.Store(true)
+	return bc, nil
+}
+
+type benchConnKey struct{}
+
+// benchConn notes when a request started to arrive: the end of the first
+// read that returned data after the connection was opened or last written
+// to (HTTP/1.1 without pipelining: a request follows the previous answer).
+type benchConn struct {
+	net.Conn
+	armed   atomic.Bool
+	arrival atomic.Int64 // ns since monoBase
+}
+
+func (c *benchConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && c.armed.CompareAndSwap(true, false) {
+		c.arrival.Store(sinceBase())
+	}
+	return n, err
+}
+
+func (c *benchConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.armed.Store(true)
+	return n, err
+}
+
+// arrivedAt is when the request being served on the connection of ctx
+// started to arrive, or at when that is unknown or later.
+func arrivedAt(ctx context.Context, at time.Time) time.Time {
+	if c, ok := ctx.Value(benchConnKey{}).(*benchConn); ok {
+		if ns := c.arrival.Load(); ns != 0 {
+			if t := monoBase.Add(time.Duration(ns)); t.Before(at) {
+				return t
+			}
+		}
+	}
+	return at
 }
 
 type benchServer struct {
@@ -108,7 +167,7 @@ func (s *benchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
-	arrived := time.Now()
+	arrived := arrivedAt(r.Context(), time.Now())
 	n := 16
 	if i := bytes.Index(body, []byte(`"max_tokens":`)); i >= 0 {
 		j := i + len(`"max_tokens":`)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -45,6 +46,40 @@ type streamState struct {
 	sse *sseReader
 	tr  tracker
 	ch  chunk
+	// conn is the connection the request got (from trace's GotConn), or
+	// nil: it gives the send and arrival times at the socket. A request
+	// that was redirected (more than one connection) has none: its send
+	// time is the first request's.
+	conn  *timedConn
+	conns int
+	trace *httptrace.ClientTrace
+}
+
+func newStreamState() *streamState {
+	st := &streamState{sse: newSSEReader(nil, 4096)}
+	st.trace = &httptrace.ClientTrace{GotConn: st.gotConn}
+	return st
+}
+
+// gotConn is told, in the sending goroutine and before the request is
+// written, which connection the transport picked.
+func (st *streamState) gotConn(info httptrace.GotConnInfo) {
+	st.conns++
+	st.conn = nil
+	if tc, ok := info.Conn.(*timedConn); ok && st.conns == 1 {
+		tc.arm()
+		st.conn = tc
+	}
+}
+
+// withTrace returns ctx carrying a trace that reports the connection to st.
+func (st *streamState) withTrace(ctx context.Context) context.Context {
+	if httptrace.ContextClientTrace(ctx) == nil {
+		return httptrace.WithClientTrace(ctx, st.trace)
+	}
+	// the caller traces too: WithClientTrace composes (and so changes) the
+	// trace it is given, so give it a fresh one
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: st.gotConn})
 }
 
 // newClient builds the HTTP client for base with a pool of conns
@@ -93,7 +128,7 @@ func newClient(base, apiKey string, conns int, timeout time.Duration) (*client, 
 		timeout: timeout,
 		pool:    pool,
 	}
-	c.readers.New = func() any { return &streamState{sse: newSSEReader(nil, 4096)} }
+	c.readers.New = func() any { return newStreamState() }
 	return c, nil
 }
 
@@ -124,15 +159,24 @@ type request struct {
 // do sends req and fills rec: Sent and Finished as offsets from origin,
 // timings, tokens, or the error with its kind. It never panics on a bad
 // server; every failure lands in rec.
+//
+// The send time is when the request's first byte was handed to the socket
+// (the time just before the call to send it when that is unknown), and each
+// chunk's time is when the socket read that brought it returned: the
+// transport's and the scheduler's delays on a busy client stay out of TTFT
+// and ITL. How late the client itself sent is the schedule lag (Sent minus
+// Scheduled), which the run's health check bounds.
 func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *results.Record) {
 	st := c.readers.Get().(*streamState)
 	defer func() {
 		st.sse.reset(nil) // do not keep the body (and its connection) reachable from the pool
+		st.conn, st.conns = nil, 0
 		c.readers.Put(st)
 	}()
 	keep := req.validate != nil || req.after != nil
+	st.conn, st.conns = nil, 0
 
-	rctx, cancel := context.WithTimeout(ctx, c.timeout)
+	rctx, cancel := context.WithTimeout(st.withTrace(ctx), c.timeout)
 	defer cancel()
 	hr, err := http.NewRequestWithContext(rctx, http.MethodPost, c.base+req.path, bytes.NewReader(req.body))
 	if err != nil {
@@ -156,6 +200,13 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	}()
 
 	resp, err := c.hc.Do(hr)
+	if st.conn != nil {
+		if w, ok := st.conn.wrote(); ok && w.After(sent) {
+			sent = w
+			rec.Sent = sent.Sub(origin)
+			st.tr.sent = sent
+		}
+	}
 	if err != nil {
 		classify(rec, ctx, rctx, err, "send")
 		return
@@ -173,6 +224,9 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 		return
 	}
 	st.sse.reset(resp.Body)
+	if st.conn != nil {
+		st.sse.stampFrom(st.conn, sent)
+	}
 	done := false
 	for !done {
 		data, at, err := st.sse.next()

@@ -60,17 +60,22 @@ func (p *connPool) fill(ctx context.Context, n int) error {
 	return <-errs // nil when none
 }
 
+// open dials (and TLS-handshakes) one connection, wrapped in a timedConn
+// so that the client can read send and arrival times at the socket.
 func (p *connPool) open(ctx context.Context) (net.Conn, error) {
 	c, err := p.dialer.DialContext(ctx, "tcp", p.addr)
-	if err != nil || p.tlsConf == nil {
-		return c, err
+	if err != nil {
+		return nil, err
+	}
+	if p.tlsConf == nil {
+		return &timedConn{Conn: c}, nil
 	}
 	tc := tls.Client(c, p.tlsConf)
 	if err := tc.HandshakeContext(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("tls handshake with %s: %w", p.addr, err)
 	}
-	return tc, nil
+	return &timedConn{Conn: tc}, nil
 }
 
 // dial is the transport's DialContext (http) or DialTLSContext (https).

@@ -23,12 +23,20 @@ const keepScratch = 64 << 10
 // buffer, valid until the next call, and the time its first data line
 // arrived. Comments and fields other than data are skipped; several data
 // lines of one event are joined with "\n" as the SSE specification says.
+//
+// The arrival time is the end of the connection read that completed the
+// line when the reader knows the connection (stampFrom), else the time the
+// line was scanned. Reads of the body reach the connection only when the
+// buffered bytes hold no complete line, so the latest read is the one that
+// brought the line in.
 type sseReader struct {
-	br   *bufio.Reader
-	data []byte    // current event's data
-	long []byte    // assembles a line longer than the bufio buffer
-	at   time.Time // when the current event's first data line was read
-	has  bool      // the current event has a data field
+	br    *bufio.Reader
+	data  []byte    // current event's data
+	long  []byte    // assembles a line longer than the bufio buffer
+	at    time.Time // when the current event's first data line was read
+	has   bool      // the current event has a data field
+	conn  *timedConn
+	floor time.Time // conn reads before this belong to an earlier request
 }
 
 func newSSEReader(r io.Reader, size int) *sseReader {
@@ -45,6 +53,23 @@ func (s *sseReader) reset(r io.Reader) {
 	}
 	s.data = s.data[:0]
 	s.has = false
+	s.conn, s.floor = nil, time.Time{}
+}
+
+// stampFrom makes the reader take arrival times from c's reads, ignoring
+// reads that ended before floor (the request's send time).
+func (s *sseReader) stampFrom(c *timedConn, floor time.Time) {
+	s.conn, s.floor = c, floor
+}
+
+// now is the arrival time of the line just read.
+func (s *sseReader) now() time.Time {
+	if s.conn != nil {
+		if t, ok := s.conn.read(); ok && !t.Before(s.floor) {
+			return t
+		}
+	}
+	return time.Now()
 }
 
 // next returns the data of the next event and when it started to arrive.
@@ -85,7 +110,7 @@ func (s *sseReader) next() ([]byte, time.Time, error) {
 		}
 		if !s.has {
 			s.has = true
-			s.at = time.Now()
+			s.at = s.now()
 			s.data = append(s.data[:0], value...)
 		} else {
 			if len(s.data)+1+len(value) > maxEventSize {
