@@ -1,6 +1,8 @@
 // Package runner executes a suite's plan: for each group of runs that share a
 // server it brings the target up, drives every run through load, scrapes the
 // server, evaluates the asserts and writes the results file after each run,
-// then stops the target. It only sequences the other stages; what it is doing
-// is reported through Progress, which the CLI renders.
+// then stops the target. Gate goes on to compare the results with the
+// baseline, confirm unclear changes by a rerun and decide the verdict. It only
+// sequences the other stages; what it is doing is reported through Progress,
+// which the CLI renders.
 package runner

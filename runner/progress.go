@@ -13,7 +13,7 @@ type Progress interface {
 }
 
 // Event is one of PlanStarted, ServerStarting, ServerReady, ServerStopped,
-// RunStarted, RequestDone, RunFinished and PlanFinished.
+// RunStarted, RequestDone, RunFinished, PlanFinished and ConfirmStarted.
 type Event interface{ event() }
 
 // PlanStarted opens a plan: how much work lies ahead.
@@ -91,6 +91,12 @@ type PlanFinished struct {
 	Err  error
 }
 
+// ConfirmStarted says Gate is about to run Runs once more, because a single
+// run could not call their changes; the rerun's own plan events follow.
+type ConfirmStarted struct {
+	Runs []string
+}
+
 func (PlanStarted) event()    {}
 func (ServerStarting) event() {}
 func (ServerReady) event()    {}
@@ -99,6 +105,7 @@ func (RunStarted) event()     {}
 func (RequestDone) event()    {}
 func (RunFinished) event()    {}
 func (PlanFinished) event()   {}
+func (ConfirmStarted) event() {}
 
 // Nop is a Progress that ignores every event.
 type Nop struct{}

@@ -170,6 +170,18 @@ func TestLinesEndpoint(t *testing.T) {
 	}
 }
 
+// TestLinesConfirmStarted checks the gate's confirming rerun is announced
+// on a line of its own, naming the runs, before the rerun's own lines.
+func TestLinesConfirmStarted(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewLines(&buf)
+	p.Report(ConfirmStarted{Runs: []string{"chat", "sweep[concurrency=8]"}})
+	want := "\nllmgate: 2 run(s) moved close to or past their band without a clear call; running them once more to confirm: chat, sweep[concurrency=8]\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+}
+
 // TestTerminalFitsEightyColumns checks the live line never wraps, which
 // would break redrawing it in place, even with large counts and failures.
 func TestTerminalFitsEightyColumns(t *testing.T) {

@@ -120,6 +120,9 @@ func (p *text) Report(e Event) {
 		}
 	case PlanFinished:
 		p.clear()
+	case ConfirmStarted:
+		p.printf("\nllmgate: %d run(s) moved close to or past their band without a clear call; running them once more to confirm: %s\n",
+			len(e.Runs), strings.Join(e.Runs, ", "))
 	}
 }
 

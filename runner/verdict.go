@@ -1,6 +1,12 @@
 package runner
 
-import "github.com/llmgate/llmgate/results"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+)
 
 // Verdict sums up a results file the way the exit code needs it.
 type Verdict struct {
@@ -16,11 +22,9 @@ type Verdict struct {
 	Asserts, Passed int
 }
 
-// FailedAssert is one assert that did not hold, with the run it failed in.
-type FailedAssert struct {
-	Run    string
-	Assert results.AssertResult
-}
+// FailedAssert is one assert that did not hold, with the run it failed in:
+// the same type as compare's, so that the gate hands either list on as is.
+type FailedAssert = compare.FailedAssert
 
 // Judge reads the verdict out of f: which asserts failed in runs that may
 // be judged, and which runs could not be judged.
@@ -62,3 +66,26 @@ func Judge(f *results.File) Verdict {
 
 // GateFailed reports whether an assert failed in a run that may be judged.
 func (v Verdict) GateFailed() bool { return len(v.FailedAsserts) > 0 }
+
+// Problems are why the runs could not all be judged: runErr (a target that
+// did not start, an interruption), when not nil, and the invalid runs.
+func (v Verdict) Problems(runErr error) []error {
+	var problems []error
+	if runErr != nil {
+		problems = append(problems, runErr)
+	}
+	if len(v.Invalid) > 0 {
+		problems = append(problems, fmt.Errorf("%d run(s) invalid, the load generator could not keep to its plan, so the server was not judged: %s",
+			len(v.Invalid), strings.Join(v.Invalid, ", ")))
+	}
+	return problems
+}
+
+// UnjudgedNote says how many asserts failed in runs that cannot be judged;
+// "" when none did.
+func (v Verdict) UnjudgedNote() string {
+	if len(v.Unjudged) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d assert(s) failed in runs that cannot be judged (invalid or partial); they do not fail the gate", len(v.Unjudged))
+}

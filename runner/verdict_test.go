@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,5 +47,43 @@ func TestJudge(t *testing.T) {
 	}
 	if v := Judge(nil); v.GateFailed() {
 		t.Error("Judge(nil) failed the gate")
+	}
+}
+
+// TestVerdictProblems checks what stops runs from being judged, and the
+// note about asserts that failed in them.
+func TestVerdictProblems(t *testing.T) {
+	fail := results.AssertResult{Name: "f", Passed: false}
+	tests := []struct {
+		name     string
+		v        Verdict
+		runErr   error
+		problems []string
+		note     string
+	}{
+		// nothing in the way
+		{name: "none"},
+		// the run's error comes first
+		{name: "run error", runErr: errors.New("start simulator.sim: boom"), problems: []string{"start simulator.sim: boom"}},
+		// invalid runs are named, after the run's error
+		{name: "invalid", v: Verdict{Invalid: []string{"a", "b"}}, runErr: errors.New("x"),
+			problems: []string{"x", "2 run(s) invalid, the load generator could not keep to its plan, so the server was not judged: a, b"}},
+		// unjudged failed asserts are counted in the note
+		{name: "unjudged", v: Verdict{Unjudged: []FailedAssert{{Run: "a", Assert: fail}}},
+			note: "1 assert(s) failed in runs that cannot be judged (invalid or partial); they do not fail the gate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, p := range tt.v.Problems(tt.runErr) {
+				got = append(got, p.Error())
+			}
+			if diff := cmp.Diff(tt.problems, got); diff != "" {
+				t.Errorf("Problems (-want +got):\n%s", diff)
+			}
+			if n := tt.v.UnjudgedNote(); n != tt.note {
+				t.Errorf("UnjudgedNote = %q, want %q", n, tt.note)
+			}
+		})
 	}
 }

@@ -53,7 +53,7 @@ func runBaseline(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 || *to == "" {
 		return usagef("baseline promote needs one RESULTS file and --to FILE")
 	}
-	f, err := cmpReadResults(pos[0], "")
+	f, err := readResults(pos[0], "")
 	if err != nil {
 		return err
 	}

@@ -4,14 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/report"
-	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/suite"
 )
 
 func init() {
@@ -53,14 +48,17 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	mdPath := fs.String("markdown", "", "also write the markdown summary to `FILE`")
 	jsonPath := fs.String("json", "", "also write the verdicts as JSON to `FILE`")
 	failOn := fs.String("fail-on", "", "also fail on `inconclusive` verdicts")
-	vars := varFlag{}
-	fs.Var(vars, "var", "set the suite variable `NAME=VALUE` (repeatable)")
+	varFlags := varFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 2 {
 		return usagef("compare needs BASELINE and CURRENT results files (see llmgate help compare)")
+	}
+	vars, err := suiteVars(*varFlags)
+	if err != nil {
+		return err
 	}
 	if len(vars) > 0 && *suitePath == "" {
 		return usagef("--var sets variables of the suite; pass --suite FILE too")
@@ -75,17 +73,17 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	if *failOn == "inconclusive" {
 		cfg.FailOnInconclusive = true
 	}
-	base, err := cmpReadResults(pos[0], "baseline")
+	base, err := readResults(pos[0], "baseline")
 	if err != nil {
 		return err
 	}
-	cur, err := cmpReadResults(pos[1], "current")
+	cur, err := readResults(pos[1], "current")
 	if err != nil {
 		return err
 	}
 	var c *compare.Comparison
 	if *rerunPath != "" {
-		rerun, err := cmpReadResults(*rerunPath, "rerun")
+		rerun, err := readResults(*rerunPath, "rerun")
 		if err != nil {
 			return err
 		}
@@ -97,7 +95,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *mdPath != "" {
-		if err := cmpWriteFile(*mdPath, []byte(report.Markdown(c, report.MarkdownOptions{Title: cur.Suite.Name}))); err != nil {
+		if err := writeFileAtomic(*mdPath, []byte(report.Markdown(c, report.MarkdownOptions{Title: cur.Suite.Name}))); err != nil {
 			return err
 		}
 	}
@@ -106,7 +104,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("encoding verdicts: %w", err)
 		}
-		if err := cmpWriteFile(*jsonPath, append(b, '\n')); err != nil {
+		if err := writeFileAtomic(*jsonPath, append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -121,45 +119,12 @@ func cmpConfig(e *env, path string, vars map[string]string) (compare.Config, err
 	if path == "" {
 		return compare.DefaultConfig(), nil
 	}
-	s, diags := suite.Load(path, suite.Options{Vars: vars, Getenv: e.getenv})
+	s, diags, err := loadSuite(e, path, vars)
+	if err != nil {
+		return compare.Config{}, err
+	}
 	if diags.HasErrors() {
-		var files map[string]*hcl.File
-		if s != nil {
-			files = s.Files
-		}
-		if err := suite.WriteDiagnostics(e.stderr, files, diags, false); err != nil {
-			return compare.Config{}, err
-		}
 		return compare.Config{}, errReported{exitUsage}
 	}
 	return compare.ConfigFromGate(s.Gate), nil
-}
-
-// cmpReadResults reads a results file, mapping any problem to a usage error (exit 2).
-func cmpReadResults(path, role string) (*results.File, error) {
-	f, err := results.ReadFile(path)
-	if err != nil {
-		return nil, usagef("reading %s results: %w", role, err)
-	}
-	return f, nil
-}
-
-// cmpWriteFile writes data to path through a temporary file and a rename.
-func cmpWriteFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,10 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/ghaction/ghactiontest"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/sim"
 )
 
@@ -275,46 +272,5 @@ func TestGateUnreachableTarget(t *testing.T) {
 	}
 	if sum := r.Summary(t); !strings.Contains(sum, "The gate could not judge this change") || !strings.Contains(sum, "127.0.0.1:1") {
 		t.Errorf("summary does not explain:\n%s", sum)
-	}
-}
-
-func TestGateDecide(t *testing.T) {
-	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: "e2el.p95", Verdict: v} }
-	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "a"}}}
-	tests := []struct {
-		name     string
-		rows     []compare.Row
-		judged   []compare.FailedAssert
-		runErr   error
-		invalid  []string
-		failOn   bool
-		want     string
-		problems int
-	}{
-		// nothing moved
-		{name: "pass", rows: []compare.Row{row(compare.Unchanged), row(compare.Improvement)}, want: verdictPass},
-		// a regression fails the gate
-		{name: "regression", rows: []compare.Row{row(compare.Regression)}, want: verdictFail},
-		// a failed assert in a judged run fails the gate
-		{name: "assert", judged: failed, want: verdictFail},
-		// inconclusive passes, saying so
-		{name: "inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, want: verdictInconclusive},
-		// ... unless --fail-on inconclusive
-		{name: "inconclusive fails", rows: []compare.Row{row(compare.Inconclusive)}, failOn: true, want: verdictFail},
-		// a target that did not start: the gate could not judge
-		{name: "infra", runErr: errors.New("start server.vllm: timeout"), want: verdictError, problems: 1},
-		// an invalid run: could not judge either
-		{name: "invalid run", invalid: []string{"chat"}, rows: []compare.Row{row(compare.Invalid)}, want: verdictError, problems: 1},
-		// a failure still wins over an infrastructure problem elsewhere
-		{name: "fail wins", rows: []compare.Row{row(compare.Regression)}, runErr: errors.New("x"), want: verdictFail, problems: 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			g := &gateRun{cmp: &compare.Comparison{Rows: tt.rows}, judged: tt.judged}
-			problems, _, _ := g.decide(tt.runErr, runner.Verdict{Invalid: tt.invalid}, compare.Config{FailOnInconclusive: tt.failOn})
-			if g.verdict != tt.want || len(problems) != tt.problems {
-				t.Errorf("verdict %q with %d problems, want %q with %d", g.verdict, len(problems), tt.want, tt.problems)
-			}
-		})
 	}
 }

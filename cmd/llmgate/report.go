@@ -38,8 +38,7 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	out := fs.String("o", "report.html", "write the HTML report to `FILE`")
 	basePath := fs.String("baseline", "", "baseline results `FILE` to compare with")
 	suitePath := fs.String("suite", "", "suite `FILE` whose gate block gives bands and alpha")
-	vars := varFlag{}
-	fs.Var(vars, "var", "set the suite variable `NAME=VALUE` (repeatable)")
+	varFlags := varFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -47,17 +46,21 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("report needs one RESULTS file (see llmgate help report)")
 	}
+	vars, err := suiteVars(*varFlags)
+	if err != nil {
+		return err
+	}
 	if *suitePath != "" && *basePath == "" {
 		return usagef("--suite gives the bands of a comparison; pass --baseline FILE too, or leave --suite out")
 	}
-	cur, err := cmpReadResults(pos[0], "current")
+	cur, err := readResults(pos[0], "current")
 	if err != nil {
 		return err
 	}
 	var c *compare.Comparison
 	var base *results.File
 	if *basePath != "" {
-		base, err = cmpReadResults(*basePath, "baseline")
+		base, err = readResults(*basePath, "baseline")
 		if err != nil {
 			return err
 		}
@@ -71,7 +74,7 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if err := report.HTML(&b, cur, base, c); err != nil {
 		return err
 	}
-	if err := cmpWriteFile(*out, b.Bytes()); err != nil {
+	if err := writeFileAtomic(*out, b.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s (%d runs)\n", *out, len(cur.Runs))

@@ -4,16 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/url"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
 )
 
 func init() {
@@ -55,21 +50,11 @@ so the server was not judged), or the run was interrupted.`,
 	})
 }
 
-// runFlagList is a repeatable string flag.
-type runFlagList []string
-
-func (l *runFlagList) String() string     { return strings.Join(*l, ",") }
-func (l *runFlagList) Set(v string) error { *l = append(*l, v); return nil }
-
 func runSuiteCommand(ctx context.Context, e *env, args []string) error {
 	c := commands["run"]
 	fs := newFlags(c, e)
-	out := fs.String("o", "results.json", "write the results file to `PATH` (rewritten after every run)")
-	var vars, only runFlagList
-	fs.Var(&vars, "var", "set the suite variable `NAME=VALUE` (repeatable; also LLMGATE_VAR_NAME in the environment)")
-	fs.Var(&only, "only", "run only the runs or scenarios called `NAME` (repeatable)")
-	targetURL := fs.String("target", "", "send every run to the running server at `URL` instead of the suite's targets")
-	logDir := fs.String("log-dir", "", "write container logs to `DIR` (default: beside the results file)")
+	var f runFlags
+	f.register(fs, "write the results file to `PATH` (rewritten after every run)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -77,49 +62,24 @@ func runSuiteCommand(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("run takes one suite file, got %d arguments (see llmgate help run)", len(pos))
 	}
-	varMap := map[string]string{}
-	for _, kv := range vars {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return usagef("--var %q: want NAME=VALUE", kv)
-		}
-		varMap[k] = v
-	}
-	if *targetURL != "" {
-		if u, err := url.Parse(*targetURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usagef("--target %q: want a server's base URL such as http://127.0.0.1:8000", *targetURL)
-		}
-	}
-	if *out == "" {
-		return usagef("-o: want a results file path")
+	vars, err := f.check()
+	if err != nil {
+		return err
 	}
 
-	s, diags := suite.Load(pos[0], suite.Options{Vars: varMap, Getenv: e.getenv})
-	if len(diags) > 0 {
-		if err := suite.WriteDiagnostics(e.stderr, s.Files, diags, runIsTerminal(e.stderr) && e.getenv("NO_COLOR") == ""); err != nil {
-			return err
-		}
+	s, diags, err := loadSuite(e, pos[0], vars)
+	if err != nil {
+		return err
 	}
 	if diags.HasErrors() {
 		return errReported{exitUsage}
 	}
-	plan := s.Plan()
-	if len(only) > 0 {
-		if plan, err = plan.Filter(only); err != nil {
-			return usageErr(err)
-		}
+	opts, err := f.options(ctx, e, s, pos[0])
+	if err != nil {
+		return err
 	}
-
-	progress := runner.NewRenderer(e.stdout, runIsTerminal(e.stdout), e.getenv("GITHUB_ACTIONS") == "true")
-	f, runErr := runner.Run(ctx, s, runner.Options{
-		Plan:       plan,
-		OutputPath: *out,
-		TargetURL:  *targetURL,
-		LogDir:     *logDir,
-		Progress:   progress,
-		Env:        runner.DetectEnvironment(ctx, e.getenv, filepath.Dir(pos[0]), version()),
-	})
-	return runFinish(e, f, *out, runErr)
+	file, runErr := runner.Run(ctx, s, opts)
+	return runFinish(e, file, f.out, runErr)
 }
 
 // runFinish prints the table and the verdict, and picks the exit code: a
@@ -142,20 +102,11 @@ func runFinish(e *env, f *results.File, out string, runErr error) error {
 		}
 	}
 	v := runner.Judge(f)
-	for _, fa := range v.FailedAsserts {
-		fmt.Fprintf(e.stderr, "%s: assert %q failed in %s: %s\n", runAssertPos(fa), fa.Assert.Name, fa.Run, runAssertText(fa.Assert))
+	printFailedAsserts(e.stderr, v.FailedAsserts)
+	if note := v.UnjudgedNote(); note != "" {
+		fmt.Fprintf(e.stderr, "llmgate: %s\n", note)
 	}
-	if len(v.Unjudged) > 0 {
-		fmt.Fprintf(e.stderr, "llmgate: %d assert(s) failed in runs that cannot be judged (invalid or partial); they do not fail the gate\n", len(v.Unjudged))
-	}
-	var problems []error
-	if runErr != nil {
-		problems = append(problems, runErr)
-	}
-	if len(v.Invalid) > 0 {
-		problems = append(problems, fmt.Errorf("%d run(s) invalid, the load generator could not keep to its plan, so the server was not judged: %s",
-			len(v.Invalid), strings.Join(v.Invalid, ", ")))
-	}
+	problems := v.Problems(runErr)
 	switch {
 	case v.GateFailed():
 		for _, p := range problems {
@@ -166,31 +117,4 @@ func runFinish(e *env, f *results.File, out string, runErr error) error {
 		return infraErr(errors.Join(problems...))
 	}
 	return nil
-}
-
-func runAssertPos(fa runner.FailedAssert) string {
-	if fa.Assert.File == "" {
-		return "llmgate"
-	}
-	return fmt.Sprintf("%s:%d:%d", fa.Assert.File, fa.Assert.Line, fa.Assert.Column)
-}
-
-// runAssertText is the assert's message, which names the condition and the
-// values it saw, or its condition when it has none.
-func runAssertText(a results.AssertResult) string {
-	if a.Message != "" {
-		return a.Message
-	}
-	return a.Condition
-}
-
-// runIsTerminal reports whether w is a character device (a terminal), without
-// any dependency: redirected output, pipes and test buffers are not.
-func runIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/suite"
 )
 
 func init() {
@@ -35,26 +32,15 @@ Examples:
 	})
 }
 
-// varFlag collects repeated --var NAME=VALUE flags.
-type varFlag map[string]string
-
-func (v varFlag) String() string { return "" }
-
-func (v varFlag) Set(s string) error {
-	name, val, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return fmt.Errorf("want NAME=VALUE, got %q", s)
-	}
-	v[name] = val
-	return nil
-}
-
 func runValidate(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(commands["validate"], e)
 	plan := fs.Bool("plan", false, "print the runs each suite expands to, grouped by server start")
-	vars := varFlag{}
-	fs.Var(vars, "var", "set the suite variable `NAME=VALUE` (repeatable; also LLMGATE_VAR_NAME in the environment)")
+	varFlags := varFlag(fs)
 	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	vars, err := suiteVars(*varFlags)
 	if err != nil {
 		return err
 	}
@@ -63,11 +49,9 @@ func runValidate(ctx context.Context, e *env, args []string) error {
 	}
 	failed := false
 	for _, f := range files {
-		s, diags := suite.Load(f, suite.Options{Vars: vars, Getenv: e.getenv})
-		if len(diags) > 0 {
-			if err := suite.WriteDiagnostics(e.stderr, s.Files, diags, validateColor(e)); err != nil {
-				return err
-			}
+		s, diags, err := loadSuite(e, f, vars)
+		if err != nil {
+			return err
 		}
 		if diags.HasErrors() {
 			failed = true
@@ -87,17 +71,6 @@ func runValidate(ctx context.Context, e *env, args []string) error {
 		return errReported{exitUsage}
 	}
 	return nil
-}
-
-// validateColor reports whether diagnostics should be highlighted: stderr is
-// a terminal and NO_COLOR is unset.
-func validateColor(e *env) bool {
-	f, ok := e.stderr.(*os.File)
-	if !ok || e.getenv("NO_COLOR") != "" {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func countErrors(diags hcl.Diagnostics) string {

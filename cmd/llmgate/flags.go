@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmgate/llmgate/runner"
+	"github.com/llmgate/llmgate/suite"
+)
+
+// stringList is a repeatable string flag: --only NAME, --var NAME=VALUE.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// varFlag registers the repeatable --var NAME=VALUE flag on fs; suiteVars
+// turns what it collected into the suite's variables.
+func varFlag(fs *flag.FlagSet) *stringList {
+	var l stringList
+	fs.Var(&l, "var", "set the suite variable `NAME=VALUE` (repeatable; also LLMGATE_VAR_NAME in the environment)")
+	return &l
+}
+
+// suiteVars parses --var NAME=VALUE flags into suite variables, the last
+// one of a name winning; a flag without "=" or without a name is bad usage.
+func suiteVars(flags []string) (map[string]string, error) {
+	vars := map[string]string{}
+	for _, kv := range flags {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, usagef("--var %q: want NAME=VALUE", kv)
+		}
+		vars[k] = v
+	}
+	return vars, nil
+}
+
+// checkTargetURL checks --target: empty, or a server's http(s) base URL.
+func checkTargetURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("--target %q: want a server's base URL such as http://127.0.0.1:8000", s)
+	}
+	return nil
+}
+
+// runFlags are the flags run and gate share: the suite's variables, which
+// of its runs, against what, and where the results and logs go.
+type runFlags struct {
+	out, targetURL, logDir string
+	vars, only             stringList
+}
+
+// register adds -o (described by outHelp), --var, --only, --target and
+// --log-dir to fs.
+func (f *runFlags) register(fs *flag.FlagSet, outHelp string) {
+	fs.StringVar(&f.out, "o", "results.json", outHelp)
+	fs.Var(&f.vars, "var", "set the suite variable `NAME=VALUE` (repeatable; also LLMGATE_VAR_NAME in the environment)")
+	fs.Var(&f.only, "only", "run only the runs or scenarios called `NAME` (repeatable)")
+	fs.StringVar(&f.targetURL, "target", "", "send every run to the running server at `URL` instead of the suite's targets")
+	fs.StringVar(&f.logDir, "log-dir", "", "write container logs to `DIR` (default: beside the results file)")
+}
+
+// check checks the parsed flags and returns the suite variables.
+func (f *runFlags) check() (map[string]string, error) {
+	vars, err := suiteVars(f.vars)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTargetURL(f.targetURL); err != nil {
+		return nil, err
+	}
+	if f.out == "" {
+		return nil, usagef("-o: want a results file path")
+	}
+	return vars, nil
+}
+
+// options are the runner options for s, loaded from suitePath: its plan
+// cut to --only (an --only that names nothing is bad usage), progress on
+// stdout, and the environment around the suite file.
+func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePath string) (runner.Options, error) {
+	plan := s.Plan()
+	if len(f.only) > 0 {
+		var err error
+		if plan, err = plan.Filter(f.only); err != nil {
+			return runner.Options{}, usageErr(err)
+		}
+	}
+	return runner.Options{
+		Plan:       plan,
+		OutputPath: f.out,
+		TargetURL:  f.targetURL,
+		LogDir:     f.logDir,
+		Progress:   runner.NewRenderer(e.stdout, isTerminal(e.stdout), e.getenv("GITHUB_ACTIONS") == "true"),
+		Env:        runner.DetectEnvironment(ctx, e.getenv, filepath.Dir(suitePath), version()),
+	}, nil
+}

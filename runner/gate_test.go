@@ -1,0 +1,246 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
+// TestGateDecide checks the verdict table: what fails the gate, what only
+// stops it from judging, and what merely passes with a caveat.
+func TestGateDecide(t *testing.T) {
+	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: "e2el.p95", Verdict: v} }
+	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "a"}}}
+	tests := []struct {
+		name     string
+		rows     []compare.Row
+		failed   []compare.FailedAssert
+		runErr   error
+		invalid  []string
+		failOn   bool
+		want     GateVerdict
+		problems int
+	}{
+		// nothing moved
+		{name: "pass", rows: []compare.Row{row(compare.Unchanged), row(compare.Improvement)}, want: GatePass},
+		// no baseline and no failed assert: the asserts alone pass the gate
+		{name: "asserts only", want: GatePass},
+		// a regression fails the gate
+		{name: "regression", rows: []compare.Row{row(compare.Regression)}, want: GateFail},
+		// a failed assert in a judged run fails the gate
+		{name: "assert", failed: failed, want: GateFail},
+		// inconclusive passes, saying so
+		{name: "inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, want: GateInconclusive},
+		// ... unless --fail-on inconclusive
+		{name: "inconclusive fails", rows: []compare.Row{row(compare.Inconclusive)}, failOn: true, want: GateFail},
+		// a target that did not start: the gate could not judge
+		{name: "infra", runErr: errors.New("start server.vllm: timeout"), want: GateError, problems: 1},
+		// an invalid run: could not judge either
+		{name: "invalid run", invalid: []string{"chat"}, rows: []compare.Row{row(compare.Invalid)}, want: GateError, problems: 1},
+		// a run error and an invalid run are two problems
+		{name: "two problems", invalid: []string{"chat"}, runErr: errors.New("x"), want: GateError, problems: 2},
+		// a problem outweighs an inconclusive change
+		{name: "error over inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, runErr: errors.New("x"), want: GateError, problems: 1},
+		// a failure still wins over an infrastructure problem elsewhere
+		{name: "fail wins", rows: []compare.Row{row(compare.Regression)}, runErr: errors.New("x"), want: GateFail, problems: 1},
+		// a failed assert wins over an invalid run elsewhere
+		{name: "assert wins", failed: failed, invalid: []string{"other"}, want: GateFail, problems: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &compare.Comparison{Rows: tt.rows, FailedAsserts: tt.failed, Config: compare.Config{FailOnInconclusive: tt.failOn}}
+			got, problems := decide(c, Verdict{Invalid: tt.invalid}, tt.runErr)
+			if got != tt.want || len(problems) != tt.problems {
+				t.Errorf("verdict %q with %d problems %v, want %q with %d", got, len(problems), problems, tt.want, tt.problems)
+			}
+		})
+	}
+}
+
+// TestBaselinePath checks where the gate looks for its baseline.
+func TestBaselinePath(t *testing.T) {
+	abs := filepath.Join(t.TempDir(), "base.json")
+	tests := []struct {
+		name     string
+		filename string
+		gate     *suite.Gate
+		flag     string
+		want     string
+	}{
+		// --baseline wins over the suite
+		{name: "flag", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: "baseline.json"}, flag: "other.json", want: "other.json"},
+		// --baseline none is passed on as is
+		{name: "none", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: "baseline.json"}, flag: BaselineNone, want: BaselineNone},
+		// the suite's baseline is relative to the suite file
+		{name: "relative", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: "baseline.json"}, want: filepath.Join("perf", "baseline.json")},
+		// an absolute baseline stays as it is
+		{name: "absolute", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: abs}, want: abs},
+		// a gate block without a baseline: none
+		{name: "no baseline attribute", filename: "perf/gate.hcl", gate: &suite.Gate{}, want: ""},
+		// no gate block at all: none
+		{name: "no gate block", filename: "perf/gate.hcl", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &suite.Suite{Filename: tt.filename, Gate: tt.gate}
+			if got := BaselinePath(s, tt.flag); got != tt.want {
+				t.Errorf("BaselinePath = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// gateBaselineFile writes a baseline for testdata/gate.hcl whose chat run
+// completed the given number of requests (the test runs complete 8).
+func gateBaselineFile(t *testing.T, completed int) string {
+	t.Helper()
+	f := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: "runner-gate"}, Runs: []results.Run{{
+		Name: "chat", Scenario: "chat", Status: results.StatusOK,
+		Summary: results.Summary{Requests: results.Requests{Completed: completed}},
+	}}}
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	if err := results.WriteFile(path, f); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestGate runs testdata/gate.hcl against the tiny simulator through the
+// whole gate. The baseline says 10 requests completed where the run
+// completes 8: 20% worse, which a single run cannot call under a 25% or a
+// 15% band (inconclusive, rerun to confirm); the rerun completes 8 again,
+// so the mean of both runs decides: within 25%, past 15%.
+func TestGate(t *testing.T) {
+	corrupt := filepath.Join(t.TempDir(), "corrupt.json")
+	if err := os.WriteFile(corrupt, []byte(`{"version": "1.0", "runs": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		band       string
+		ttftLimit  string
+		baseline   string // a file, BaselineNone, "" for the suite's (which does not exist), or "worse" for the 10-request baseline
+		rerun      bool
+		failOn     bool
+		targetURL  string
+		want       GateVerdict
+		rerunRan   bool
+		regr, inc  int
+		failed     int
+		problems   int
+		note       string // in Notes
+		confirmed  bool   // the row was decided by the rerun
+		wantErr    string // Gate's error; then nothing runs
+		rowVerdict compare.Verdict
+	}{
+		// the rerun confirms a change within the band: pass
+		{name: "rerun confirms within band", band: "25%", baseline: "worse", rerun: true,
+			want: GatePass, rerunRan: true, confirmed: true, rowVerdict: compare.Unchanged},
+		// the rerun confirms a change past the band: a regression fails the gate
+		{name: "rerun confirms regression", band: "15%", baseline: "worse", rerun: true,
+			want: GateFail, rerunRan: true, regr: 1, confirmed: true, rowVerdict: compare.Regression},
+		// without the rerun the change stays inconclusive, which passes
+		{name: "no rerun", band: "25%", baseline: "worse",
+			want: GateInconclusive, inc: 1, rowVerdict: compare.Inconclusive},
+		// ... and fails with FailOnInconclusive
+		{name: "no rerun, fail on inconclusive", band: "25%", baseline: "worse", failOn: true,
+			want: GateFail, inc: 1, rowVerdict: compare.Inconclusive},
+		// baseline none: the asserts alone decide
+		{name: "baseline none", baseline: BaselineNone, rerun: true, want: GatePass, note: "baseline disabled"},
+		// the suite's baseline does not exist yet: asserts only, with a note
+		{name: "baseline not there yet", rerun: true, want: GatePass, note: "testdata/gate-baseline.json does not exist yet"},
+		// a failed assert fails the gate with or without a baseline
+		{name: "failed assert", baseline: BaselineNone, ttftLimit: "0", want: GateFail, failed: 1},
+		// a target that does not answer: the gate cannot judge
+		{name: "unreachable", baseline: "worse", rerun: true, targetURL: "http://127.0.0.1:1", want: GateError, problems: 1},
+		// an unreadable baseline stops the gate before anything runs
+		{name: "corrupt baseline", baseline: corrupt, wantErr: "baseline " + corrupt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vars := map[string]string{}
+			if tt.band != "" {
+				vars["band"] = tt.band
+			}
+			if tt.ttftLimit != "" {
+				vars["ttft_limit"] = tt.ttftLimit
+			}
+			s := loadSuite(t, "gate.hcl", vars)
+			baseline := tt.baseline
+			if baseline == "worse" {
+				baseline = gateBaselineFile(t, 10)
+			}
+			dir := t.TempDir()
+			out, rerunPath := filepath.Join(dir, "results.json"), filepath.Join(dir, "results.rerun.json")
+			rec := &recorder{}
+			var told []string
+			o, err := Gate(context.Background(), s, GateOptions{
+				Options:            Options{OutputPath: out, TargetURL: tt.targetURL, Progress: rec},
+				Baseline:           baseline,
+				Rerun:              tt.rerun,
+				RerunPath:          rerunPath,
+				FailOnInconclusive: tt.failOn,
+				Notify:             func(n string) { told = append(told, n) },
+			})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || o != nil {
+					t.Fatalf("Gate = %v, %v; want no outcome and an error with %q", o, err, tt.wantErr)
+				}
+				if _, err := os.Stat(out); !os.IsNotExist(err) {
+					t.Errorf("a baseline error still ran the suite: %s exists", out)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Gate: %v", err)
+			}
+			if o.Verdict != tt.want || o.Regressions != tt.regr || o.Inconclusive != tt.inc || len(o.FailedAsserts()) != tt.failed || len(o.Problems) != tt.problems {
+				t.Errorf("verdict %q, %d regressions, %d inconclusive, %d failed asserts, problems %v; want %q, %d, %d, %d, %d problems",
+					o.Verdict, o.Regressions, o.Inconclusive, len(o.FailedAsserts()), o.Problems, tt.want, tt.regr, tt.inc, tt.failed, tt.problems)
+			}
+			if o.Current == nil || o.Comparison == nil || o.Comparison.Current != o.Current {
+				t.Fatalf("outcome lacks the current results or their comparison: %+v", o)
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(o.Notes, "\n"), tt.note) {
+				t.Errorf("notes %q lack %q", o.Notes, tt.note)
+			}
+			if strings.Join(told, "\n") != strings.Join(o.Notes, "\n") {
+				t.Errorf("Notify was told %q, the outcome notes %q", told, o.Notes)
+			}
+			if (o.Baseline != nil) != (tt.baseline != BaselineNone && tt.baseline != "") {
+				t.Errorf("baseline read = %v with Baseline %q", o.Baseline != nil, tt.baseline)
+			}
+
+			confirms := 0
+			for _, e := range rec.events {
+				if e, ok := e.(ConfirmStarted); ok {
+					confirms++
+					if strings.Join(e.Runs, ",") != "chat" {
+						t.Errorf("ConfirmStarted runs = %v, want [chat]", e.Runs)
+					}
+				}
+			}
+			_, statErr := os.Stat(rerunPath)
+			if ran := o.Rerun != nil; ran != tt.rerunRan || (confirms == 1) != tt.rerunRan || (statErr == nil) != tt.rerunRan {
+				t.Errorf("rerun made %v, %d ConfirmStarted, rerun file written %v; want a rerun %v", ran, confirms, statErr == nil, tt.rerunRan)
+			}
+			if tt.rowVerdict != "" {
+				rows := o.Comparison.Rows
+				if len(rows) != 1 || rows[0].Metric != "requests.completed" {
+					t.Fatalf("rows = %+v, want one on requests.completed", rows)
+				}
+				if rows[0].Verdict != tt.rowVerdict || (rows[0].Confirm != nil) != tt.confirmed || rows[0].Rerun == tt.confirmed {
+					t.Errorf("row verdict %q (%s), confirmed %v, rerun asked %v; want %q, confirmed %v",
+						rows[0].Verdict, rows[0].Reason, rows[0].Confirm != nil, rows[0].Rerun, tt.rowVerdict, tt.confirmed)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,40 @@
+# A small suite for Gate's tests: the tiny simulator and a few requests, a
+# tolerance on requests.completed, which does not depend on the machine's
+# speed, so a baseline written by the test decides the verdict exactly.
+suite "runner-gate" {
+  description = "gate tests"
+}
+
+variable "ttft_limit" {
+  default = 60000
+}
+
+variable "band" {
+  default = "25%"
+}
+
+simulator "sim" {
+  profile = "tiny"
+}
+
+scenario "chat" {
+  target = simulator.sim
+  workload {
+    kind          = "random"
+    input_tokens  = 16
+    output_tokens = 4
+  }
+  load {
+    concurrency = 2
+    requests    = 8
+  }
+  assert "fast_enough" {
+    condition     = ttft.p95 < var.ttft_limit
+    error_message = "P95 TTFT must stay under the limit"
+  }
+}
+
+gate {
+  baseline = "gate-baseline.json"
+  tolerance "requests.completed" { max_regression = var.band }
+}
