@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
 )
@@ -25,19 +26,84 @@ func TestMain(m *testing.M) {
 	if _, ok := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !ok {
 		os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	}
+	// The CLI tests start servers with the default cache volumes; remove
+	// the ones that did not exist before, so the machine is left as found.
+	fresh := missingVolumes(HFCacheVolume, VLLMCacheVolume)
 	code := m.Run()
+	removeVolumes(fresh)
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	if imageBuilt {
+		removeSimImage()
+	}
 	os.Exit(code)
+}
+
+// missingVolumes returns those of names that do not exist yet; none when
+// no Docker daemon answers.
+func missingVolumes(names ...string) []string {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cli, err := tc.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return nil
+	}
+	defer cli.Close()
+	if _, err := cli.Ping(ctx, client.PingOptions{}); err != nil {
+		return nil
+	}
+	var missing []string
+	for _, n := range names {
+		if _, err := cli.VolumeInspect(ctx, n, client.VolumeInspectOptions{}); err != nil {
+			missing = append(missing, n)
+		}
+	}
+	return missing
+}
+
+// removeVolumes deletes the named volumes, saying so when one cannot go.
+func removeVolumes(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cli, err := tc.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return
+	}
+	defer cli.Close()
+	for _, n := range names {
+		if _, err := cli.VolumeRemove(ctx, n, client.VolumeRemoveOptions{}); err != nil && !cerrdefs.IsNotFound(err) {
+			fmt.Fprintf(os.Stderr, "remove volume %s: %v\n", n, err)
+		}
+	}
+}
+
+// removeSimImage deletes the image the tests built, so repeated runs leave
+// no image (and no untagged predecessors) behind on the machine.
+func removeSimImage() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cli, err := tc.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "remove %s: %v\n", simTestImage, err)
+		return
+	}
+	defer cli.Close()
+	if _, err := cli.ImageRemove(ctx, simTestImage, client.ImageRemoveOptions{Force: true, PruneChildren: true}); err != nil {
+		fmt.Fprintf(os.Stderr, "remove %s: %v\n", simTestImage, err)
+	}
 }
 
 var (
 	dockerOnce sync.Once
 	dockerErr  error
 
-	imageOnce sync.Once
-	imageErr  error
+	imageOnce  sync.Once
+	imageErr   error
+	imageBuilt bool
 	// buildDir is the image's build context; it keeps the static llmgate
 	// binary (at binPath) for the CLI tests until the test binary exits.
 	buildDir, binPath string
@@ -128,6 +194,7 @@ func buildSimImage() error {
 		Tag:       "test",
 		KeepImage: true,
 	}})
+	imageBuilt = err == nil
 	return err
 }
 
