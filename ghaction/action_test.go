@@ -75,16 +75,7 @@ func TestActionGateStepPassesArgs(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
-	a := readAction(t)
-	var script string
-	for _, st := range a.Runs.Steps {
-		if st.ID == "gate" {
-			script = st.Run
-		}
-	}
-	if script == "" {
-		t.Fatal("no step with id gate")
-	}
+	script := gateScript(t)
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "llmgate")
 	if err := os.WriteFile(fake, []byte("#!/usr/bin/env bash\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\n"), 0o755); err != nil {
@@ -137,13 +128,7 @@ func TestActionGateStepRejectsUnmatchedQuote(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
-	a := readAction(t)
-	var script string
-	for _, st := range a.Runs.Steps {
-		if st.ID == "gate" {
-			script = st.Run
-		}
-	}
+	script := gateScript(t)
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LLMGATE_BIN=/bin/false", "LLMGATE_SUITE=s.hcl", `LLMGATE_ARGS=--var "x=1`}
 	out, err := cmd.CombinedOutput()
@@ -169,4 +154,16 @@ func TestSelfTestSuiteLoads(t *testing.T) {
 	if !strings.Contains(string(b), "SUITE: ghaction/testdata/selftest.hcl") {
 		t.Error("selftest.yml no longer gates ghaction/testdata/selftest.hcl")
 	}
+}
+
+// gateScript returns the bash script of the action's step with id gate.
+func gateScript(t *testing.T) string {
+	t.Helper()
+	for _, st := range readAction(t).Runs.Steps {
+		if st.ID == "gate" {
+			return st.Run
+		}
+	}
+	t.Fatal("action.yml has no step with id gate")
+	return ""
 }

@@ -86,7 +86,7 @@ func (a *Actions) fileCommand(env, what string, f func()) (err error) {
 
 // Outputs are the step outputs of `llmgate gate`.
 type Outputs struct {
-	// Verdict is the gate's overall verdict: pass, fail or inconclusive.
+	// Verdict is the gate's overall verdict: pass, fail, inconclusive or error.
 	Verdict string
 	// Regressions counts regression rows of the comparison.
 	Regressions int

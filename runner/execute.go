@@ -36,23 +36,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		Concurrency: cfg.Concurrency, Rate: cfg.Rate,
 	})
 
-	sink := make(chan results.Record, sinkBuffer)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		for rec := range sink {
-			r.progress.Report(RequestDone{Record: rec})
-		}
-	}()
-	scraper := load.NewScraper(cfg.BaseURL, cfg.APIKey, r.opts.ScrapeInterval)
-	scraper.Start(ctx)
-	t0 := r.now()
-	res, lerr := load.Run(ctx, cfg, sink)
-	t1 := r.now()
-	server := scraper.Stop()
-	close(sink) // load.Run has returned: nothing sends any more
-	<-drained
-
+	res, server, t0, t1, lerr := r.drive(ctx, cfg)
 	run.Started, run.Finished = t0.UTC(), t1.UTC()
 	if res != nil {
 		if !res.Start.IsZero() {
@@ -111,6 +95,32 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		run.Asserts = sr.EvalAsserts(&run.Summary)
 	}
 	return run, fatal, err
+}
+
+// drive runs the load of one run while the server's /metrics is scraped and
+// every finished request is reported to Progress. The scraper is stopped and
+// the progress channel drained on every path out, a panic in load.Run
+// included, so no goroutine outlives the run.
+func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, server *results.ServerMetrics, t0, t1 time.Time, err error) {
+	sink := make(chan results.Record, sinkBuffer)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		for rec := range sink {
+			r.progress.Report(RequestDone{Record: rec})
+		}
+	}()
+	scraper := load.NewScraper(cfg.BaseURL, cfg.APIKey, r.opts.ScrapeInterval)
+	scraper.Start(ctx)
+	defer func() {
+		server = scraper.Stop()
+		close(sink) // load.Run has returned: nothing sends any more
+		<-drained
+	}()
+	t0 = r.now()
+	res, err = load.Run(ctx, cfg, sink)
+	t1 = r.now()
+	return res, server, t0, t1, err
 }
 
 // firstError returns the reason of the first failed measured request.

@@ -160,16 +160,6 @@ func (r *runner) logPath(gi int, t *suite.Target) string {
 	return filepath.Join(dir, name+".log")
 }
 
-// unavailableError marks an error as the target's fault, so that
+// unavailable marks an error as the target's fault, so that
 // errors.Is(err, target.ErrUnavailable) holds, without changing its text.
-type unavailableError struct{ err error }
-
-func (e unavailableError) Error() string   { return e.err.Error() }
-func (e unavailableError) Unwrap() []error { return []error{e.err, target.ErrUnavailable} }
-
-func unavailable(err error) error {
-	if errors.Is(err, target.ErrUnavailable) {
-		return err
-	}
-	return unavailableError{err}
-}
+func unavailable(err error) error { return target.Unavailable(err) }

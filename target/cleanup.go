@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	cerrdefs "github.com/containerd/errdefs"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
 )

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	cerrdefs "github.com/containerd/errdefs"
 	"maps"
 	"net"
 	"path/filepath"
@@ -13,16 +12,19 @@ import (
 	"sync"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
 	tc "github.com/testcontainers/testcontainers-go"
 )
 
-// stopGrace is how long a container gets to shut down before it is killed;
+// stopGrace is how long a container gets to shut down before it is killed:
+// short enough that a cancelled GitHub Actions job, which sends SIGINT and
+// kills the process 7.5 s later, still sees the container removed.
 // cleanupBudget bounds everything Stop and the start-failure path do, even
 // when the caller's context is already cancelled (SIGINT).
 const (
-	stopGrace     = 10 * time.Second
+	stopGrace     = 5 * time.Second
 	cleanupBudget = 60 * time.Second
 )
 
@@ -75,14 +77,9 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 		}
 		return nil, unavailable(fmt.Errorf("start container %s: connect to docker: %w", image, err))
 	}
-	if s.gpus != nil && s.gpuCheck {
-		if err := checkGPURuntime(ctx, cli); err != nil {
-			_ = cli.Close()
-			return nil, fmt.Errorf("start container %s: %w", image, err)
-		}
-	}
 
-	c := &Container{cli: cli, image: image, model: s.model, apiKey: s.apiKey, ready: newHealthStrategy(s.startupTimeout), key: NewSession()}
+	port := s.containerPort()
+	c := &Container{cli: cli, image: image, model: s.model, apiKey: s.apiKey, ready: newHealthStrategy(s.startupTimeout, port), key: NewSession()}
 	if s.logFile != "" {
 		c.logs, err = newLogFollower(cli, s.logFile)
 		if err != nil {
@@ -91,20 +88,37 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 		}
 	}
 
-	ctr, err := tc.Run(ctx, image, s.request(c, mounts)...)
+	defer func() {
+		// A panic inside testcontainers may come after the daemon created
+		// the container: remove it, by its label if need be, then go on
+		// panicking.
+		if p := recover(); p != nil {
+			if c.ctr == nil {
+				c.removeOrphan(ctx)
+			}
+			_ = c.Stop(ctx)
+			panic(p)
+		}
+	}()
+	ctr, err := tc.Run(ctx, image, s.request(c, mounts, port)...)
 	c.ctr = ctr
 	if err != nil {
+		if s.gpus != nil && s.gpuCheck && noGPUDriver(err) && ctx.Err() == nil {
+			err = fmt.Errorf("start container %s: %w", image, gpuUnavailable(ctx, cli, err))
+		} else {
+			err = c.startFailure(ctx, err)
+		}
 		if ctr == nil {
 			// Create may have gone through on the daemon even so (ctx was
 			// cancelled mid-call): remove whatever carries this start's label.
 			c.removeOrphan(ctx)
 			_ = c.Stop(ctx) // closes the client and the log file
-			return nil, c.startFailure(ctx, err)
+			return nil, err
 		}
-		return c, c.startFailure(ctx, err)
+		return c, err
 	}
 
-	port, err := ctr.MappedPort(ctx, ContainerPort)
+	hostPort, err := ctr.MappedPort(ctx, port)
 	if err != nil {
 		return c, unavailable(fmt.Errorf("container %s: find the mapped port: %w", image, err))
 	}
@@ -115,45 +129,32 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 			return c, unavailable(fmt.Errorf("container %s: find its host: %w", image, err))
 		}
 	}
-	c.baseURL = "http://" + net.JoinHostPort(host, port.Port())
+	c.baseURL = "http://" + net.JoinHostPort(host, hostPort.Port())
 	c.meta = c.collectMetadata(ctx)
 	return c, nil
 }
 
 // request turns the settings into testcontainers options: defaults first,
 // the caller's raw customizers last.
-func (s *settings) request(c *Container, mounts []mount.Mount) []tc.ContainerCustomizer {
+func (s *settings) request(c *Container, mounts []mount.Mount, port string) []tc.ContainerCustomizer {
 	labels := maps.Clone(s.labels)
 	labels[LabelContainer] = c.key
 	if s.session != "" {
 		labels[LabelSession] = s.session
 	}
-	hc := func(h *container.HostConfig) {
-		if s.gpus != nil {
-			h.DeviceRequests = append(h.DeviceRequests, s.gpus.deviceRequest())
-		}
-		if s.ipc != "" {
-			h.IpcMode = container.IpcMode(s.ipc)
-		}
-		if s.shmSize > 0 {
-			h.ShmSize = s.shmSize
-		}
-		h.Mounts = append(h.Mounts, mounts...)
-	}
-
 	opts := []tc.ContainerCustomizer{
 		tc.WithCmd(s.cmd()...),
-		tc.WithExposedPorts(ContainerPort),
+		tc.WithExposedPorts(port),
 		tc.WithEnv(s.env),
 		tc.WithLabels(labels),
-		tc.WithHostConfigModifier(hc),
+		tc.WithHostConfigModifier(func(h *container.HostConfig) { s.hostConfig(h, mounts) }),
 		tc.WithWaitStrategyAndDeadline(s.startupTimeout, c.ready),
 	}
 	if s.logger != nil {
 		opts = append(opts, tc.WithLogger(s.logger))
 	}
 	if c.logs != nil {
-		opts = append(opts, tc.WithLifecycleHooks(tc.ContainerLifecycleHooks{
+		opts = append(opts, tc.WithAdditionalLifecycleHooks(tc.ContainerLifecycleHooks{
 			PostStarts: []tc.ContainerHook{func(_ context.Context, ctr tc.Container) error {
 				c.logs.follow(ctr.GetContainerID())
 				return nil
@@ -161,6 +162,45 @@ func (s *settings) request(c *Container, mounts []mount.Mount) []tc.ContainerCus
 		}))
 	}
 	return append(opts, s.customizers...)
+}
+
+// hostConfig sets the GPUs (as `docker run --gpus` does), the IPC mode,
+// /dev/shm's size and the mounts. A GPU container with neither an IPC mode
+// nor a shm size gets ipc=host, as vLLM's docs ask: its workers share
+// tensors through shared memory, and Docker's default 64 MiB /dev/shm
+// makes tensor-parallel serving fail.
+func (s *settings) hostConfig(h *container.HostConfig, mounts []mount.Mount) {
+	if s.gpus != nil {
+		h.DeviceRequests = append(h.DeviceRequests, s.gpus.deviceRequest())
+	}
+	switch {
+	case s.ipc != "":
+		h.IpcMode = container.IpcMode(s.ipc)
+	case s.gpus != nil && s.shmSize == 0:
+		h.IpcMode = container.IPCModeHost
+	}
+	if s.shmSize > 0 {
+		h.ShmSize = s.shmSize
+	}
+	h.Mounts = append(h.Mounts, mounts...)
+}
+
+// containerPort is the port the server listens on inside the container:
+// ContainerPort, or what a --port in the args says.
+func (s *settings) containerPort() string {
+	port := ""
+	for i, a := range s.args {
+		switch {
+		case a == "--port" && i+1 < len(s.args):
+			port = s.args[i+1]
+		case strings.HasPrefix(a, "--port="):
+			port = strings.TrimPrefix(a, "--port=")
+		}
+	}
+	if port == "" {
+		return ContainerPort
+	}
+	return port + "/tcp"
 }
 
 // cmd is what follows the image's entrypoint: the model, the args, the API key.
@@ -256,7 +296,7 @@ func (c *Container) ID() string {
 // none was created), for what this type does not cover.
 func (c *Container) Docker() *tc.DockerContainer { return c.ctr }
 
-// Stop stops the container (10 s grace, then kill), finishes the log file and
+// Stop stops the container (5 s grace, then kill), finishes the log file and
 // removes the container with its anonymous volumes. It works with a cancelled
 // context, so callers can defer it on every path (error, SIGINT, panic). It
 // is safe to call twice and on a nil *Container; a container someone else

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	tclog "github.com/testcontainers/testcontainers-go/log"
 )
@@ -26,14 +27,22 @@ var _ Starter = Default{}
 var (
 	processSessionOnce sync.Once
 	processSession     string
+	processSessionUsed atomic.Bool
 )
 
 // ProcessSession is the session id Default uses when none is set: one random
 // id per process, so a signal handler can remove what this process started.
 func ProcessSession() string {
-	processSessionOnce.Do(func() { processSession = NewSession() })
+	processSessionOnce.Do(func() {
+		processSession = NewSession()
+		processSessionUsed.Store(true)
+	})
 	return processSession
 }
+
+// ProcessSessionUsed reports whether ProcessSession was asked for, that is
+// whether this process may have started a container under it.
+func ProcessSessionUsed() bool { return processSessionUsed.Load() }
 
 // Start brings up the target spec describes. For a container it returns the
 // instance together with the error when one was created, so the caller can

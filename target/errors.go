@@ -13,8 +13,9 @@ import (
 var ErrUnavailable = errors.New("server under test unavailable")
 
 // ErrNoGPURuntime is wrapped (together with ErrUnavailable) when GPUs are
-// requested but the Docker daemon has no nvidia runtime.
-var ErrNoGPURuntime = errors.New("docker daemon has no nvidia runtime")
+// requested but the Docker daemon cannot give them to a container (no
+// NVIDIA Container Toolkit).
+var ErrNoGPURuntime = errors.New("docker daemon cannot give containers NVIDIA GPUs")
 
 // StartError explains why a container did not become ready: it exited (bad
 // flag, out of memory), or it was still starting when the startup timeout ran
@@ -77,3 +78,13 @@ func (e unavailableError) Unwrap() []error { return []error{e.err, ErrUnavailabl
 
 // unavailable wraps err so that errors.Is(err, ErrUnavailable) holds.
 func unavailable(err error) error { return unavailableError{err} }
+
+// Unavailable marks err as the server under test being unavailable, so
+// that errors.Is(err, ErrUnavailable) holds, without changing its text. An
+// err that is already marked is returned as it is.
+func Unavailable(err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	return unavailable(err)
+}

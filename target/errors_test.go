@@ -100,3 +100,20 @@ func TestMetadataHelpers(t *testing.T) {
 		t.Errorf("servedModel with no list = %q, want the configured model", got)
 	}
 }
+
+func TestUnavailable(t *testing.T) {
+	cause := errors.New("dial tcp 127.0.0.1:8000: connection refused")
+	marked := Unavailable(cause)
+	if !errors.Is(marked, ErrUnavailable) || !errors.Is(marked, cause) {
+		t.Errorf("Unavailable(%v) = %v: want it to wrap both ErrUnavailable and the cause", cause, marked)
+	}
+	if marked.Error() != cause.Error() {
+		t.Errorf("Unavailable changed the text: %q, want %q", marked.Error(), cause.Error())
+	}
+	if again := Unavailable(marked); again != marked {
+		t.Errorf("Unavailable wrapped an already marked error again: %#v", again)
+	}
+	if Unavailable(nil) != nil {
+		t.Error("Unavailable(nil) is not nil")
+	}
+}

@@ -71,40 +71,35 @@ func (g *gpuRequest) deviceRequest() container.DeviceRequest {
 	return r
 }
 
-// gpuRuntimeHint is the advice printed when the daemon cannot run GPU containers.
-const gpuRuntimeHint = `GPUs were requested, so the container needs the nvidia runtime ("docker info" lists the runtimes).
-Install the NVIDIA Container Toolkit on the host, then register it with Docker and restart the daemon:
+// gpuRuntimeHint is the advice given when Docker cannot give a container GPUs.
+const gpuRuntimeHint = `GPUs were requested, and Docker has no NVIDIA device driver to give them to the container.
+Install the NVIDIA Container Toolkit on the host, register it with Docker and restart the daemon:
     sudo nvidia-ctk runtime configure --runtime=docker
     sudo systemctl restart docker
 Check with: docker run --rm --gpus all ubuntu nvidia-smi
 (To run without a GPU, use a simulator target or leave gpus unset.)`
 
-// checkGPURuntime refuses early when the daemon has no nvidia runtime.
-func checkGPURuntime(ctx context.Context, cli infoClient) error {
-	res, err := cli.Info(ctx, client.InfoOptions{})
-	if err != nil {
-		return unavailable(fmt.Errorf("ask the docker daemon for its runtimes: %w", err))
-	}
-	if hasNvidiaRuntime(res.Info.Runtimes, res.Info.DefaultRuntime) {
-		return nil
-	}
-	names := slices.Sorted(maps.Keys(res.Info.Runtimes))
-	return unavailable(fmt.Errorf("%w (it has: %s)\n%s", ErrNoGPURuntime, strings.Join(names, ", "), gpuRuntimeHint))
+// noGPUDriver reports whether err is Docker refusing a GPU device request
+// for want of a driver: "could not select device driver "nvidia" with
+// capabilities: [[gpu]]", what `docker run --gpus` says on a host without the
+// NVIDIA Container Toolkit. The daemon's runtime list cannot tell this in
+// advance: --gpus works through the toolkit's hook without a registered
+// nvidia runtime, so only Docker's own answer is trusted.
+func noGPUDriver(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "could not select device driver")
 }
 
-func hasNvidiaRuntime[V any](runtimes map[string]V, def string) bool {
-	if strings.Contains(def, "nvidia") {
-		return true
+// gpuUnavailable explains Docker's refusal of the GPUs (cause) with the
+// runtimes the daemon has and how to install what is missing.
+func gpuUnavailable(ctx context.Context, cli infoClient, cause error) error {
+	have := ""
+	if res, err := cli.Info(ctx, client.InfoOptions{}); err == nil {
+		have = " (its runtimes: " + strings.Join(slices.Sorted(maps.Keys(res.Info.Runtimes)), ", ") + ")"
 	}
-	for name := range runtimes {
-		if strings.Contains(name, "nvidia") {
-			return true
-		}
-	}
-	return false
+	return unavailable(fmt.Errorf("%w%s: %w\n%s", ErrNoGPURuntime, have, cause, gpuRuntimeHint))
 }
 
-// infoClient is the part of the Docker client the GPU check needs.
+// infoClient is the part of the Docker client the GPU advice needs.
 type infoClient interface {
 	Info(ctx context.Context, options client.InfoOptions) (client.SystemInfoResult, error)
 }

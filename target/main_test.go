@@ -17,8 +17,13 @@ import (
 	tc "github.com/testcontainers/testcontainers-go"
 )
 
-// simTestImage is the tag the simulator image is built under for these tests.
-const simTestImage = "llmgate-sim:test"
+// simTestImage is the tag the simulator image is built under for these
+// tests: one per test binary, so that two test processes on one daemon
+// (go test ./... next to go test ./target/) never remove each other's image.
+var (
+	simImageRepo, simImageTag = "llmgate-sim", "test-" + NewSession()
+	simTestImage              = simImageRepo + ":" + simImageTag
+)
 
 func TestMain(m *testing.M) {
 	// Nothing can be pulled on the test machines, Ryuk included; every test
@@ -190,8 +195,8 @@ func buildSimImage() error {
 	defer cancel()
 	_, err = p.BuildImage(ctx, &tc.ContainerRequest{FromDockerfile: tc.FromDockerfile{
 		Context:   dir,
-		Repo:      "llmgate-sim",
-		Tag:       "test",
+		Repo:      simImageRepo,
+		Tag:       simImageTag,
 		KeepImage: true,
 	}})
 	imageBuilt = err == nil

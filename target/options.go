@@ -12,7 +12,8 @@ import (
 
 // Container defaults.
 const (
-	// ContainerPort is the port vLLM (and the simulator image) listen on inside the container.
+	// ContainerPort is the port vLLM (and the simulator image) listen on
+	// inside the container, unless the args say --port.
 	ContainerPort = "8000/tcp"
 	// DefaultStartupTimeout bounds the wait for GET /health when no timeout is given.
 	// An 8B model with cached weights is usually serving within a minute or
@@ -109,7 +110,8 @@ func WithEnv(env map[string]string) ContainerOption {
 
 // WithGPUs requests GPUs like `docker run --gpus`: "all", a count such as "2",
 // device ids such as "0,1" or "GPU-<uuid>", or "device=0" for a single device.
-// "" requests none. Run refuses, with a hint, when the daemon has no nvidia runtime.
+// "" requests none. When Docker cannot give the container GPUs, Run fails
+// with ErrNoGPURuntime and a hint.
 func WithGPUs(gpus string) ContainerOption {
 	return func(s *settings) error {
 		g, err := parseGPUs(gpus)
@@ -121,9 +123,9 @@ func WithGPUs(gpus string) ContainerOption {
 	}
 }
 
-// WithoutGPURuntimeCheck skips the check that the daemon lists an nvidia
-// runtime before GPUs are requested (for CDI-only setups); Docker itself then
-// reports any problem.
+// WithoutGPURuntimeCheck keeps Docker's own error, as is, when it cannot
+// give the container the GPUs requested, instead of ErrNoGPURuntime with
+// advice on installing the NVIDIA Container Toolkit.
 func WithoutGPURuntimeCheck() ContainerOption {
 	return func(s *settings) error {
 		s.gpuCheck = false
@@ -131,7 +133,9 @@ func WithoutGPURuntimeCheck() ContainerOption {
 	}
 }
 
-// WithIPC sets the IPC mode, e.g. "host" (vLLM's tensor parallel workers share memory through it).
+// WithIPC sets the IPC mode, e.g. "host" (vLLM's tensor parallel workers
+// share memory through it). A container with GPUs and neither an IPC mode
+// nor a shm size gets "host".
 func WithIPC(mode string) ContainerOption {
 	return func(s *settings) error {
 		s.ipc = mode

@@ -65,33 +65,6 @@ func TestParseGPUs(t *testing.T) {
 	}
 }
 
-func TestHasNvidiaRuntime(t *testing.T) {
-	tests := []struct {
-		name     string
-		runtimes []string
-		def      string
-		want     bool
-	}{
-		// A stock daemon: runc only.
-		{name: "runc only", runtimes: []string{"io.containerd.runc.v2", "runc"}, def: "runc", want: false},
-		// After `nvidia-ctk runtime configure --runtime=docker`.
-		{name: "nvidia registered", runtimes: []string{"nvidia", "runc"}, def: "runc", want: true},
-		// nvidia as the default runtime.
-		{name: "nvidia default", runtimes: []string{"runc"}, def: "nvidia", want: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := map[string]struct{}{}
-			for _, r := range tt.runtimes {
-				m[r] = struct{}{}
-			}
-			if got := hasNvidiaRuntime(m, tt.def); got != tt.want {
-				t.Errorf("hasNvidiaRuntime(%v, %q) = %v, want %v", tt.runtimes, tt.def, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestSettingsCmd(t *testing.T) {
 	tests := []struct {
 		name string
@@ -202,5 +175,69 @@ func TestOptionErrors(t *testing.T) {
 	}
 	if d := defaultSettings().startupTimeout; d != 20*time.Minute {
 		t.Errorf("default startup timeout = %s, want 20m", d)
+	}
+}
+
+func TestSettingsHostConfig(t *testing.T) {
+	all := container.DeviceRequest{Driver: "nvidia", Count: -1, Capabilities: [][]string{{"gpu"}}}
+	ids := container.DeviceRequest{Driver: "nvidia", DeviceIDs: []string{"0", "1"}, Capabilities: [][]string{{"gpu"}}}
+	tests := []struct {
+		name string
+		opts []ContainerOption
+		want container.HostConfig
+	}{
+		// No GPU, no IPC setting: Docker's defaults stay.
+		{name: "cpu only", want: container.HostConfig{}},
+		// All GPUs, as `docker run --gpus all`, and ipc=host for vLLM's shared memory.
+		{name: "all gpus", opts: []ContainerOption{WithGPUs("all")},
+			want: container.HostConfig{Resources: container.Resources{DeviceRequests: []container.DeviceRequest{all}}, IpcMode: container.IPCModeHost}},
+		// Device ids select devices; the count stays 0.
+		{name: "device ids", opts: []ContainerOption{WithGPUs("0,1")},
+			want: container.HostConfig{Resources: container.Resources{DeviceRequests: []container.DeviceRequest{ids}}, IpcMode: container.IPCModeHost}},
+		// A shm size instead of ipc=host is respected: no IPC mode is forced.
+		{name: "gpus with shm size", opts: []ContainerOption{WithGPUs("all"), WithShmSize(16 << 30)},
+			want: container.HostConfig{Resources: container.Resources{DeviceRequests: []container.DeviceRequest{all}}, ShmSize: 16 << 30}},
+		// An explicit IPC mode wins over the GPU default.
+		{name: "explicit ipc", opts: []ContainerOption{WithGPUs("all"), WithIPC("private")},
+			want: container.HostConfig{Resources: container.Resources{DeviceRequests: []container.DeviceRequest{all}}, IpcMode: "private"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := defaultSettings()
+			for _, opt := range tt.opts {
+				if err := opt(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got container.HostConfig
+			s.hostConfig(&got, nil)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("host config (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSettingsContainerPort(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		// vLLM's default port.
+		{name: "default", args: []string{"--max-num-seqs", "8"}, want: ContainerPort},
+		// --port N moves the server, and so the port mapped and probed.
+		{name: "port flag", args: []string{"--port", "9000", "--max-num-seqs", "8"}, want: "9000/tcp"},
+		// --port=N, the last one winning as in argparse.
+		{name: "port equals", args: []string{"--port=9000", "--port=9001"}, want: "9001/tcp"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := defaultSettings()
+			s.args = tt.args
+			if got := s.containerPort(); got != tt.want {
+				t.Errorf("containerPort(%q) = %q, want %q", tt.args, got, tt.want)
+			}
+		})
 	}
 }

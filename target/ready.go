@@ -26,6 +26,7 @@ import (
 type healthStrategy struct {
 	timeout time.Duration
 	poll    time.Duration
+	port    string // in the container, e.g. "8000/tcp"
 
 	mu   sync.Mutex
 	host string
@@ -36,8 +37,8 @@ var (
 	_ wait.StrategyTimeout = (*healthStrategy)(nil)
 )
 
-func newHealthStrategy(timeout time.Duration) *healthStrategy {
-	return &healthStrategy{timeout: timeout, poll: 500 * time.Millisecond}
+func newHealthStrategy(timeout time.Duration, port string) *healthStrategy {
+	return &healthStrategy{timeout: timeout, poll: 500 * time.Millisecond, port: port}
 }
 
 // Timeout is the startup timeout.
@@ -45,7 +46,7 @@ func (h *healthStrategy) Timeout() *time.Duration { return &h.timeout }
 
 // String describes the strategy in testcontainers' log lines.
 func (h *healthStrategy) String() string {
-	return fmt.Sprintf("GET /health = 200 on port %s", ContainerPort)
+	return fmt.Sprintf("GET /health = 200 on port %s", h.port)
 }
 
 // readyHost is the host that answered /health ("" before it did).
@@ -65,6 +66,9 @@ func (h *healthStrategy) WaitUntilReady(ctx context.Context, target wait.Strateg
 	for {
 		st, err := target.State(ctx)
 		if err != nil {
+			if ctx.Err() != nil { // the timeout ran out during the call
+				return fmt.Errorf("GET /health did not answer 200 within %s: %w", h.timeout, ctx.Err())
+			}
 			return fmt.Errorf("container state: %w", err)
 		}
 		if err := exitedError(st); err != nil {
@@ -86,7 +90,7 @@ func (h *healthStrategy) WaitUntilReady(ctx context.Context, target wait.Strateg
 
 // probe returns the first candidate host on which /health answers 200.
 func (h *healthStrategy) probe(ctx context.Context, client *http.Client, target wait.StrategyTarget) string {
-	port, err := target.MappedPort(ctx, ContainerPort)
+	port, err := target.MappedPort(ctx, h.port)
 	if err != nil || port.IsZero() {
 		return ""
 	}

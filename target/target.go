@@ -54,11 +54,17 @@ type Spec struct {
 
 // Metadata is what a started target knows about itself.
 type Metadata struct {
-	Image       string
+	// Image is the container image as configured ("" for other kinds).
+	Image string
+	// ImageDigest is the image's repo digest ("sha256:..."), or its id when
+	// it has none (built locally).
 	ImageDigest string
+	// VLLMVersion is what GET /version answered ("" when it did not).
 	VLLMVersion string
-	GPU         string
-	Model       string
+	// GPU names the GPUs, e.g. "NVIDIA H100 80GB HBM3" or "2x ...".
+	GPU string
+	// Model is the served model name requests must use.
+	Model string
 }
 
 // Instance is a started server under test.

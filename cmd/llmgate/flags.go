@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
+	tclog "github.com/testcontainers/testcontainers-go/log"
 )
 
 // stringList is a repeatable string flag: --only NAME, --var NAME=VALUE.
@@ -93,6 +94,9 @@ func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePat
 			return runner.Options{}, usageErr(err)
 		}
 	}
+	// testcontainers prints a ten-line Docker banner through its default
+	// logger the first time it meets the daemon: not llmgate's output.
+	tclog.SetDefault(tclog.NewNoopLogger())
 	return runner.Options{
 		Plan:       plan,
 		OutputPath: f.out,

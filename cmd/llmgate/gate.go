@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/ghaction"
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/runner"
@@ -125,6 +126,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	}
 	if diags.HasErrors() {
 		g.gh.Annotate(ghaction.DiagnosticAnnotations(diags))
+		_ = g.gh.AppendSummary(invalidSuiteMarkdown(o.suitePath, diags))
 		g.verdict = runner.GateError
 		g.setOutputs()
 		return errReported{exitUsage}
@@ -283,4 +285,26 @@ func gateInsertAfterHeading(md, block string) string {
 		return first + "\n\n" + block + strings.TrimLeft(rest, "\n")
 	}
 	return block + md
+}
+
+// invalidSuiteMarkdown is the step summary of a suite that did not load:
+// each error at its file:line:col, so the job page says why nothing ran.
+func invalidSuiteMarkdown(path string, diags hcl.Diagnostics) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### llmgate · %s: ⛔ invalid suite, nothing ran\n\n", path)
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		pos := path
+		if d.Subject != nil {
+			pos = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+		}
+		fmt.Fprintf(&b, "- `%s`: **%s**", pos, d.Summary)
+		if d.Detail != "" {
+			fmt.Fprintf(&b, " %s", strings.ReplaceAll(d.Detail, "\n", " "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

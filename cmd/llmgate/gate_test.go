@@ -114,6 +114,9 @@ func TestGateInvalidSuiteUnderActions(t *testing.T) {
 	if got := r.Outputs(t)["verdict"]; got != "error" {
 		t.Errorf("verdict output = %q, want error", got)
 	}
+	if sum := r.Summary(t); !strings.Contains(sum, "invalid suite") || !strings.Contains(sum, "invalid.hcl:9:17`: **Unknown metric**") {
+		t.Errorf("step summary does not name the error at invalid.hcl:9:17:\n%s", sum)
+	}
 }
 
 func TestGateNoBaselineJudgesAsserts(t *testing.T) {

@@ -3,17 +3,39 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
+
+	"github.com/llmgate/llmgate/target"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// The first signal cancels ctx so servers are stopped and results written;
-	// after it the default handling is back, so a second one kills at once.
-	go func() { <-ctx.Done(); stop() }()
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go onSignals(sigs, cancel)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	cancel()
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// onSignals cancels the command on the first signal, so servers are stopped
+// and results written. A second one (GitHub Actions sends SIGTERM 7.5 s after
+// SIGINT on a cancelled job) force-removes this process's containers and exits.
+func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc) {
+	<-sigs
+	cancel()
+	<-sigs
+	fmt.Fprintln(os.Stderr, "llmgate: second signal: removing containers and exiting")
+	if target.ProcessSessionUsed() {
+		ctx, done := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := target.Cleanup(ctx, target.ProcessSession()); err != nil {
+			fmt.Fprintf(os.Stderr, "llmgate: %v\n", err)
+		}
+		done()
+	}
+	os.Exit(exitInfra)
 }
