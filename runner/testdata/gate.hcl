@@ -22,7 +22,7 @@ scenario "chat" {
   workload {
     kind          = "random"
     input_tokens  = 16
-    output_tokens = 4
+    output_tokens = 32
   }
   load {
     concurrency = 2

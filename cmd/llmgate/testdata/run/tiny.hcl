@@ -15,7 +15,7 @@ defaults {
   workload {
     kind          = "random"
     input_tokens  = 32
-    output_tokens = 8
+    output_tokens = 32
   }
 }
 
