@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
@@ -32,7 +33,7 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 		_ = os.MkdirAll(filepath.Dir(spec.LogPath), 0o755)
 	}
 	t0 := r.now()
-	inst, err := r.starter.Start(ctx, spec)
+	inst, err := r.start(ctx, gi, ref, spec)
 	if inst != nil {
 		// Stopped even when Start failed: a container is returned with its error.
 		defer func() {
@@ -163,3 +164,34 @@ func (r *runner) logPath(gi int, t *suite.Target) string {
 // unavailable marks an error as the target's fault, so that
 // errors.Is(err, target.ErrUnavailable) holds, without changing its text.
 func unavailable(err error) error { return target.Unavailable(err) }
+
+// start brings spec's target up, reporting ServerWaiting every
+// StartHeartbeat until it is up or has failed, so a start that takes minutes
+// (an image pull, weights loading) is never silent. The heartbeat has ended
+// when start returns, so no event of it follows ServerReady.
+func (r *runner) start(ctx context.Context, gi int, ref string, spec target.Spec) (target.Instance, error) {
+	every := r.opts.StartHeartbeat
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	t0 := r.now()
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				r.progress.Report(ServerWaiting{Group: gi, Target: ref, Elapsed: r.now().Sub(t0)})
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		<-stopped
+	}()
+	return r.starter.Start(ctx, spec)
+}

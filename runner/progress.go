@@ -12,7 +12,7 @@ type Progress interface {
 	Report(e Event)
 }
 
-// Event is one of PlanStarted, ServerStarting, ServerReady, ServerStopped,
+// Event is one of PlanStarted, ServerStarting, ServerWaiting, ServerReady, ServerStopped,
 // RunStarted, RequestDone, RunFinished, PlanFinished and ConfirmStarted.
 type Event interface{ event() }
 
@@ -37,6 +37,14 @@ type ServerStarting struct {
 	Scenario string
 	// Runs names the group's runs in order.
 	Runs []string
+}
+
+// ServerWaiting says a group's target is still starting, Elapsed after
+// ServerStarting: a large image or model can take many minutes to come up.
+type ServerWaiting struct {
+	Group   int
+	Target  string
+	Elapsed time.Duration
 }
 
 // ServerReady says a group's target is up, or could not be brought up (Err).
@@ -99,6 +107,7 @@ type ConfirmStarted struct {
 
 func (PlanStarted) event()    {}
 func (ServerStarting) event() {}
+func (ServerWaiting) event()  {}
 func (ServerReady) event()    {}
 func (ServerStopped) event()  {}
 func (RunStarted) event()     {}

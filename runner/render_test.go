@@ -210,3 +210,14 @@ func TestTerminalFitsEightyColumns(t *testing.T) {
 		t.Errorf("failures not shown:\n%q", buf.String()[len(buf.String())-200:])
 	}
 }
+
+// TestLinesServerWaiting checks a slow start is reported with its elapsed time.
+func TestLinesServerWaiting(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewLines(&buf)
+	p.Report(ServerWaiting{Target: "server.vllm", Elapsed: 90 * time.Second})
+	want := "server.vllm is still starting after 90.0s (pulling the image or loading the model; startup_timeout bounds the wait)\n"
+	if diff := cmp.Diff(want, buf.String()); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+}

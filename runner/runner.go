@@ -39,6 +39,9 @@ type Options struct {
 	ScrapeInterval time.Duration
 	// StopTimeout bounds stopping a target; 0 means two minutes.
 	StopTimeout time.Duration
+	// StartHeartbeat is how often a ServerWaiting event says a target is
+	// still starting (pulling an image, loading weights); 0 means every 30 s.
+	StartHeartbeat time.Duration
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
 }

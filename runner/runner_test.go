@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/sim"
@@ -405,5 +406,59 @@ func TestRunPanicStopsServer(t *testing.T) {
 	f := readBack(t, out)
 	if !f.Partial || len(f.Runs) != 1 {
 		t.Errorf("file partial %v with %d runs, want partial with the one finished run", f.Partial, len(f.Runs))
+	}
+}
+
+// slowStarter holds a start back until release is closed, then starts the
+// target with target.Default.
+type slowStarter struct{ release <-chan struct{} }
+
+func (s slowStarter) Start(ctx context.Context, spec target.Spec) (target.Instance, error) {
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return target.Default{}.Start(ctx, spec)
+}
+
+// TestRunReportsSlowStart checks a target that takes long to start is
+// reported as still starting, and that no such report follows it being up.
+func TestRunReportsSlowStart(t *testing.T) {
+	s := loadSuite(t, "tiny.hcl", nil)
+	plan, err := s.Plan().Filter([]string{"chat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	var once sync.Once
+	rec := &recorder{hook: func(e Event) {
+		if _, ok := e.(ServerWaiting); ok {
+			once.Do(func() { close(release) }) // the start is let go only once it was reported as slow
+		}
+	}}
+	_, err = Run(context.Background(), s, Options{Plan: plan, Starter: slowStarter{release}, Progress: rec, StartHeartbeat: time.Millisecond})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	waiting, ready := 0, -1
+	for i, e := range rec.events {
+		switch e := e.(type) {
+		case ServerWaiting:
+			waiting++
+			if ready >= 0 {
+				t.Errorf("ServerWaiting at event %d after ServerReady at %d", i, ready)
+			}
+			if e.Target != "simulator.sim" {
+				t.Errorf("ServerWaiting names %q, want simulator.sim", e.Target)
+			}
+		case ServerReady:
+			ready = i
+		}
+	}
+	if waiting == 0 || ready < 0 {
+		t.Errorf("%d ServerWaiting events, ServerReady at %d; want at least one before it", waiting, ready)
 	}
 }

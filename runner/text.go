@@ -83,6 +83,9 @@ func (p *text) Report(e Event) {
 			args = " with " + strings.Join(e.ServerArgs, " ")
 		}
 		p.printf("Starting %s (%s)%s\n", e.Target, e.Kind, args)
+	case ServerWaiting:
+		p.printf("%s is still starting after %s (pulling the image or loading the model; startup_timeout bounds the wait)\n",
+			e.Target, seconds(e.Elapsed))
 	case ServerReady:
 		switch {
 		case e.Err != nil && p.endpoint:
