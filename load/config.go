@@ -34,6 +34,9 @@ type Config struct {
 	Seed int64
 	// Timeout bounds each request; 0 means a default of 10 minutes.
 	Timeout time.Duration
+	// OnMeasureStart, when set, is called once, after the warmup and before
+	// the first measured send (the runner restarts its /metrics scraper there).
+	OnMeasureStart func()
 }
 
 // Ramp describes a rate that changes over the run.

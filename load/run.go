@@ -79,6 +79,9 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 			return &Result{Records: r.recs}, fmt.Errorf("%w: %s: after the warmup: %v", ErrUnreachable, cfg.BaseURL, err)
 		}
 	}
+	if cfg.OnMeasureStart != nil {
+		cfg.OnMeasureStart()
+	}
 	r.measureStart = time.Now()
 	r.inflight.Store(0)
 	r.maxInflight.Store(0)

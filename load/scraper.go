@@ -80,27 +80,49 @@ func (s *Scraper) Snapshots() []results.ServerSnapshot {
 	return append([]results.ServerSnapshot(nil), s.snaps...)
 }
 
+// Restart takes a fresh "before" scrape and forgets the earlier ones, so
+// the run's server metrics cover only what follows: the runner calls it when
+// the warmup is over (Config.OnMeasureStart).
+func (s *Scraper) Restart(ctx context.Context) {
+	snap, ok := s.fetch(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.snaps = s.snaps[:0]
+	if ok {
+		s.snaps = append(s.snaps, snap)
+	}
+}
+
 func (s *Scraper) scrape(ctx context.Context) {
+	snap, ok := s.fetch(ctx)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.snaps = append(s.snaps, snap)
+	s.mu.Unlock()
+}
+
+// fetch scrapes /metrics once; false when it held no vLLM metrics.
+func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, bool) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
 	if err != nil {
-		return
+		return results.ServerSnapshot{}, false
 	}
 	if s.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+s.apiKey)
 	}
 	resp, err := s.hc.Do(req)
 	if err != nil {
-		return
+		return results.ServerSnapshot{}, false
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return
+		return results.ServerSnapshot{}, false
 	}
 	snap, err := results.ParseServerMetrics(resp.Body)
 	if err != nil || !snap.Any() {
-		return
+		return results.ServerSnapshot{}, false
 	}
-	s.mu.Lock()
-	s.snaps = append(s.snaps, snap)
-	s.mu.Unlock()
+	return snap, true
 }

@@ -73,3 +73,50 @@ func TestScraperWithoutMetricsIsNil(t *testing.T) {
 		t.Errorf("got %+v from an unreachable server, want nil", m)
 	}
 }
+
+// TestScraperRestartForgetsWarmup checks that Restart makes the scrape it
+// takes the new "before": what happened earlier (the warmup) is not counted.
+func TestScraperRestartForgetsWarmup(t *testing.T) {
+	var calls atomic.Int64
+	// before the warmup, after it (the Restart), after the run
+	preempt := []float64{0, 10, 12}
+	kv := []float64{0.9, 0.2, 0.4}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := min(int(calls.Add(1))-1, len(preempt)-1)
+		fmt.Fprintf(w, "vllm:num_preemptions_total{engine=\"0\"} %g\nvllm:kv_cache_usage_perc{engine=\"0\"} %g\n", preempt[i], kv[i])
+	}))
+	defer srv.Close()
+	s := NewScraper(srv.URL, "", time.Hour)
+	s.Start(context.Background())
+	s.Restart(context.Background())
+	m := s.Stop()
+	if m == nil {
+		t.Fatal("no server metrics")
+	}
+	if m.Preemptions != 2 || m.KVCacheUsageMax != 0.4 {
+		t.Errorf("preemptions %v, kv max %v; want 2 and 0.4 (the measured phase only)", m.Preemptions, m.KVCacheUsageMax)
+	}
+}
+
+// TestRunCallsOnMeasureStart checks the hook runs once, after every warmup
+// request ended and before the first measured request was sent.
+func TestRunCallsOnMeasureStart(t *testing.T) {
+	srv := newFakeServer(t)
+	var called, sentBefore int
+	cfg := Config{BaseURL: srv.URL(), Model: "m", Concurrency: 2, Requests: 6, Warmup: 3,
+		Workload: Workload{Kind: WorkloadRandom, InputTokens: 8, OutputTokens: 4}}
+	cfg.OnMeasureStart = func() {
+		called++
+		sentBefore = len(srv.seen())
+	}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if called != 1 || sentBefore != 3 {
+		t.Errorf("hook called %d times with %d requests seen by the server; want once, after the 3 warmup requests", called, sentBefore)
+	}
+	if len(res.Records) != 9 {
+		t.Errorf("%d records, want 9", len(res.Records))
+	}
+}

@@ -112,6 +112,8 @@ func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, 
 	}()
 	scraper := load.NewScraper(cfg.BaseURL, cfg.APIKey, r.opts.ScrapeInterval)
 	scraper.Start(ctx)
+	// Server metrics cover the measured phase only, as the latencies do.
+	cfg.OnMeasureStart = func() { scraper.Restart(ctx) }
 	defer func() {
 		server = scraper.Stop()
 		close(sink) // load.Run has returned: nothing sends any more
