@@ -87,11 +87,20 @@ func ReadFile(path string) (*File, error) {
 // WriteFile writes f to path atomically: it writes a temporary file in the
 // same directory, syncs it and renames it over path, so a reader (or a crash)
 // never sees a half-written file.
-func WriteFile(path string, f *File) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
+func WriteFile(path string, f *File) error {
+	if err := WriteAtomic(path, f.Write); err != nil {
 		return fmt.Errorf("write results file %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteAtomic writes path through write into a temporary file beside it,
+// synced, made 0644 and renamed over path, so a reader never sees half a
+// file and a failure leaves the old one in place.
+func WriteAtomic(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
 	}
 	defer func() {
 		if err != nil {
@@ -99,20 +108,17 @@ func WriteFile(path string, f *File) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := f.Write(tmp); err != nil {
-		return fmt.Errorf("write results file %s: %w", path, err)
+	if err := write(tmp); err != nil {
+		return err
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write results file %s: %w", path, err)
+		return err
 	}
 	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write results file %s: %w", path, err)
+		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write results file %s: %w", path, err)
+		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write results file %s: %w", path, err)
-	}
-	return nil
+	return os.Rename(tmp.Name(), path)
 }
