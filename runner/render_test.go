@@ -188,7 +188,7 @@ func TestTerminalFitsEightyColumns(t *testing.T) {
 	var buf bytes.Buffer
 	c := &clock{t: time.Unix(0, 0)}
 	p := &text{w: &buf, live: true, now: c.now}
-	p.Report(RunStarted{Name: "r", Runs: 1, Requests: 123456, Warmup: 1000})
+	p.Report(RunStarted{Name: "r", Runs: 1, Requests: 123456, Warmup: 500})
 	for i := range 2000 {
 		c.t = c.t.Add(time.Second)
 		rec := results.Record{Seq: i, Warmup: i < 500, Sent: time.Duration(i) * time.Millisecond, TTFT: 1234 * time.Millisecond, E2EL: 99 * time.Second}

@@ -198,6 +198,10 @@ func (p *text) status(short bool) []string {
 	if short {
 		unit = ""
 	}
+	if t.run.Warmup > 0 && t.warm < t.run.Warmup {
+		// Nothing is measured yet: rates and latencies would read as zeros.
+		return []string{fmt.Sprintf("warming up %d/%d", t.warm, t.run.Warmup)}
+	}
 	var parts []string
 	switch {
 	case t.run.Requests > 0:
@@ -206,9 +210,6 @@ func (p *text) status(short bool) []string {
 		parts = append(parts, fmt.Sprintf("%d%s in %s/%s", t.finished(), unit, seconds(t.elapsed()), seconds(t.run.Duration)))
 	default:
 		parts = append(parts, fmt.Sprintf("%d%s", t.finished(), unit))
-	}
-	if t.run.Warmup > 0 && t.warm < t.run.Warmup {
-		parts = append(parts, fmt.Sprintf("warmup %d/%d", t.warm, t.run.Warmup))
 	}
 	if t.failed > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", t.failed))

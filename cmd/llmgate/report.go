@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/report"
@@ -50,6 +51,12 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !flagSet(fs, "o") {
+		// A report is rewritten freely only where it was asked for.
+		if _, err := os.Stat(*out); err == nil {
+			return usagef("%s exists: pass -o %s to replace it, or -o another path", *out, *out)
+		}
+	}
 	if *suitePath != "" && *basePath == "" {
 		return usagef("--suite gives the bands of a comparison; pass --baseline FILE too, or leave --suite out")
 	}
@@ -77,6 +84,14 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if err := writeFileAtomic(*out, b.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %s (%d runs)\n", *out, len(cur.Runs))
+	fmt.Fprintf(e.stdout, "wrote %s (%s)\n", *out, countRuns(len(cur.Runs)))
 	return nil
+}
+
+// countRuns says how many runs, in words: "1 run", "3 runs".
+func countRuns(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
 }
