@@ -19,6 +19,12 @@ suite "bursty" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "vllm" {
   image           = var.image
   model           = var.model
@@ -28,8 +34,13 @@ server "vllm" {
   startup_timeout = "20m"
 }
 
+simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+  model   = var.model
+}
+
 defaults {
-  target = server.vllm
+  target = var.simulate ? simulator.sim : server.vllm
   workload {
     kind          = "random"
     input_tokens  = 512
@@ -37,7 +48,7 @@ defaults {
     range_ratio   = 0.25
   }
   load {
-    warmup = 20
+    warmup = ceil(20 * var.scale)
     seed   = 11
   }
   goodput {
@@ -51,7 +62,7 @@ scenario "burstiness" {
   load {
     rate       = 12
     burstiness = sweep.burstiness
-    duration   = "3m"
+    duration   = "${ceil(180 * var.scale)}s"
   }
   assert "tail" {
     condition     = ttft.p99 < 2000
@@ -68,11 +79,11 @@ scenario "ramp" {
   load {
     rate        = 40
     concurrency = 512 # a cap on requests in flight, so a stalled server can't pile up unbounded work
-    duration    = "4m"
+    duration    = "${ceil(240 * var.scale)}s"
     ramp {
       kind = "linear"
       from = 2
-      over = "3m"
+      over = "${ceil(180 * var.scale)}s"
     }
   }
 }

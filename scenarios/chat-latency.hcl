@@ -19,6 +19,12 @@ suite "chat-latency" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "vllm" {
   image           = var.image
   model           = var.model
@@ -29,12 +35,18 @@ server "vllm" {
   startup_timeout = "20m"
 }
 
+simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+  model   = var.model
+  args    = ["--max-num-seqs", 128, "--max-model-len", 8192]
+}
+
 defaults {
-  target = server.vllm
+  target = var.simulate ? simulator.sim : server.vllm
   load {
     concurrency = 16
-    requests    = 300
-    warmup      = 20
+    requests    = ceil(300 * var.scale)
+    warmup      = ceil(20 * var.scale)
     seed        = 7
   }
   goodput {

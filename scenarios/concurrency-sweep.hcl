@@ -22,6 +22,12 @@ variable "max_users" {
   default     = 32
 }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "vllm" {
   image           = var.image
   model           = var.model
@@ -32,8 +38,14 @@ server "vllm" {
   startup_timeout = "20m"
 }
 
+simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+  model   = var.model
+  args    = ["--max-num-seqs", 256]
+}
+
 scenario "users" {
-  target = server.vllm
+  target = var.simulate ? simulator.sim : server.vllm
   sweep { concurrency = [1, 4, 16, 32, 64, 128] }
   workload {
     kind          = "random"
@@ -44,8 +56,8 @@ scenario "users" {
   load {
     concurrency = sweep.concurrency
     # enough requests that every user sends several; at least 100 per point
-    requests = max(100, sweep.concurrency * 8)
-    warmup   = sweep.concurrency
+    requests = ceil(max(100, sweep.concurrency * 8) * var.scale)
+    warmup   = ceil(sweep.concurrency * var.scale)
   }
   goodput {
     ttft = 500

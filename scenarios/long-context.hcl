@@ -18,6 +18,12 @@ suite "long-context" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "vllm" {
   image = var.image
   model = var.model
@@ -33,8 +39,19 @@ server "vllm" {
   startup_timeout = "20m"
 }
 
+simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+  model   = var.model
+  args    = [
+    "--max-model-len", 32768,
+    "--enable-chunked-prefill",
+    "--max-num-batched-tokens", 8192,
+    "--gpu-memory-utilization", 0.92,
+  ]
+}
+
 scenario "prompt_length" {
-  target = server.vllm
+  target = var.simulate ? simulator.sim : server.vllm
   sweep { input_tokens = [8000, 16000, 30000] }
   workload {
     kind          = "random"
@@ -44,8 +61,8 @@ scenario "prompt_length" {
   }
   load {
     concurrency = 8
-    requests    = 120
-    warmup      = 8
+    requests    = ceil(120 * var.scale)
+    warmup      = ceil(8 * var.scale)
     timeout     = "5m"
   }
   assert "ttft" {

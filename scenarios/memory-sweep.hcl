@@ -19,6 +19,12 @@ suite "memory-sweep" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "vllm" {
   image           = var.image
   model           = var.model
@@ -29,8 +35,14 @@ server "vllm" {
   startup_timeout = "20m"
 }
 
+simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+  model   = var.model
+  args    = ["--max-num-seqs", 256, "--max-model-len", 8192]
+}
+
 scenario "memory" {
-  target = server.vllm
+  target = var.simulate ? simulator.sim : server.vllm
   sweep { gpu_memory_utilization = [0.5, 0.6, 0.7, 0.8, 0.9] }
   # a new server per sweep point: these args are appended to the server's
   server_args = ["--gpu-memory-utilization", sweep.gpu_memory_utilization]
@@ -42,8 +54,8 @@ scenario "memory" {
   }
   load {
     concurrency = 128 # enough sequences in flight to fill a small cache
-    requests    = 600
-    warmup      = 32
+    requests    = ceil(600 * var.scale)
+    warmup      = ceil(32 * var.scale)
   }
   assert "no_preemption_when_roomy" {
     condition     = server.preemptions == 0 || sweep.gpu_memory_utilization < 0.8

@@ -24,6 +24,12 @@ variable "tp" {
   default     = 2
 }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "mixtral" {
   image = var.image
   model = var.model
@@ -40,15 +46,26 @@ server "mixtral" {
   startup_timeout = "40m" # 90 GB of weights to download and load
 }
 
+simulator "sim" {
+  profile = "mixtral-8x7b-h100"
+  model   = var.model
+  args    = [
+    "--tensor-parallel-size", var.tp,
+    "--enable-expert-parallel",
+    "--max-model-len", 8192,
+    "--gpu-memory-utilization", 0.9,
+  ]
+}
+
 defaults {
-  target = server.mixtral
+  target = var.simulate ? simulator.sim : server.mixtral
   workload {
     kind          = "random"
     input_tokens  = 1024
     output_tokens = 512
     range_ratio   = 0.1
   }
-  load { warmup = 16 }
+  load { warmup = ceil(16 * var.scale) }
   goodput {
     ttft = 1000
     tpot = 60
@@ -59,7 +76,7 @@ scenario "chat" {
   description = "interactive load: expert routing cost per token"
   load {
     concurrency = 16
-    requests    = 300
+    requests    = ceil(300 * var.scale)
   }
   assert "tpot" {
     condition     = tpot.p95 < 60
@@ -71,7 +88,7 @@ scenario "batch_scaling" {
   sweep { concurrency = [8, 32, 128] }
   load {
     concurrency = sweep.concurrency
-    requests    = max(200, sweep.concurrency * 4)
+    requests    = ceil(max(200, sweep.concurrency * 4) * var.scale)
   }
   assert "errors" {
     condition = error_rate == 0

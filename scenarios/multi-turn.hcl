@@ -17,6 +17,12 @@ suite "multi-turn" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "vllm" {
   image           = var.image
   model           = var.model
@@ -27,8 +33,14 @@ server "vllm" {
   startup_timeout = "20m"
 }
 
+simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+  model   = var.model
+  args    = ["--enable-prefix-caching", "--max-model-len", 16384]
+}
+
 scenario "conversations" {
-  target = server.vllm
+  target = var.simulate ? simulator.sim : server.vllm
   workload {
     kind          = "conversation"
     chat          = true
@@ -39,8 +51,8 @@ scenario "conversations" {
   }
   load {
     concurrency = 24 # conversations in flight
-    requests    = 500
-    warmup      = 24
+    requests    = ceil(500 * var.scale)
+    warmup      = ceil(24 * var.scale)
   }
   goodput {
     ttft = 400

@@ -19,6 +19,12 @@ suite "prefix-caching" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
+# No GPU at hand? --var simulate=true runs every scenario on the embedded
+# simulator's model of this deployment (no Docker either), and --var
+# scale=0.1 sends a tenth of the requests for a quick look.
+variable "simulate" { default = false }
+variable "scale" { default = 1 }
+
 server "vllm" {
   image           = var.image
   model           = var.model
@@ -28,8 +34,13 @@ server "vllm" {
   startup_timeout = "20m"
 }
 
+simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+  model   = var.model
+}
+
 scenario "shared_prefix" {
-  target = server.vllm
+  target = var.simulate ? simulator.sim : server.vllm
   sweep { caching = ["on", "off"] }
   server_args = [sweep.caching == "on" ? "--enable-prefix-caching" : "--no-enable-prefix-caching"]
   workload {
@@ -41,8 +52,8 @@ scenario "shared_prefix" {
   }
   load {
     concurrency = 32
-    requests    = 400
-    warmup      = 16 # fills the cache with the four prefixes
+    requests    = ceil(400 * var.scale)
+    warmup      = ceil(16 * var.scale) # fills the cache with the four prefixes
   }
   assert "cache_hits" {
     condition     = sweep.caching == "off" || server.prefix_cache_hit_rate > 0.6

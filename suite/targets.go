@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // targetKinds are the block types that define a target, in the order refs are suggested.
@@ -66,18 +67,44 @@ func (l *loader) targetRefs() []string {
 	return refs
 }
 
-// resolveTarget turns `target = server.vllm` into the target it names.
+// resolveTarget turns `target = server.vllm` into the target it names. A
+// conditional over variables chooses between two references, so one
+// variable can move a suite onto the simulator:
+//
+//	target = var.simulate ? simulator.sim : server.vllm
+//
+// Both references are checked whichever is chosen.
 func (l *loader) resolveTarget(attr *hcl.Attribute) *Target {
-	tr, d := hcl.AbsTraversalForExpr(attr.Expr)
+	cond, ok := attr.Expr.(*hclsyntax.ConditionalExpr)
+	if !ok {
+		return l.resolveTargetRef(attr.Expr, attr.Range)
+	}
+	whenTrue := l.resolveTargetRef(cond.TrueResult, attr.Range)
+	whenFalse := l.resolveTargetRef(cond.FalseResult, attr.Range)
+	choose, ok := l.evaluator(nil).boolean(&hcl.Attribute{Name: "the target's condition", Expr: cond.Condition, Range: attr.Range})
+	if !ok {
+		return nil
+	}
+	if choose {
+		return whenTrue
+	}
+	return whenFalse
+}
+
+// resolveTargetRef resolves one target reference expression; attrRange is
+// the whole attribute, for context.
+func (l *loader) resolveTargetRef(expr hcl.Expression, attrRange hcl.Range) *Target {
+	tr, d := hcl.AbsTraversalForExpr(expr)
 	if d.HasErrors() || len(tr) != 2 {
-		l.errorf(attr.Expr.Range().Ptr(), attr.Range.Ptr(), "Invalid target reference",
-			"target must name a target block without quotes, like server.vllm, endpoint.staging or simulator.sim.")
+		l.errorf(expr.Range().Ptr(), attrRange.Ptr(), "Invalid target reference",
+			"target must name a target block without quotes, like server.vllm, endpoint.staging or simulator.sim, "+
+				"or choose between two with a condition on variables: var.simulate ? simulator.sim : server.vllm.")
 		return nil
 	}
 	ref := traversalText(tr)
 	kind := tr.RootName()
 	if !contains(targetKinds, kind) {
-		l.errorf(attr.Expr.Range().Ptr(), attr.Range.Ptr(), "Invalid target reference",
+		l.errorf(expr.Range().Ptr(), attrRange.Ptr(), "Invalid target reference",
 			"%s is not a target: a target reference starts with server, endpoint or simulator.%s", ref, didYouMean(ref, l.targetRefs()))
 		return nil
 	}
@@ -87,7 +114,7 @@ func (l *loader) resolveTarget(attr *hcl.Attribute) *Target {
 		if refs := l.targetRefs(); len(refs) > 0 {
 			declared = "Declared targets: " + strings.Join(refs, ", ") + "."
 		}
-		l.errorf(attr.Expr.Range().Ptr(), attr.Range.Ptr(), "Reference to undefined target",
+		l.errorf(expr.Range().Ptr(), attrRange.Ptr(), "Reference to undefined target",
 			"There is no %s block named %q. %s%s", kind, tr[1].(hcl.TraverseAttr).Name, declared, didYouMean(ref, l.targetRefs()))
 		return nil
 	}
