@@ -21,6 +21,9 @@ type File struct {
 	Partial bool `json:"partial,omitempty"`
 	// Provenance says where a promoted baseline came from; nil for plain results.
 	Provenance *Provenance `json:"provenance,omitempty"`
+	// Plan says which plan the runs are of and, for a shard or a merge of
+	// shards, which shards; nil in files that predate it.
+	Plan *PlanInfo `json:"plan,omitempty"`
 	// Runs holds one entry per expanded run of the suite, in plan order.
 	Runs []Run `json:"runs"`
 }
