@@ -101,6 +101,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	if err := g.readBaseline(s); err != nil {
 		return nil, err
 	}
+	g.out.Baseline = baselineForPlan(g.out.Baseline, opts.Plan) // a shard or --only: not the rest
 	cfg := compare.ConfigFromGate(s.Gate)
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true

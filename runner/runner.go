@@ -44,6 +44,9 @@ type Options struct {
 	StartHeartbeat time.Duration
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
+	// PlanInfo, when set, is recorded in the results file: the plan's
+	// fingerprint and, for a shard, which one (see ShardPlan).
+	PlanInfo *results.PlanInfo
 }
 
 // Run executes the plan of s and returns the results file it wrote. The file
@@ -112,6 +115,7 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 		Environment: opts.Env,
 		Created:     r.now().UTC(),
 		Partial:     true,
+		Plan:        opts.PlanInfo,
 		Runs:        []results.Run{},
 	}
 	if opts.TargetURL != "" {

@@ -56,6 +56,7 @@ func checkTargetURL(s string) error {
 type runFlags struct {
 	out, targetURL, logDir string
 	vars, only             stringList
+	shard                  shardFlag
 }
 
 // register adds -o (described by outHelp), --var, --only, --target and
@@ -66,6 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet, outHelp string) {
 	fs.Var(&f.only, "only", "run only the runs or scenarios called `NAME` (repeatable)")
 	fs.StringVar(&f.targetURL, "target", "", "send every run to the running server at `URL` instead of the suite's targets")
 	fs.StringVar(&f.logDir, "log-dir", "", "write container logs to `DIR` (default: beside the results file)")
+	f.shard.register(fs)
 }
 
 // check checks the parsed flags and returns the suite variables.
@@ -87,13 +89,11 @@ func (f *runFlags) check() (map[string]string, error) {
 // cut to --only (an --only that names nothing is bad usage), progress on
 // stdout, and the environment around the suite file.
 func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePath string) (runner.Options, error) {
-	plan := s.Plan()
-	if len(f.only) > 0 {
-		var err error
-		if plan, err = plan.Filter(f.only); err != nil {
-			return runner.Options{}, usageErr(err)
-		}
+	plan, err := f.plan(s)
+	if err != nil {
+		return runner.Options{}, err
 	}
+	plan, info := f.shard.cut(e, plan)
 	// testcontainers prints a ten-line Docker banner through its default
 	// logger the first time it meets the daemon: not llmgate's output.
 	tclog.SetDefault(tclog.NewNoopLogger())
@@ -104,5 +104,19 @@ func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePat
 		LogDir:     f.logDir,
 		Progress:   runner.NewRenderer(e.stdout, isTerminal(e.stdout), e.getenv("GITHUB_ACTIONS") == "true"),
 		Env:        runner.DetectEnvironment(ctx, e.getenv, filepath.Dir(suitePath), version()),
+		PlanInfo:   info,
 	}, nil
+}
+
+// plan is the suite's plan cut to --only (an --only that names nothing is
+// bad usage), before any --shard.
+func (f *runFlags) plan(s *suite.Suite) (*suite.Plan, error) {
+	plan := s.Plan()
+	if len(f.only) > 0 {
+		var err error
+		if plan, err = plan.Filter(f.only); err != nil {
+			return nil, usageErr(err)
+		}
+	}
+	return plan, nil
 }

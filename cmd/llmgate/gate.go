@@ -18,7 +18,7 @@ func init() {
 	register(&command{
 		name:    "gate",
 		summary: "run a suite, check its asserts, compare with the baseline, pass or fail",
-		usage:   "SUITE [--baseline FILE] [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--comment=false] [--fail-on inconclusive] [--markdown FILE]",
+		usage:   "SUITE [--baseline FILE] [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N | --results FILE...] [--comment=false] [--fail-on inconclusive] [--markdown FILE]",
 		help: `
 Gate is what CI runs: it runs SUITE like 'llmgate run', checks every assert,
 compares the results with a baseline results file metric by metric (the
@@ -37,6 +37,15 @@ of both runs decides. --rerun=false skips this. Inconclusive verdicts that
 remain pass the gate unless --fail-on inconclusive (or the gate block's
 fail_on_inconclusive) is set.
 
+--results FILE (repeatable) judges results measured elsewhere instead of
+running: a file merged by 'llmgate merge', or the shards' own files, merged
+here. They must be of the same plan: the suite file, --var and --only of the
+jobs that ran them. Runs the files lack (a shard that never uploaded, a shard
+cut short) make the verdict error, naming them by shard. A change that would
+need a confirming rerun stays inconclusive: the runners are gone. --shard I/N
+runs and judges one shard only, and leaves the pull-request comment to the
+gate on the merged results.
+
 Under GitHub Actions (GITHUB_ACTIONS=true) gate also sets the step outputs
 verdict, regressions, failed-asserts, results-path and summary-path, appends
 the markdown report to the step summary, puts error annotations on the suite
@@ -52,6 +61,9 @@ Examples:
 
   # the same against a server that is already running
   llmgate gate perf/gate.hcl --target http://127.0.0.1:8000
+
+  # judge the results of shard jobs (llmgate run --shard I/N) in one place
+  llmgate gate perf/gate.hcl --results shard-1.json --results shard-2.json
 
   # write the markdown report for a later step
   llmgate gate perf/gate.hcl --markdown report.md
@@ -75,6 +87,7 @@ type gateOptions struct {
 	comment   bool
 	rerun     bool
 	failOn    string
+	given     givenFlags
 }
 
 func gateCommand(ctx context.Context, e *env, args []string) error {
@@ -87,6 +100,7 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&o.comment, "comment", true, "post or update the pull-request comment under GitHub Actions")
 	fs.BoolVar(&o.rerun, "rerun", true, "run inconclusive runs once more to confirm before judging them")
 	fs.StringVar(&o.failOn, "fail-on", "", "also fail on `inconclusive` changes")
+	o.given.register(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -102,6 +116,9 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	case "", "regression", "inconclusive":
 	default:
 		return usagef("--fail-on %q: want inconclusive (regressions and failed asserts always fail the gate)", o.failOn)
+	}
+	if err := o.checkGiven(fs, e); err != nil {
+		return err
 	}
 	return runGate(ctx, e, o)
 }
@@ -137,15 +154,21 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return g.usage(err)
 	}
 
-	out, err := runner.Gate(ctx, s, runner.GateOptions{
+	gopts := runner.GateOptions{
 		Options:            ropts,
 		Baseline:           o.baseline,
 		Rerun:              o.rerun,
 		RerunPath:          siblingPath(o.out, ".rerun.json"),
 		FailOnInconclusive: o.failOn == "inconclusive",
 		Notify:             g.note,
-	})
-	if err != nil { // the baseline could not be read; nothing ran
+	}
+	var out *runner.GateOutcome
+	if o.given.on() {
+		out, err = g.judgeGiven(s, gopts) // results measured elsewhere: nothing runs
+	} else {
+		out, err = runner.Gate(ctx, s, gopts)
+	}
+	if err != nil { // the baseline could not be read (or the given results do not fit); nothing ran
 		return g.usage(err)
 	}
 	g.out, g.verdict = out, out.Verdict

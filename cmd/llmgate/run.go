@@ -15,7 +15,7 @@ func init() {
 	register(&command{
 		name:    "run",
 		summary: "run a suite's scenarios and write the results file",
-		usage:   "SUITE [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--log-dir DIR]",
+		usage:   "SUITE [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N] [--log-dir DIR]",
 		help: `
 Run brings up each server of SUITE (an HCL file) once per group of runs that
 share it, drives every scenario's load at it, scrapes its /metrics, checks the
@@ -38,6 +38,13 @@ Examples:
 
   # the same suite against a server that is already running
   llmgate run perf/gate.hcl --target http://127.0.0.1:8000
+
+--shard I/N runs shard I of N: the plan's server groups (never split, so no
+server starts twice) dealt to N shards by planned load, largest first, the
+same split in every job that loads the suite with the same --var and --only.
+The results file records the shard and the plan's fingerprint; merge the
+shards' files with 'llmgate merge' and judge them with 'llmgate gate
+--results'. A shard with nothing to run writes an empty results file.
 
 Compare results files with 'llmgate compare', or run a suite and compare it with
 its baseline in one step with 'llmgate gate'.

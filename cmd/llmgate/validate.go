@@ -11,7 +11,7 @@ func init() {
 	register(&command{
 		name:    "validate",
 		summary: "check suite files for mistakes without running anything",
-		usage:   "[--plan] [--var NAME=VALUE]... FILE...",
+		usage:   "[--plan] [--shard I/N] [--var NAME=VALUE]... FILE...",
 		help: `
 Validate reads each suite, reports every mistake it finds (unknown blocks
 and attributes, impossible values, misspelled metrics, undefined targets and
@@ -21,12 +21,15 @@ touched, so it is cheap to run in a pre-commit hook or as a first CI step.
 
 --plan also prints the runs each suite expands to (one per sweep point),
 grouped by server start, with the target, the server args and the effective
-load and workload of each run after defaults are applied.
+load and workload of each run after defaults are applied. --shard I/N says
+what shard I of N holds (the split 'llmgate run --shard' makes) and, with
+--plan, prints that shard's runs only.
 
 Examples:
 
   llmgate validate scenarios/*.hcl
   llmgate validate --plan scenarios/memory-sweep.hcl
+  llmgate validate --plan --shard 2/3 scenarios/memory-sweep.hcl
   llmgate validate --var image=vllm/vllm-openai:v0.11.0 perf/gate.hcl`,
 		run: runValidate,
 	})
@@ -36,6 +39,8 @@ func runValidate(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(commands["validate"], e)
 	plan := fs.Bool("plan", false, "print the runs each suite expands to, grouped by server start")
 	varFlags := varFlag(fs)
+	var shard shardFlag
+	shard.register(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -60,6 +65,9 @@ func runValidate(ctx context.Context, e *env, args []string) error {
 		}
 		p := s.Plan()
 		fmt.Fprintf(e.stdout, "%s: ok (%d scenario(s), %d run(s))\n", f, len(s.Scenarios), len(p.Runs()))
+		if shard.shard != nil {
+			p, _ = shard.cut(e, p)
+		}
 		if *plan {
 			if err := p.WriteText(e.stdout); err != nil {
 				return err

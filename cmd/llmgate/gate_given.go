@@ -1,0 +1,78 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runner"
+	"github.com/llmgate/llmgate/suite"
+)
+
+// givenFlags is gate's --results: judge results measured elsewhere.
+type givenFlags struct {
+	files stringList
+	// outSet is whether -o was given: with --results the gate writes the
+	// judged (merged) file only where it is told to.
+	outSet bool
+}
+
+func (f *givenFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.files, "results", "judge the results `FILE` instead of running the suite: a merged file, or each shard's file (repeatable; merged as by llmgate merge)")
+}
+
+func (f *givenFlags) on() bool { return len(f.files) > 0 }
+
+// checkGiven checks the flags that go with --results and with --shard.
+// With --results nothing runs, so --shard and --target make no sense; -o,
+// when given, is where the judged file is written. A shard's gate judges
+// part of the suite, so it leaves the pull-request comment to the gate that
+// judges all of it.
+func (o *gateOptions) checkGiven(fs *flag.FlagSet, e *env) error {
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "o" {
+			o.given.outSet = true
+		}
+	})
+	switch {
+	case o.given.on() && o.shard.shard != nil:
+		return usagef("--shard runs one shard and --results judges results that ran elsewhere: give one of them")
+	case o.given.on() && o.targetURL != "":
+		return usagef("--target sends runs to a server and --results judges results that ran elsewhere: give one of them")
+	}
+	if o.shard.shard != nil && o.comment {
+		o.comment = false
+		fmt.Fprintf(e.stderr, "llmgate: no pull-request comment from shard %s: the gate on the merged results comments once\n", o.shard.shard)
+	}
+	if !o.given.on() {
+		return nil
+	}
+	if !o.given.outSet {
+		o.out = ""
+		if o.markdown == "" && e.getenv("GITHUB_ACTIONS") == "true" {
+			o.markdown = siblingPath(o.given.files[0], ".md")
+		}
+	}
+	return nil
+}
+
+// judgeGiven reads the --results files and judges them with
+// runner.GateResults; files that do not fit the suite are bad usage. With
+// -o the judged file (the merge, when there were several) is written there.
+func (g *gateRun) judgeGiven(s *suite.Suite, opts runner.GateOptions) (*runner.GateOutcome, error) {
+	in, err := readShardFiles(g.o.given.files)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(g.e.stdout, "llmgate: judging %d results file(s) measured elsewhere; nothing runs\n", len(in))
+	out, err := runner.GateResults(s, in, opts)
+	if err != nil {
+		return nil, err
+	}
+	if g.o.out != "" {
+		if err := results.WriteFile(g.o.out, out.Current); err != nil {
+			out.Problems = append(out.Problems, err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runner"
+	"github.com/llmgate/llmgate/suite"
+)
+
+// shardFlag is --shard I/N: which shard of the plan a job runs.
+type shardFlag struct {
+	shard *suite.Shard // nil: the whole plan
+}
+
+func (f *shardFlag) String() string {
+	if f.shard == nil {
+		return ""
+	}
+	return f.shard.String()
+}
+
+// Set parses I/N; a bad value is a usage error (exit 2) with the reason.
+func (f *shardFlag) Set(v string) error {
+	sh, err := suite.ParseShard(v)
+	if err != nil {
+		return err
+	}
+	f.shard = &sh
+	return nil
+}
+
+const shardUsage = "run only shard `I/N` of the plan: its server groups split N ways by planned load, the same split in every job (1 <= I <= N)"
+
+func (f *shardFlag) register(fs *flag.FlagSet) { fs.Var(f, "shard", shardUsage) }
+
+// cut returns the shard of plan to run and the plan information its
+// results file records, saying on stdout what the shard holds.
+func (f *shardFlag) cut(e *env, plan *suite.Plan) (*suite.Plan, *results.PlanInfo) {
+	if f.shard != nil {
+		fmt.Fprintf(e.stdout, "llmgate: %s\n", runner.DescribeShard(plan, *f.shard))
+	}
+	return runner.ShardPlan(plan, f.shard)
+}

@@ -1,0 +1,44 @@
+# A suite of three server groups on the tiny simulator for the --shard,
+# merge and gate --results tests: "big" weighs as much as the other two
+# together, so two shards hold {big} and {small_a, small_b}.
+suite "cli-shard" {}
+
+variable "requests" {
+  default = 8
+}
+
+simulator "sim" {
+  profile = "tiny"
+}
+
+defaults {
+  target = simulator.sim
+  workload {
+    kind          = "random"
+    input_tokens  = 32
+    output_tokens = 16
+  }
+  load {
+    concurrency = 2
+    requests    = var.requests
+  }
+}
+
+scenario "big" {
+  server_args = ["--seed", "1"]
+  load {
+    requests = 2 * var.requests
+  }
+  assert "answers" {
+    condition     = error_rate == 0
+    error_message = "the simulator must answer every request"
+  }
+}
+
+scenario "small_a" {
+  server_args = ["--seed", "2"]
+}
+
+scenario "small_b" {
+  server_args = ["--seed", "3"]
+}

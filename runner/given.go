@@ -1,0 +1,124 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
+// ErrGivenResults is wrapped by the error GateResults returns when the
+// given files cannot be judged as results of the suite's plan.
+var ErrGivenResults = errors.New("results do not fit the suite")
+
+// GateResults is Gate on results measured elsewhere: it judges the given
+// files (shard files of the plan, merged here, a merged file, or one
+// whole-plan file) against the baseline as Gate judges its own run, without
+// running anything. The plan is opts.Plan, else the suite's; the files must
+// be of that plan (the same fingerprint: the same suite, variables and
+// --only). opts.Options runs nothing: only Plan is read.
+//
+// The error, wrapping ErrGivenResults or results.ErrMerge, is not nil when
+// the baseline cannot be read or the files are of another suite or plan,
+// overlap or repeat a run. Runs of the plan that the files lack (a shard
+// that never uploaded, a shard cut short) are a problem that makes the
+// verdict GateError unless something failed the gate anyway, and the
+// outcome says which runs, by shard.
+//
+// Confirm-by-rerun needs the runners that measured the runs, so a change
+// that would be confirmed by a rerun stays inconclusive here, with a note:
+// with --fail-on inconclusive it fails the gate, else it passes as
+// inconclusive.
+func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (*GateOutcome, error) {
+	g := &gate{opts: opts, out: &GateOutcome{}}
+	if err := g.readBaseline(s); err != nil {
+		return nil, err
+	}
+	plan := opts.Plan
+	if plan == nil {
+		plan = s.Plan()
+	}
+	cur, err := givenFile(given, g.note)
+	if err != nil {
+		return nil, err
+	}
+	if err := fitsPlan(s, plan, cur, given); err != nil {
+		return nil, err
+	}
+	out := g.out
+	out.Baseline = baselineForPlan(out.Baseline, plan)
+	var runErr error
+	if missing := missingRuns(plan, cur); len(missing) > 0 {
+		cur.Partial = true
+		runErr = fmt.Errorf("runs missing from the given results: %s", strings.Join(missing, "; "))
+	}
+	cfg := compare.ConfigFromGate(s.Gate)
+	if opts.FailOnInconclusive {
+		cfg.FailOnInconclusive = true
+	}
+	out.Current = cur
+	out.Runs = Judge(cur)
+	out.Comparison = compare.Compare(out.Baseline, cur, cfg)
+	if names := out.Comparison.RerunRuns(); out.Baseline != nil && len(names) > 0 {
+		g.note(fmt.Sprintf("%s changed by less than a single run can call; confirming that takes a rerun on the runner that measured it, "+
+			"which a gate on given results cannot make, so the change stays inconclusive (gate on the shard's runner with llmgate gate --shard i/n to confirm there)",
+			strings.Join(names, ", ")))
+	}
+	if note := out.Runs.UnjudgedNote(); note != "" {
+		g.note(note)
+	}
+	out.Verdict, out.Problems = decide(out.Comparison, out.Runs, runErr)
+	n := out.Comparison.Counts()
+	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
+	return out, nil
+}
+
+// givenFile is the one file to judge: a single unsplit file as it is,
+// else the merge of the given shard files (or merged files), whose
+// warnings become notes.
+func givenFile(given []results.MergeInput, note func(string)) (*results.File, error) {
+	if len(given) == 0 {
+		return nil, fmt.Errorf("%w: no results files given", ErrGivenResults)
+	}
+	if len(given) == 1 && !given[0].File.Sharded() {
+		return given[0].File, nil
+	}
+	cur, warns, err := results.Merge(given)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warns {
+		note(w.Error())
+	}
+	return cur, nil
+}
+
+// fitsPlan checks that cur holds results of plan: the suite's name, and
+// the plan's fingerprint where the file records one.
+func fitsPlan(s *suite.Suite, plan *suite.Plan, cur *results.File, given []results.MergeInput) error {
+	names := make([]string, len(given))
+	for i, x := range given {
+		names[i] = x.Name
+	}
+	from := strings.Join(names, ", ")
+	if cur.Suite.Name != s.Name {
+		return fmt.Errorf("%w: %s holds results of suite %q, not %q", ErrGivenResults, from, cur.Suite.Name, s.Name)
+	}
+	if cur.Plan != nil && cur.Plan.Fingerprint != plan.Fingerprint() {
+		return fmt.Errorf("%w: %s holds results of another plan of suite %q: give the gate the same suite file, --var and --only as the jobs that ran it",
+			ErrGivenResults, from, s.Name)
+	}
+	in := map[string]bool{}
+	for _, r := range plan.Runs() {
+		in[r.Name] = true
+	}
+	for i := range cur.Runs {
+		if !in[cur.Runs[i].Name] {
+			return fmt.Errorf("%w: %s holds run %q, which the suite's plan does not have", ErrGivenResults, from, cur.Runs[i].Name)
+		}
+	}
+	return nil
+}

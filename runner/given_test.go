@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
+// givenChat is a results file of testdata/gate.hcl's plan, measured
+// elsewhere: its chat run completed 8 requests and its assert held as told.
+func givenChat(s *suite.Suite, assertHeld bool, runs ...string) *results.File {
+	_, info := ShardPlan(s.Plan(), nil)
+	f := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: s.Name}, Plan: info}
+	for _, name := range runs {
+		f.Runs = append(f.Runs, results.Run{Name: name, Scenario: name, Status: results.StatusOK,
+			Summary: results.Summary{Requests: results.Requests{Completed: 8}},
+			Asserts: []results.AssertResult{{Name: "fast_enough", Passed: assertHeld, Condition: "ttft.p95 < 60000"}}})
+	}
+	return f
+}
+
+func TestGateResults(t *testing.T) {
+	tests := []struct {
+		name     string
+		band     string
+		file     func(s *suite.Suite) *results.File
+		baseline string // "worse": 10 requests completed
+		failOn   bool
+		want     GateVerdict
+		note     string
+		problem  string
+		wantErr  error
+	}{
+		// 20% worse under a 25% band: a single run cannot call it, and no
+		// rerun can be made here: inconclusive, with a note saying why.
+		{name: "rerun needed stays inconclusive", band: "25%", baseline: "worse",
+			file: func(s *suite.Suite) *results.File { return givenChat(s, true, "chat") },
+			want: GateInconclusive, note: "chat changed by less than a single run can call"},
+		{name: "fail on inconclusive", band: "25%", baseline: "worse", failOn: true,
+			file: func(s *suite.Suite) *results.File { return givenChat(s, true, "chat") },
+			want: GateFail, note: "stays inconclusive"},
+		{name: "failed assert", baseline: BaselineNone,
+			file: func(s *suite.Suite) *results.File { return givenChat(s, false, "chat") },
+			want: GateFail},
+		{name: "missing run", baseline: BaselineNone,
+			file: func(s *suite.Suite) *results.File { return givenChat(s, true) },
+			want: GateError, problem: "runs missing from the given results: chat"},
+		{name: "another plan", baseline: BaselineNone,
+			file: func(s *suite.Suite) *results.File {
+				f := givenChat(s, true, "chat")
+				f.Plan.Fingerprint = "sha256:00"
+				return f
+			},
+			wantErr: ErrGivenResults},
+		{name: "another suite", baseline: BaselineNone,
+			file: func(s *suite.Suite) *results.File {
+				f := givenChat(s, true, "chat")
+				f.Suite.Name = "other"
+				return f
+			},
+			wantErr: ErrGivenResults},
+		{name: "a run the plan lacks", baseline: BaselineNone,
+			file:    func(s *suite.Suite) *results.File { return givenChat(s, true, "chat", "extra") },
+			wantErr: ErrGivenResults},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vars := map[string]string{}
+			if tt.band != "" {
+				vars["band"] = tt.band
+			}
+			s := loadSuite(t, "gate.hcl", vars)
+			baseline := tt.baseline
+			if baseline == "worse" {
+				baseline = gateBaselineFile(t, 10)
+			}
+			o, err := GateResults(s, []results.MergeInput{{Name: "given.json", File: tt.file(s)}}, GateOptions{
+				Baseline: baseline, Rerun: true, FailOnInconclusive: tt.failOn,
+			})
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) || o != nil {
+					t.Fatalf("GateResults = %v, %v; want %v", o, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Verdict != tt.want {
+				t.Errorf("verdict %s, want %s (problems %v, notes %v)", o.Verdict, tt.want, o.Problems, o.Notes)
+			}
+			if o.Rerun != nil {
+				t.Error("a gate on given results made a rerun")
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(o.Notes, "\n"), tt.note) {
+				t.Errorf("notes %q lack %q", o.Notes, tt.note)
+			}
+			if tt.problem != "" && (len(o.Problems) != 1 || !strings.Contains(o.Problems[0].Error(), tt.problem)) {
+				t.Errorf("problems %v, want one with %q", o.Problems, tt.problem)
+			}
+			if tt.baseline == "worse" && o.Inconclusive != 1 {
+				t.Errorf("%d inconclusive rows, want 1", o.Inconclusive)
+			}
+			if tt.problem != "" && !o.Current.Partial {
+				t.Error("results with a missing run are not marked partial")
+			}
+		})
+	}
+}
+
+func TestShardPlanRecordsTheShard(t *testing.T) {
+	s := loadSuite(t, "gate.hcl", nil)
+	whole, info := ShardPlan(s.Plan(), nil)
+	if len(whole.Runs()) != 1 || info.Shards != 0 || info.Runs != 1 || info.Fingerprint != s.Plan().Fingerprint() {
+		t.Errorf("whole plan: %+v", info)
+	}
+	cut, info := ShardPlan(s.Plan(), &suite.Shard{Index: 2, Count: 2})
+	if len(cut.Runs()) != 0 || info.Shards != 2 || len(info.Parts) != 1 || info.Parts[0].Shard != 2 || len(info.Parts[0].Planned) != 0 {
+		t.Errorf("empty shard 2/2: %d runs, %+v", len(cut.Runs()), info)
+	}
+	if got := DescribeShard(s.Plan(), suite.Shard{Index: 2, Count: 2}); !strings.Contains(got, "has nothing to run") {
+		t.Errorf("DescribeShard = %q", got)
+	}
+}
