@@ -5,6 +5,8 @@
 # baseline (must pass) and once with a planted 3x slowdown (must fail). Then
 # it checks what act reports: the job succeeded, each check step printed its
 # "ok" line, the outputs were set and the step summaries hold the verdicts.
+# Then it runs .ci/act-shards.yml: a matrix of two shard jobs (shard: N/2),
+# a merge and two gates on the given results (the results input).
 #
 # No network is needed once act is built: act copies this checkout in place
 # of cloning it, and the workflow uses no other remote action.
@@ -14,6 +16,7 @@
 #                      (default ${XDG_CACHE_HOME:-$HOME/.cache}/llmgate-ci)
 #   ACT_TIMEOUT        seconds the workflow may take (default 600)
 #   ACT_LOG            where act's full log is kept (default: a temp file)
+#   ACT_SHARDS_LOG     the same for the shard workflow
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -105,4 +108,45 @@ check "the step summary starts with the failing verdict" -E "Summary - ### llmga
 check "the regression was annotated on the suite's tolerance block" \
 	-E "::error col=[0-9]+,file=ghaction/testdata/selftest.hcl,line=[0-9]+,title=regression%3A e2el.p95 in chat::"
 
-say "all $checks checks passed (act build ${build_s}s, workflow run ${run_s}s)"
+# 4. The shard workflow: a matrix of two shard jobs, then a merge and a gate
+# job. The jobs hand their files over in a directory of this machine.
+SHARDS_WORKFLOW=.ci/act-shards.yml
+[ -f "$SHARDS_WORKFLOW" ] || fail "$SHARDS_WORKFLOW not found"
+LOG="${ACT_SHARDS_LOG:-$(mktemp "${TMPDIR:-/tmp}/act-shards.XXXXXX.log")}"
+shard_dir="$(mktemp -d "${TMPDIR:-/tmp}/act-shards.XXXXXX")"
+trap 'rm -rf "$shard_dir"' EXIT
+rm -rf "$CACHE/act-actions"
+say "running $SHARDS_WORKFLOW (a matrix of 2 shards, a merge and a gate); log: $LOG"
+t0=$(now)
+set +e
+timeout --kill-after=30 "$ACT_TIMEOUT" "$ACT_BIN" push \
+	--workflows "$SHARDS_WORKFLOW" \
+	--platform ubuntu-latest=-self-hosted \
+	--action-cache-path "$CACHE/act-actions" \
+	--action-offline-mode \
+	--no-cache-server \
+	--pull=false \
+	--env GOFLAGS="${GOFLAGS:-}" \
+	--env LLMGATE_SHARD_DIR="$shard_dir" \
+	</dev/null >"$LOG" 2>&1
+rc=$?
+set -e
+shards_s=$(($(now) - t0))
+say "act finished with exit code $rc in ${shards_s}s"
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	fail "act did not finish the shard workflow within ${ACT_TIMEOUT}s"
+fi
+[ "$rc" -eq 0 ] || fail "act exited with $rc (the shard workflow failed)"
+for i in 1 2; do
+	check "shard $i/2 ran through the action" -E "\| llmgate run ghaction/testdata/shards.hcl --shard $i/2 "
+	check "shard $i/2 wrote a results file that records its shard" -F "llmgate-selftest: shard-$i ok"
+done
+check "the gate job merged the shards" -F "merged 2 file(s), shard(s) 1, 2 of 2, 2 run(s) of 2"
+check "the action gated given results" -E "\| llmgate gate ghaction/testdata/shards.hcl --comment=true --baseline none --results "
+check "the gate on the shard files expanded the glob" -E "\| gating 2 results file\(s\) measured elsewhere"
+check "both gates passed and their outputs checked out" -F "llmgate-selftest: shard-gate ok"
+[ "$(grep -c "Job succeeded" "$LOG")" -ge 3 ] || fail "fewer than 3 jobs (2 shards, 1 gate) succeeded"
+checks=$((checks + 1))
+say "ok: all 3 jobs (2 shards, 1 gate) succeeded"
+
+say "all $checks checks passed (act build ${build_s}s, workflow run ${run_s}s, shard workflow ${shards_s}s)"

@@ -248,3 +248,29 @@ scenario "capped" {
 		t.Errorf("weights (-want +got):\n%s", diff)
 	}
 }
+
+func TestFingerprintLeavesSecretsOut(t *testing.T) {
+	src := `
+server "vllm" {
+  image   = "vllm/vllm-openai:v0.11.0"
+  model   = "m"
+  env     = { HF_TOKEN = env("HF_TOKEN") }
+  api_key = env("API_KEY")
+}
+defaults {
+  target = server.vllm
+  load {
+    concurrency = 2
+    requests    = 10
+  }
+}
+scenario "a" {}
+`
+	fp := func(token, key string) string {
+		env := map[string]string{"HF_TOKEN": token, "API_KEY": key}
+		return mustLoad(t, src, Options{Getenv: func(k string) string { return env[k] }}).Plan().Fingerprint()
+	}
+	if fp("hf_one", "k1") != fp("hf_two", "k2") {
+		t.Error("the fingerprint depends on the token or the API key")
+	}
+}
