@@ -206,3 +206,31 @@ func TestShardRefusals(t *testing.T) {
 		t.Errorf("a refused command wrote %s", out)
 	}
 }
+
+func TestShardGateJudgesItsShardOnly(t *testing.T) {
+	s1, s2 := shardFiles(t)
+	dir := t.TempDir()
+	all := filepath.Join(dir, "all.json")
+	if code, stdout, stderr := runCLI(t, "merge", s1, s2, "-o", all); code != exitPass {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	out := filepath.Join(dir, "shard2.json")
+	code, stdout, stderr := runCLI(t, "gate", shardSuite, "--shard", "2/2", "--baseline", all, "-o", out)
+	if code != exitPass {
+		t.Fatalf("gate --shard 2/2: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "no pull-request comment from shard 2/2") {
+		t.Errorf("a shard's gate does not say it leaves the comment to the merged gate:\n%s", stderr)
+	}
+	// The baseline's run of shard 1 is not this shard's: no row says it is missing.
+	if strings.Contains(stdout, "missing") || strings.Contains(stdout, "\nbig\n") {
+		t.Errorf("the shard's gate reports shard 1's run:\n%s", stdout)
+	}
+	f, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Runs) != 2 || f.Plan == nil || f.Plan.Parts[0].Shard != 2 {
+		t.Errorf("gate --shard 2/2 wrote %d runs, plan %+v", len(f.Runs), f.Plan)
+	}
+}

@@ -42,3 +42,9 @@ scenario "small_a" {
 scenario "small_b" {
   server_args = ["--seed", "3"]
 }
+
+# A band on a count, not a latency: a fresh run of a shard against a merged
+# baseline is judged the same on a loaded test machine.
+gate {
+  tolerance "requests.completed" { max_regression = "10%" }
+}
