@@ -23,8 +23,9 @@ type MergeInput struct {
 // a shard's own file (llmgate run --shard i/n) or a merge of such files.
 // It refuses, wrapping ErrMerge, files of different suites or plans (a
 // different fingerprint, run count or shard count), files without shard
-// information, a shard present twice, a run present twice, and a run that
-// its shard did not plan.
+// information, a shard present twice, a run present twice, a run that its
+// shard did not plan, and confirming reruns mixed with first measurements
+// (PlanInfo.Rerun; reruns merge among themselves).
 //
 // Runs are copied whole, every field as read, so per-request samples travel
 // with their run and every quantile is still computed from its own run's
@@ -51,6 +52,8 @@ func Merge(in []MergeInput) (*File, []error, error) {
 		case f.Plan.Fingerprint != first.File.Plan.Fingerprint || f.Plan.Runs != first.File.Plan.Runs:
 			return nil, nil, fmt.Errorf("%w: %s and %s are of different plans (plan %s vs %s): the suite, its variables or --only differ between the shard jobs",
 				ErrMerge, x.Name, first.Name, shortFingerprint(f.Plan.Fingerprint), shortFingerprint(first.File.Plan.Fingerprint))
+		case f.Plan.Rerun != first.File.Plan.Rerun:
+			return nil, nil, fmt.Errorf("%w: %s", ErrMerge, rerunMix(x, first))
 		case f.Plan.Shards != first.File.Plan.Shards:
 			return nil, nil, fmt.Errorf("%w: %s is split into %d shards, %s into %d", ErrMerge, x.Name, f.Plan.Shards, first.Name, first.File.Plan.Shards)
 		case len(f.Plan.Parts) == 0:
@@ -62,7 +65,7 @@ func Merge(in []MergeInput) (*File, []error, error) {
 		Version: SchemaVersion,
 		Suite:   first.File.Suite,
 		Created: first.File.Created,
-		Plan:    &PlanInfo{Fingerprint: first.File.Plan.Fingerprint, Runs: first.File.Plan.Runs, Shards: first.File.Plan.Shards},
+		Plan:    &PlanInfo{Fingerprint: first.File.Plan.Fingerprint, Runs: first.File.Plan.Runs, Shards: first.File.Plan.Shards, Rerun: first.File.Plan.Rerun},
 		Runs:    []Run{},
 	}
 	shardFrom := map[int]string{}    // shard index → input name
@@ -125,12 +128,23 @@ func Merge(in []MergeInput) (*File, []error, error) {
 			}
 		}
 	}
-	if len(out.Plan.MissingShards()) > 0 || len(out.MissingRuns()) > 0 {
+	// A rerun holds the runs that needed confirming only: what it lacks is
+	// not missing.
+	if !out.Plan.Rerun && (len(out.Plan.MissingShards()) > 0 || len(out.MissingRuns()) > 0) {
 		out.Partial = true
 	}
 	var warns []error
 	out.Environment, warns = commonEnvironment(envs)
 	return out, warns, nil
+}
+
+// rerunMix says which of two files is a confirming rerun.
+func rerunMix(x, first MergeInput) string {
+	rerun, plain := x.Name, first.Name
+	if first.File.Plan.Rerun {
+		rerun, plain = first.Name, x.Name
+	}
+	return fmt.Sprintf("%s holds a confirming rerun and %s first measurements: merge them separately (llmgate gate --results takes both)", rerun, plain)
 }
 
 // MissingRuns lists the runs the file's shards planned that it does not

@@ -303,3 +303,21 @@ func TestMergeWarnsWhenShardsRanOnDifferentHardware(t *testing.T) {
 		t.Errorf("GPU: file %q, y %q, x %q", m.Environment.GPU, m.RunEnvironment("y").GPU, m.RunEnvironment("x[c=1]").GPU)
 	}
 }
+
+func TestMergeKeepsReruns(t *testing.T) {
+	a, b, _ := threeShards()
+	ra, rb := roundTrip(t, a), roundTrip(t, b)
+	ra.Plan.Rerun, rb.Plan.Rerun = true, true
+	ra.Runs = ra.Runs[1:] // the rerun holds only the run that needed confirming
+	_, _, err := Merge([]MergeInput{{"a.json", a}, {"b.rerun.json", rb}})
+	if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), "b.rerun.json holds a confirming rerun and a.json first measurements") {
+		t.Errorf("mixing a rerun with first measurements: %v", err)
+	}
+	m, _, err := Merge([]MergeInput{{"a.rerun.json", ra}, {"b.rerun.json", rb}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Plan.Rerun || m.Partial || len(m.Runs) != 2 {
+		t.Errorf("merged reruns: rerun %v, partial %v, %d runs", m.Plan.Rerun, m.Partial, len(m.Runs))
+	}
+}

@@ -19,6 +19,11 @@ type PlanInfo struct {
 	// Parts are the shards whose runs the file holds, by shard: one in a
 	// shard's own file, one per shard in a merged file.
 	Parts []ShardPart `json:"parts,omitempty"`
+	// Rerun marks the confirming rerun a gate made of some of the planned
+	// runs (llmgate gate writes it beside its results as NAME.rerun.json):
+	// a gate on given results confirms with it instead of calling the
+	// change inconclusive.
+	Rerun bool `json:"rerun,omitempty"`
 }
 
 // ShardPart is one shard of a plan as one job ran it.

@@ -194,6 +194,7 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 	}
 	ropts := g.opts.Options
 	ropts.Plan, ropts.OutputPath = rplan, g.opts.RerunPath
+	ropts.PlanInfo = rerunPlanInfo(ropts.PlanInfo) // marks the file a rerun, for a gate on given results
 	if ropts.Progress != nil {
 		ropts.Progress.Report(ConfirmStarted{Runs: names})
 	}

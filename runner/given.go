@@ -28,10 +28,13 @@ var ErrGivenResults = errors.New("results do not fit the suite")
 // verdict GateError unless something failed the gate anyway, and the
 // outcome says which runs, by shard.
 //
-// Confirm-by-rerun needs the runners that measured the runs, so a change
-// that would be confirmed by a rerun stays inconclusive here, with a note:
-// with --fail-on inconclusive it fails the gate, else it passes as
-// inconclusive.
+// Confirm-by-rerun needs the runners that measured the runs. A shard job
+// that gated its own shard (llmgate gate --shard I/N) made that rerun on its
+// runner and wrote it beside its results (NAME.rerun.json, marked
+// PlanInfo.Rerun); given among the files, such reruns confirm the changes
+// as Gate's own rerun would (compare.Confirm). A change that needs a rerun
+// no file holds stays inconclusive, with a note: with --fail-on
+// inconclusive it fails the gate, else it passes as inconclusive.
 func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
 	if err := g.readBaseline(s); err != nil {
@@ -41,12 +44,25 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	if plan == nil {
 		plan = s.Plan()
 	}
-	cur, err := givenFile(given, g.note)
+	firsts, reruns := splitReruns(given)
+	if len(firsts) == 0 {
+		return nil, fmt.Errorf("%w: only confirming reruns given; give the results files they confirm too", ErrGivenResults)
+	}
+	cur, err := givenFile(firsts, g.note)
 	if err != nil {
 		return nil, err
 	}
-	if err := fitsPlan(s, plan, cur, given); err != nil {
+	if err := fitsPlan(s, plan, cur, firsts); err != nil {
 		return nil, err
+	}
+	var rerun *results.File
+	if len(reruns) > 0 {
+		if rerun, err = givenFile(reruns, g.note); err != nil {
+			return nil, err
+		}
+		if err := fitsPlan(s, plan, rerun, reruns); err != nil {
+			return nil, err
+		}
 	}
 	out := g.out
 	out.Baseline = baselineForPlan(out.Baseline, plan)
@@ -62,9 +78,14 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	out.Current = cur
 	out.Runs = Judge(cur)
 	out.Comparison = compare.Compare(out.Baseline, cur, cfg)
+	if rerun != nil && out.Baseline != nil && len(out.Comparison.RerunRuns()) > 0 {
+		out.Rerun = rerun
+		out.Comparison = compare.Confirm(out.Baseline, cur, rerun, cfg)
+	}
 	if names := out.Comparison.RerunRuns(); out.Baseline != nil && len(names) > 0 {
 		g.note(fmt.Sprintf("%s changed by less than a single run can call; confirming that takes a rerun on the runner that measured it, "+
-			"which a gate on given results cannot make, so the change stays inconclusive (gate on the shard's runner with llmgate gate --shard i/n to confirm there)",
+			"which a gate on given results cannot make, so the change stays inconclusive (a shard job that gates its shard, llmgate gate --shard I/N, "+
+			"makes that rerun and writes it beside its results as NAME.rerun.json: give that file too)",
 			strings.Join(names, ", ")))
 	}
 	if note := out.Runs.UnjudgedNote(); note != "" {
@@ -74,6 +95,18 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	n := out.Comparison.Counts()
 	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
 	return out, nil
+}
+
+// splitReruns separates the confirming reruns from the first measurements.
+func splitReruns(given []results.MergeInput) (firsts, reruns []results.MergeInput) {
+	for _, x := range given {
+		if x.File != nil && x.File.Plan != nil && x.File.Plan.Rerun {
+			reruns = append(reruns, x)
+		} else {
+			firsts = append(firsts, x)
+		}
+	}
+	return firsts, reruns
 }
 
 // givenFile is the one file to judge: a single unsplit file as it is,

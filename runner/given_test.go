@@ -111,6 +111,39 @@ func TestGateResults(t *testing.T) {
 	}
 }
 
+// TestGateResultsConfirmsWithGivenRerun gives the gate a confirming rerun
+// made on the runner (marked PlanInfo.Rerun): the mean of both runs decides,
+// as in Gate.
+func TestGateResultsConfirmsWithGivenRerun(t *testing.T) {
+	for _, tt := range []struct {
+		band string
+		want GateVerdict
+	}{{"25%", GatePass}, {"15%", GateFail}} {
+		t.Run(tt.band, func(t *testing.T) {
+			s := loadSuite(t, "gate.hcl", map[string]string{"band": tt.band})
+			rerun := givenChat(s, true, "chat")
+			rerun.Plan.Rerun = true
+			o, err := GateResults(s, []results.MergeInput{{Name: "r.rerun.json", File: rerun}, {Name: "r.json", File: givenChat(s, true, "chat")}},
+				GateOptions{Baseline: gateBaselineFile(t, 10)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Verdict != tt.want || o.Rerun == nil || o.Inconclusive != 0 {
+				t.Errorf("verdict %s (want %s), rerun used %v, %d inconclusive; notes %v", o.Verdict, tt.want, o.Rerun != nil, o.Inconclusive, o.Notes)
+			}
+			if len(o.Comparison.Rows) != 1 || o.Comparison.Rows[0].Confirm == nil {
+				t.Errorf("the row was not confirmed by the rerun: %+v", o.Comparison.Rows)
+			}
+		})
+	}
+	s := loadSuite(t, "gate.hcl", nil)
+	rerun := givenChat(s, true, "chat")
+	rerun.Plan.Rerun = true
+	if _, err := GateResults(s, []results.MergeInput{{Name: "r.rerun.json", File: rerun}}, GateOptions{Baseline: BaselineNone}); !errors.Is(err, ErrGivenResults) {
+		t.Errorf("a rerun alone: %v", err)
+	}
+}
+
 func TestShardPlanRecordsTheShard(t *testing.T) {
 	s := loadSuite(t, "gate.hcl", nil)
 	whole, info := ShardPlan(s.Plan(), nil)

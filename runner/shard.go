@@ -27,6 +27,17 @@ func ShardPlan(plan *suite.Plan, sh *suite.Shard) (*suite.Plan, *results.PlanInf
 	return cut, info
 }
 
+// rerunPlanInfo is info marked as a confirming rerun's (nil stays nil).
+func rerunPlanInfo(info *results.PlanInfo) *results.PlanInfo {
+	if info == nil {
+		return nil
+	}
+	r := *info
+	r.Parts = append([]results.ShardPart(nil), info.Parts...)
+	r.Rerun = true
+	return &r
+}
+
 // DescribeShard says in one line what shard sh of plan holds, e.g.
 // "shard 2/4: 2 server group(s), 5 run(s), 1200 planned requests".
 func DescribeShard(plan *suite.Plan, sh suite.Shard) string {

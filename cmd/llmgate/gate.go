@@ -42,9 +42,11 @@ running: a file merged by 'llmgate merge', or the shards' own files, merged
 here. They must be of the same plan: the suite file, --var and --only of the
 jobs that ran them. Runs the files lack (a shard that never uploaded, a shard
 cut short) make the verdict error, naming them by shard. A change that would
-need a confirming rerun stays inconclusive: the runners are gone. --shard I/N
-runs and judges one shard only, and leaves the pull-request comment to the
-gate on the merged results.
+need a confirming rerun stays inconclusive (the runners are gone) unless a
+given file holds that rerun: --shard I/N runs and judges one shard only,
+confirms its own unclear changes by a rerun on its runner, writes it beside
+its results (NAME.rerun.json) for the final gate, and leaves the
+pull-request comment to the gate on the merged results.
 
 Under GitHub Actions (GITHUB_ACTIONS=true) gate also sets the step outputs
 verdict, regressions, failed-asserts, results-path and summary-path, appends

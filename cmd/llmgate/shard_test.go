@@ -234,3 +234,53 @@ func TestShardGateJudgesItsShardOnly(t *testing.T) {
 		t.Errorf("gate --shard 2/2 wrote %d runs, plan %+v", len(f.Runs), f.Plan)
 	}
 }
+
+// TestShardGateRerunReachesTheFinalGate: a shard job that gates its own
+// shard confirms an unclear change by a rerun on its runner and writes it
+// beside its results; the gate on given results confirms with that file,
+// and without it calls the change inconclusive.
+func TestShardGateRerunReachesTheFinalGate(t *testing.T) {
+	s1, s2 := shardFiles(t)
+	dir := t.TempDir()
+	all := filepath.Join(dir, "all.json")
+	if code, stdout, stderr := runCLI(t, "merge", s1, s2, "-o", all); code != exitPass {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// A baseline in which big completed 18 requests where it completes 16:
+	// 11% worse under shard.hcl's 10% band, which one run cannot call.
+	base, err := results.ReadFile(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range base.Runs {
+		if base.Runs[i].Name == "big" {
+			base.Runs[i].Summary.Requests.Completed = 18
+		}
+	}
+	basePath := filepath.Join(dir, "base.json")
+	if err := results.WriteFile(basePath, base); err != nil {
+		t.Fatal(err)
+	}
+
+	g1 := filepath.Join(dir, "g1.json")
+	code, stdout, stderr := runCLI(t, "gate", shardSuite, "--shard", "1/2", "--baseline", basePath, "-o", g1)
+	if code != exitGate {
+		t.Fatalf("the shard's gate: exit %d, want 1 (confirmed by its rerun)\n%s\n%s", code, stdout, stderr)
+	}
+	rerun, err := results.ReadFile(filepath.Join(dir, "g1.rerun.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rerun.Plan == nil || !rerun.Plan.Rerun || rerun.Plan.Shards != 2 || len(rerun.Runs) != 1 {
+		t.Fatalf("the rerun file: plan %+v, %d runs", rerun.Plan, len(rerun.Runs))
+	}
+
+	code, stdout, stderr = runCLI(t, "gate", shardSuite, "--results", g1, "--results", filepath.Join(dir, "g1.rerun.json"), "--results", s2, "--baseline", basePath)
+	if code != exitGate || !strings.Contains(stdout+stderr, "1 regression(s)") {
+		t.Errorf("the final gate with the rerun: exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "gate", shardSuite, "--results", g1, "--results", s2, "--baseline", basePath)
+	if code != exitPass || !strings.Contains(stderr, "big changed by less than a single run can call") || !strings.Contains(stdout, "1 inconclusive") {
+		t.Errorf("the final gate without the rerun: exit %d, want 0 with an inconclusive change\n%s\n%s", code, stdout, stderr)
+	}
+}
