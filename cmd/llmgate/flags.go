@@ -67,7 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet, outHelp string) {
 	fs.Var(&f.only, "only", "run only the runs or scenarios called `NAME` (repeatable)")
 	fs.StringVar(&f.targetURL, "target", "", "send every run to the running server at `URL` instead of the suite's targets")
 	fs.StringVar(&f.logDir, "log-dir", "", "write container logs to `DIR` (default: beside the results file)")
-	f.shard.register(fs)
+	f.shard.register(fs, "run")
 }
 
 // check checks the parsed flags and returns the suite variables.

@@ -31,9 +31,14 @@ func (f *shardFlag) Set(v string) error {
 	return nil
 }
 
-const shardUsage = "run only shard `I/N` of the plan: its server groups split N ways by planned load, the same split in every job (1 <= I <= N)"
+// shardSplit says how the plan is split, for the flag's help.
+const shardSplit = "its server groups dealt N ways by planned load, the same split in every job (1 <= I <= N)"
 
-func (f *shardFlag) register(fs *flag.FlagSet) { fs.Var(f, "shard", shardUsage) }
+// register adds --shard to fs; what says what the command does with the
+// shard ("run", "show").
+func (f *shardFlag) register(fs *flag.FlagSet, what string) {
+	fs.Var(f, "shard", what+" only shard `I/N` of the plan: "+shardSplit)
+}
 
 // cut returns the shard of plan to run and the plan information its
 // results file records, saying on stdout what the shard holds.

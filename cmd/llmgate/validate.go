@@ -40,7 +40,7 @@ func runValidate(ctx context.Context, e *env, args []string) error {
 	plan := fs.Bool("plan", false, "print the runs each suite expands to, grouped by server start")
 	varFlags := varFlag(fs)
 	var shard shardFlag
-	shard.register(fs)
+	shard.register(fs, "show")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
