@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // same suite with the same variables (and --only) get the same fingerprint;
 // a changed variable that changes a run changes it. Secrets stay out: the
 // API key, the values of the server's environment and the volumes' host
-// paths (which may differ between runners) are not part of it.
+// paths are not part of it, nor is where a dataset file lives (only its
+// name): those may differ between runners.
 func (p *Plan) Fingerprint() string {
 	type target struct {
 		Kind, Name, Image, Model, GPUs, IPC, URL, Profile string
@@ -60,6 +62,10 @@ func (p *Plan) Fingerprint() string {
 		}
 		for _, r := range g.Runs {
 			c := r.Load
+			if c.Workload.DatasetPath != "" {
+				// Where the checkout lives differs between runners.
+				c.Workload.DatasetPath = filepath.Base(c.Workload.DatasetPath)
+			}
 			cr := run{Name: r.Name, Scenario: r.Scenario, Goodput: r.Goodput, Load: loadConfig{
 				Concurrency: c.Concurrency, Rate: c.Rate, Burstiness: c.Burstiness, Ramp: c.Ramp,
 				Requests: c.Requests, Warmup: c.Warmup, Duration: c.Duration, Timeout: c.Timeout,

@@ -2,6 +2,8 @@ package suite
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -272,5 +274,34 @@ scenario "a" {}
 	}
 	if fp("hf_one", "k1") != fp("hf_two", "k2") {
 		t.Error("the fingerprint depends on the token or the API key")
+	}
+}
+
+func TestFingerprintIgnoresWhereTheDatasetLives(t *testing.T) {
+	src := `
+variable "ds" {}
+simulator "sim" {}
+defaults { target = simulator.sim }
+scenario "a" {
+  workload {
+    kind    = "dataset"
+    dataset = var.ds
+  }
+  load {
+    concurrency = 2
+    requests    = 10
+  }
+}
+`
+	var fps []string
+	for range 2 {
+		path := filepath.Join(t.TempDir(), "sharegpt.json")
+		if err := os.WriteFile(path, []byte(`[]`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fps = append(fps, mustLoad(t, src, Options{Vars: map[string]string{"ds": path}}).Plan().Fingerprint())
+	}
+	if fps[0] != fps[1] {
+		t.Error("the same dataset in two checkouts gives two fingerprints")
 	}
 }
