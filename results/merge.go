@@ -68,11 +68,11 @@ func Merge(in []MergeInput) (*File, []error, error) {
 		Plan:    &PlanInfo{Fingerprint: first.File.Plan.Fingerprint, Runs: first.File.Plan.Runs, Shards: first.File.Plan.Shards, Rerun: first.File.Plan.Rerun},
 		Runs:    []Run{},
 	}
-	shardFrom := map[int]string{}    // shard index → input name
+	shardFrom := map[int]int{}       // shard index → input index
 	runFrom := map[string]string{}   // run name → input name
 	plannedBy := map[string]string{} // run name → input name
 	var envs []Environment
-	for _, x := range in {
+	for xi, x := range in {
 		f := x.File
 		if f.Created.Before(out.Created) {
 			out.Created = f.Created
@@ -83,9 +83,9 @@ func Merge(in []MergeInput) (*File, []error, error) {
 				return nil, nil, fmt.Errorf("%w: %s holds shard %d of %d", ErrMerge, x.Name, p.Shard, f.Plan.Shards)
 			}
 			if prev, ok := shardFrom[p.Shard]; ok {
-				return nil, nil, fmt.Errorf("%w: overlapping shards: %s and %s both hold shard %d/%d", ErrMerge, prev, x.Name, p.Shard, f.Plan.Shards)
+				return nil, nil, fmt.Errorf("%w: overlapping shards: %s and %s both hold shard %d/%d", ErrMerge, in[prev].Name, x.Name, p.Shard, f.Plan.Shards)
 			}
-			shardFrom[p.Shard] = x.Name
+			shardFrom[p.Shard] = xi
 			for _, name := range p.Planned {
 				if prev, ok := plannedBy[name]; ok {
 					return nil, nil, fmt.Errorf("%w: run %q is planned by %s and by %s", ErrMerge, name, prev, x.Name)
@@ -117,14 +117,10 @@ func Merge(in []MergeInput) (*File, []error, error) {
 	}
 	sort.SliceStable(out.Plan.Parts, func(i, j int) bool { return out.Plan.Parts[i].Shard < out.Plan.Parts[j].Shard })
 	for _, p := range out.Plan.Parts {
-		for _, x := range in {
-			if shardFrom[p.Shard] != x.Name {
-				continue
-			}
-			for i := range x.File.Runs {
-				if slices.Contains(p.Planned, x.File.Runs[i].Name) {
-					out.Runs = append(out.Runs, x.File.Runs[i])
-				}
+		src := in[shardFrom[p.Shard]].File
+		for i := range src.Runs {
+			if slices.Contains(p.Planned, src.Runs[i].Name) {
+				out.Runs = append(out.Runs, src.Runs[i]) // whole: every field as read
 			}
 		}
 	}
