@@ -158,3 +158,29 @@ func TestShardPlanRecordsTheShard(t *testing.T) {
 		t.Errorf("DescribeShard = %q", got)
 	}
 }
+
+func TestMissingRunsByShard(t *testing.T) {
+	s := loadSuite(t, "tiny.hcl", nil)
+	plan := s.Plan()
+	shards := plan.Split(2)
+	one, info := ShardPlan(plan, &suite.Shard{Index: 1, Count: 2})
+	f := &results.File{Suite: results.SuiteInfo{Name: s.Name}, Plan: info}
+	ran := one.Runs()
+	if len(ran) < 2 || len(shards[1].Runs()) == 0 {
+		t.Fatalf("tiny.hcl no longer splits into two shards of 2+ and 1+ runs: %d and %d", len(ran), len(shards[1].Runs()))
+	}
+	for _, r := range ran[:len(ran)-1] { // the shard was cut short before its last run
+		f.Runs = append(f.Runs, results.Run{Name: r.Name, Status: results.StatusOK})
+	}
+	var second []string
+	for _, r := range shards[1].Runs() {
+		second = append(second, r.Name)
+	}
+	want := []string{
+		"shard 1/2 (cut short): " + ran[len(ran)-1].Name,
+		"shard 2/2 (no results file): " + strings.Join(second, ", "),
+	}
+	if got := missingRuns(plan, f); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("missingRuns =\n%q\nwant\n%q", got, want)
+	}
+}
