@@ -64,6 +64,9 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 			return nil, err
 		}
 	}
+	if note := shardsNote(cur); note != "" {
+		g.note(note)
+	}
 	out := g.out
 	out.Baseline = baselineForPlan(out.Baseline, plan)
 	var runErr error
@@ -95,6 +98,31 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	n := out.Comparison.Counts()
 	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
 	return out, nil
+}
+
+// shardsNote says which shards the results hold and where each ran; ""
+// for results of an unsplit plan.
+func shardsNote(f *results.File) string {
+	if !f.Sharded() {
+		return ""
+	}
+	var parts []string
+	for _, p := range f.Plan.Parts {
+		where := "where unknown"
+		if e := p.Environment; e != nil {
+			var bits []string
+			for _, v := range []string{e.Host, e.GPU, e.ImageDigest} {
+				if v != "" {
+					bits = append(bits, v)
+				}
+			}
+			if len(bits) > 0 {
+				where = strings.Join(bits, ", ")
+			}
+		}
+		parts = append(parts, fmt.Sprintf("shard %d/%d on %s", p.Shard, f.Plan.Shards, where))
+	}
+	return fmt.Sprintf("results measured elsewhere, %d of %d shard(s): %s", len(f.Plan.Parts), f.Plan.Shards, strings.Join(parts, "; "))
 }
 
 // splitReruns separates the confirming reruns from the first measurements.

@@ -93,6 +93,9 @@ func TestShardMergeAndGateGivenResults(t *testing.T) {
 	if code != exitPass || !strings.Contains(stdout, "nothing runs") || !strings.Contains(stdout, "gate PASS") {
 		t.Errorf("gate --results merged: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	if !strings.Contains(stderr, "results measured elsewhere, 2 of 2 shard(s): shard 1/2 on ") {
+		t.Errorf("the gate does not say which shards it judges and where they ran:\n%s", stderr)
+	}
 	// The shard files themselves, merged by the gate, against the merged
 	// file as baseline: the same numbers, nothing changed; -o writes the
 	// merge.
