@@ -21,6 +21,7 @@ import (
 // judged, and its rows say why.
 func Compare(base, cur *results.File, cfg Config) *Comparison {
 	c := &Comparison{Baseline: base, Current: cur, Config: cfg}
+	c.notJudged()
 	if base == nil {
 		c.Warnings = append(c.Warnings, errNoBaseline)
 		c.collectAsserts()
@@ -47,7 +48,7 @@ func Compare(base, cur *results.File, cfg Config) *Comparison {
 		c.Rows = append(c.Rows, c.compareRun(baseRuns[cr.Name], cr)...)
 	}
 	for i := range base.Runs {
-		if br := &base.Runs[i]; !seen[br.Name] {
+		if br := &base.Runs[i]; !seen[br.Name] && !cfg.skipped(br) {
 			c.Rows = append(c.Rows, c.compareRun(br, nil)...)
 		}
 	}

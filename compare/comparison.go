@@ -19,6 +19,9 @@ type Comparison struct {
 	// Warnings are problems worth telling the user that do not decide
 	// the gate by themselves (environments differ, few samples, ...).
 	Warnings []error
+	// NotJudged lists what could not be judged; any entry makes the
+	// decision DecisionError unless something failed the gate.
+	NotJudged []NotJudged
 }
 
 // Row is the verdict on one metric of one run.
@@ -105,14 +108,6 @@ func (c *Comparison) Counts() Counts {
 	}
 	n.Reruns = len(c.RerunRuns())
 	return n
-}
-
-// Failed reports whether the gate fails: a regression, a failed assert in
-// the current file, or — with FailOnInconclusive — an inconclusive verdict.
-func (c *Comparison) Failed() bool {
-	n := c.Counts()
-	return n.ByVerdict[Regression] > 0 || n.FailedAsserts > 0 ||
-		(c.Config.FailOnInconclusive && n.ByVerdict[Inconclusive] > 0)
 }
 
 // RerunRuns returns the names of the runs, in order, whose inconclusive

@@ -1,5 +1,10 @@
 package compare
 
+import (
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
 // DefaultAlpha is the significance level used when none is configured.
 const DefaultAlpha = 0.05
 
@@ -12,6 +17,18 @@ type Config struct {
 	Tolerances []Tolerance
 	// FailOnInconclusive makes inconclusive verdicts fail the gate.
 	FailOnInconclusive bool
+	// Only, when not empty, says the current results were narrowed on
+	// purpose (--only) to the runs or scenarios these patterns select:
+	// baseline runs outside it that the current file lacks are skipped,
+	// not missing.
+	Only []string
+}
+
+// skipped reports whether the baseline run r was left out of the current
+// results on purpose: Only is set and selects neither the run nor its
+// scenario.
+func (c Config) skipped(r *results.Run) bool {
+	return len(c.Only) > 0 && !suite.MatchesOnly(c.Only, r.Name, r.Scenario)
 }
 
 // Tolerance is how far one metric may move in the worse direction before

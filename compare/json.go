@@ -27,6 +27,13 @@ type jsonRow struct {
 	Confirm   *jsonRow          `json:"confirm,omitempty"`
 }
 
+// jsonNotJudged is NotJudged as JSON.
+type jsonNotJudged struct {
+	Run    string        `json:"run,omitempty"`
+	Kind   NotJudgedKind `json:"kind"`
+	Reason string        `json:"reason"`
+}
+
 func num(v float64) *float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
@@ -50,7 +57,11 @@ func toJSONRow(r *Row) *jsonRow {
 func (c *Comparison) MarshalJSON() ([]byte, error) {
 	n := c.Counts()
 	out := struct {
+		Decision      Decision        `json:"decision"`
 		Failed        bool            `json:"failed"`
+		NotJudged     []jsonNotJudged `json:"not_judged"`
+		MissingRuns   []string        `json:"missing_runs"`
+		SkippedRuns   []string        `json:"skipped_runs,omitempty"`
 		Counts        map[Verdict]int `json:"counts"`
 		Metrics       int             `json:"metrics"`
 		Alpha         float64         `json:"alpha"`
@@ -59,13 +70,19 @@ func (c *Comparison) MarshalJSON() ([]byte, error) {
 		Environment   []EnvField      `json:"environment"`
 		Rerun         []string        `json:"rerun"`
 		Warnings      []string        `json:"warnings"`
-	}{Failed: c.Failed(), Counts: n.ByVerdict, Metrics: n.Metrics, Alpha: c.Config.alpha(),
+	}{Decision: c.Decide(), Failed: c.Failed(), NotJudged: []jsonNotJudged{}, MissingRuns: c.MissingRuns(), SkippedRuns: c.SkippedRuns(), Counts: n.ByVerdict, Metrics: n.Metrics, Alpha: c.Config.alpha(),
 		FailedAsserts: c.FailedAsserts, Environment: c.Environment, Rerun: c.RerunRuns(), Rows: []*jsonRow{}, Warnings: []string{}}
 	for i := range c.Rows {
 		out.Rows = append(out.Rows, toJSONRow(&c.Rows[i]))
 	}
 	for _, w := range c.Warnings {
 		out.Warnings = append(out.Warnings, w.Error())
+	}
+	for _, nj := range c.NotJudged {
+		out.NotJudged = append(out.NotJudged, jsonNotJudged(nj))
+	}
+	if out.MissingRuns == nil {
+		out.MissingRuns = []string{}
 	}
 	if out.FailedAsserts == nil {
 		out.FailedAsserts = []FailedAssert{}

@@ -71,7 +71,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("")
 	}
 	if bad := invalidRuns(c); len(bad) > 0 {
-		m.line("⚠️ **Not judged** (the load generator's own checks failed, or the run did not finish):")
+		m.line("⚠️ **Not judged** (the load generator's own checks failed, a run did not finish, or a run is missing):")
 		m.line("")
 		for _, n := range bad {
 			m.line("- " + mdEscape(n.Run) + ": " + mdEscape(n.Reason))

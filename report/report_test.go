@@ -119,7 +119,7 @@ func TestNoBaseline(t *testing.T) {
 	failing := spec
 	failing.Asserts = []results.AssertResult{{Name: "slo", Condition: "ttft.p95 < 1"}}
 	c = compare.Compare(nil, comparetest.File(results.Environment{Model: "m"}, failing), compare.DefaultConfig())
-	if h := Headline(c); !c.Failed() || h != "❌ 1 failed assert (no baseline to compare with)" {
+	if h := Headline(c); !c.Failed() || h != "❌ 1 failed assert (no baseline, so no regression was checked)" {
 		t.Errorf("failed assert without a baseline: Failed()=%v, headline %q", c.Failed(), h)
 	}
 }

@@ -64,10 +64,11 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 	return nil
 }
 
-// Headline is the one-line verdict: "❌ 2 regressions in 14 metrics",
-// "✅ no regression in 14 metrics", with failed asserts, inconclusive and
-// invalid verdicts mentioned when there are any. Without a baseline it
-// speaks of the asserts alone.
+// Headline is the one-line verdict, read from the comparison's Decide so
+// that it always agrees with the exit code: "❌ 2 regressions in 14
+// metrics", "⛔ not judged: 1 current run not valid", "✅ no regression in 14
+// metrics", with what else happened in parentheses. Without a baseline it
+// says plainly that no regression was checked.
 func Headline(c *compare.Comparison) string {
 	n := c.Counts()
 	var bad, notes []string
@@ -76,6 +77,9 @@ func Headline(c *compare.Comparison) string {
 	}
 	if n.FailedAsserts > 0 {
 		bad = append(bad, plural(n.FailedAsserts, "failed assert", "failed asserts"))
+	}
+	if m := c.MissingRuns(); len(m) > 0 && !c.Current.Partial {
+		bad = append(bad, plural(len(m), "baseline run missing", "baseline runs missing"))
 	}
 	if k := n.ByVerdict[compare.Inconclusive]; k > 0 {
 		if c.Config.FailOnInconclusive {
@@ -89,17 +93,29 @@ func Headline(c *compare.Comparison) string {
 			notes = append(notes, fmt.Sprintf("%d %s", k, v))
 		}
 	}
+	if k := len(c.SkippedRuns()); k > 0 {
+		notes = append(notes, fmt.Sprintf("narrowed with --only: %s not run", plural(k, "baseline run", "baseline runs")))
+	}
 	metrics := plural(n.Metrics, "metric", "metrics")
 	var s string
-	switch {
-	case c.Baseline == nil && len(bad) > 0:
-		return "❌ " + strings.Join(bad, ", ") + " (no baseline to compare with)"
-	case c.Baseline == nil:
-		return "✅ every assert passed (no baseline to compare with)"
-	}
-	if len(bad) > 0 {
+	switch c.Decide() {
+	case compare.DecisionFail:
 		s = "❌ " + strings.Join(bad, ", ") + " in " + metrics
-	} else {
+		if c.Baseline == nil {
+			s = "❌ " + strings.Join(bad, ", ") + " (no baseline, so no regression was checked)"
+		}
+		if nj := c.NotJudgedSummary(); nj != "" {
+			notes = append([]string{"not judged: " + nj}, notes...)
+		}
+	case compare.DecisionError:
+		s = "⛔ not judged: " + c.NotJudgedSummary()
+		if c.Baseline == nil {
+			s += " (no baseline, so no regression was checked)"
+		}
+	default:
+		if c.Baseline == nil {
+			return "✅ every assert passed (no baseline, so no regression was checked)"
+		}
 		s = "✅ no regression in " + metrics
 	}
 	if len(notes) > 0 {

@@ -93,21 +93,25 @@ func bandText(t compare.Tolerance, u results.Unit) string {
 	return "+" + fmtValue(t.Amount, u)
 }
 
-// notJudged is one run the comparison could not judge, and why.
+// notJudged is one run (or the whole file, Run "") the comparison could
+// not judge, and why.
 type notJudged struct{ Run, Reason string }
 
-// invalidRuns lists, once per run and in row order, the runs whose rows are
-// invalid, with compare's reason ("current run is invalid: achieved rate
-// 7.1/s below planned 10/s"), so a reader sees what to fix.
+// invalidRuns lists what the comparison could not judge, with compare's
+// reason ("current run is invalid: achieved rate 7.1/s below planned
+// 10/s"), then the baseline runs the current file lacks, so a reader sees
+// what to fix.
 func invalidRuns(c *compare.Comparison) []notJudged {
 	var out []notJudged
-	seen := map[string]bool{}
-	for i := range c.Rows {
-		r := &c.Rows[i]
-		if r.Verdict == compare.Invalid && !seen[r.Run] {
-			seen[r.Run] = true
-			out = append(out, notJudged{Run: r.Run, Reason: r.Reason})
+	for _, nj := range c.NotJudged {
+		run := nj.Run
+		if run == "" {
+			run = "results"
 		}
+		out = append(out, notJudged{Run: run, Reason: nj.Reason})
+	}
+	for _, name := range c.MissingRuns() {
+		out = append(out, notJudged{Run: name, Reason: "in the baseline but not in the current results; it fails the gate unless the run was narrowed with --only"})
 	}
 	return out
 }

@@ -16,8 +16,9 @@ import (
 var ErrVersion = errors.New("unsupported results file version")
 
 // Read decodes a results file from r, refusing one whose major version
-// differs from SchemaVersion's. Unknown fields are ignored, so files from a
-// newer minor version still read.
+// differs from SchemaVersion's and one that fails Check (duplicate run
+// names, negative, NaN or absurd values). Unknown fields are ignored, so
+// files from a newer minor version still read.
 func Read(r io.Reader) (*File, error) {
 	var f File
 	dec := json.NewDecoder(r)
@@ -25,6 +26,9 @@ func Read(r io.Reader) (*File, error) {
 		return nil, fmt.Errorf("decode results file: %w", err)
 	}
 	if err := checkVersion(f.Version); err != nil {
+		return nil, err
+	}
+	if err := f.Check(); err != nil {
 		return nil, err
 	}
 	return &f, nil

@@ -13,15 +13,17 @@ import (
 	"github.com/llmgate/llmgate/suite"
 )
 
-// GateVerdict is a gate's decision, as the verdict output says it.
-type GateVerdict string
+// GateVerdict is a gate's decision, as the verdict output says it: the
+// comparison's own Decide, so the headline, the exit code and the verdict
+// output agree.
+type GateVerdict = compare.Decision
 
 // Gate verdicts.
 const (
-	GatePass         GateVerdict = "pass"         // every assert held, nothing regressed
-	GateFail         GateVerdict = "fail"         // an assert failed or a metric regressed
-	GateInconclusive GateVerdict = "inconclusive" // passed, with changes the runs could not call
-	GateError        GateVerdict = "error"        // the suite could not be judged: invalid, unreachable, interrupted
+	GatePass         = compare.DecisionPass         // everything judged, every assert held, nothing regressed
+	GateFail         = compare.DecisionFail         // an assert failed, a metric regressed or a baseline run is missing
+	GateInconclusive = compare.DecisionInconclusive // passed, with changes the runs could not call
+	GateError        = compare.DecisionError        // something could not be judged: invalid, unreachable, interrupted
 )
 
 // BaselineNone as GateOptions.Baseline judges the asserts only, whatever
@@ -44,6 +46,9 @@ type GateOptions struct {
 	// FailOnInconclusive fails the gate on inconclusive changes, as the
 	// gate block's fail_on_inconclusive does.
 	FailOnInconclusive bool
+	// AllowDifferentBaseline compares with a baseline of another suite or
+	// of runs whose workload or load differ, which is otherwise refused.
+	AllowDifferentBaseline bool
 	// Notify, when set, is told each note as it arises, so that a note
 	// about the baseline is said before the runs rather than after them.
 	// Every note is also in GateOutcome.Notes.
@@ -75,9 +80,10 @@ type GateOutcome struct {
 	// Regressions and Inconclusive count the comparison's rows with those
 	// verdicts.
 	Regressions, Inconclusive int
-	// Problems are why the gate could not judge everything: the run's error
-	// and invalid runs. They make the verdict GateError unless something
-	// failed the gate anyway.
+	// Problems are why the gate could not judge everything: the run's
+	// error and every run or file the comparison could not judge
+	// (Comparison.NotJudged). They make the verdict GateError unless
+	// something failed the gate anyway.
 	Problems []error
 	// Notes are what the user must know that does not change the verdict.
 	Notes []string
@@ -92,7 +98,9 @@ func (o *GateOutcome) FailedAsserts() []compare.FailedAssert {
 // Gate runs the plan of s, compares the results with the baseline under the
 // suite's gate block, confirms inconclusive changes by a rerun, and decides
 // the verdict. The baseline is read before anything runs: the error is not
-// nil only when it exists but cannot be read, and then nothing ran. Every
+// nil when a baseline named by GateOptions.Baseline does not exist, when it
+// exists but cannot be read, or when it is of another suite or plan (see
+// compare.CheckComparable); then nothing ran. Every
 // later problem (a target that did not start, an invalid run, an
 // interruption) is in the outcome, with the verdict GateError unless
 // something failed the gate anyway.
@@ -101,7 +109,11 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	if err := g.readBaseline(s); err != nil {
 		return nil, err
 	}
-	g.out.Baseline = baselineForPlan(g.out.Baseline, opts.Plan) // a shard or --only: not the rest
+	var skipped []string
+	g.out.Baseline, skipped = baselineForPlan(g.out.Baseline, s.Plan(), opts.Plan) // a shard or --only: not the rest
+	if note := skippedNote(skipped); note != "" {
+		g.note(note)
+	}
 	cfg := compare.ConfigFromGate(s.Gate)
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
@@ -122,7 +134,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	if note := out.Runs.UnjudgedNote(); note != "" {
 		g.note(note)
 	}
-	out.Verdict, out.Problems = decide(out.Comparison, out.Runs, runErr)
+	out.Verdict, out.Problems = decide(out.Comparison, runErr)
 	n := out.Comparison.Counts()
 	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
 	return out, nil
@@ -152,16 +164,40 @@ func (g *gate) readBaseline(s *suite.Suite) error {
 		g.note("no baseline: the suite's gate block names none and --baseline was not given, so only the asserts are judged")
 	default:
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			g.note(fmt.Sprintf("no baseline: %s does not exist yet, so only the asserts are judged (promote a results file from main to create it)", path))
+			if g.opts.Baseline != "" {
+				// A typo in a workflow must not quietly make the gate asserts-only.
+				return fmt.Errorf("baseline %s does not exist (--baseline names it; pass --baseline none to judge the asserts only)", path)
+			}
+			g.note(fmt.Sprintf("no baseline: %s does not exist yet, so no regression is checked and only the asserts are judged (promote a results file from main to create it)", path))
 			return nil
 		}
 		base, err := results.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("baseline %s: %w", path, err)
 		}
+		if err := compare.CheckComparable(base, planFile(s, g.opts.Plan)); err != nil {
+			if !g.opts.AllowDifferentBaseline {
+				return fmt.Errorf("baseline %s: %w (pass --allow-different-baseline to compare anyway)", path, err)
+			}
+			g.note(fmt.Sprintf("comparing with a different baseline on purpose (--allow-different-baseline): %v", err))
+		}
 		g.out.BaselinePath, g.out.Baseline = path, base
 	}
 	return nil
+}
+
+// planFile is the results file the plan will write, before anything runs:
+// the suite and each run's name, scenario and sweep values, which is what
+// compare.CheckComparable needs.
+func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
+	if plan == nil {
+		plan = s.Plan()
+	}
+	f := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: s.Name, File: s.Filename}}
+	for _, sr := range plan.Runs() {
+		f.Runs = append(f.Runs, newRun(sr, ""))
+	}
+	return f
 }
 
 // BaselinePath is where the gate of s finds its baseline: flag when set
@@ -207,21 +243,37 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 	g.out.Comparison = compare.Confirm(g.out.Baseline, g.out.Current, rerun, cfg)
 }
 
-// decide is the gate's verdict: regressions and failed asserts of runs that
-// may be judged fail the gate (and inconclusive changes under
-// FailOnInconclusive); otherwise a run that could not be judged makes it an
-// error (as in llmgate run). It returns the problems that stood in the way.
-func decide(c *compare.Comparison, v Verdict, runErr error) (GateVerdict, []error) {
-	n := c.Counts()
-	regressions, inconclusive := n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
-	problems := v.Problems(runErr)
-	switch {
-	case regressions > 0 || len(c.FailedAsserts) > 0 || (c.Config.FailOnInconclusive && inconclusive > 0):
-		return GateFail, problems
-	case len(problems) > 0:
-		return GateError, problems
-	case inconclusive > 0:
-		return GateInconclusive, problems
+// explained reports whether a run of cur already records runErr (a run that
+// failed because its target was unreachable), so it is not said twice.
+func explained(cur *results.File, runErr error) bool {
+	if cur == nil {
+		return false
 	}
-	return GatePass, problems
+	for i := range cur.Runs {
+		if e := cur.Runs[i].Error; e != "" && strings.Contains(runErr.Error(), e) {
+			return true
+		}
+	}
+	return false
+}
+
+// decide is the gate's verdict: the comparison's Decide once the run's
+// error, when there is one, is added to what was not judged. It returns the
+// problems that stood in the way, one per thing not judged.
+func decide(c *compare.Comparison, runErr error) (GateVerdict, []error) {
+	if runErr != nil && !explained(c.Current, runErr) {
+		c.AddProblem(runErr)
+	}
+	var problems []error
+	for _, nj := range c.NotJudged {
+		if nj.Kind == compare.CurrentPartial && runErr != nil {
+			continue // the run's error says why the file was cut short
+		}
+		if nj.Run != "" {
+			problems = append(problems, fmt.Errorf("%s: %s", nj.Run, nj.Reason))
+		} else {
+			problems = append(problems, errors.New(nj.Reason))
+		}
+	}
+	return c.Decide(), problems
 }

@@ -56,7 +56,10 @@ func TestGateDecide(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &compare.Comparison{Rows: tt.rows, FailedAsserts: tt.failed, Config: compare.Config{FailOnInconclusive: tt.failOn}}
-			got, problems := decide(c, Verdict{Invalid: tt.invalid}, tt.runErr)
+			for _, name := range tt.invalid {
+				c.NotJudged = append(c.NotJudged, compare.NotJudged{Run: name, Kind: compare.CurrentInvalid, Reason: "current run is invalid"})
+			}
+			got, problems := decide(c, tt.runErr)
 			if got != tt.want || len(problems) != tt.problems {
 				t.Errorf("verdict %q with %d problems %v, want %q with %d", got, len(problems), problems, tt.want, tt.problems)
 			}

@@ -68,7 +68,11 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 		g.note(note)
 	}
 	out := g.out
-	out.Baseline = baselineForPlan(out.Baseline, plan)
+	var skipped []string
+	out.Baseline, skipped = baselineForPlan(out.Baseline, s.Plan(), plan)
+	if note := skippedNote(skipped); note != "" {
+		g.note(note)
+	}
 	var runErr error
 	if missing := missingRuns(plan, cur); len(missing) > 0 {
 		cur.Partial = true
@@ -94,7 +98,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	if note := out.Runs.UnjudgedNote(); note != "" {
 		g.note(note)
 	}
-	out.Verdict, out.Problems = decide(out.Comparison, out.Runs, runErr)
+	out.Verdict, out.Problems = decide(out.Comparison, runErr)
 	n := out.Comparison.Counts()
 	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
 	return out, nil

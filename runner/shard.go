@@ -58,25 +58,44 @@ func DescribeShard(plan *suite.Plan, sh suite.Shard) string {
 		len(cut.Runs()), len(plan.Runs()), weight)
 }
 
-// baselineForPlan keeps the baseline runs that plan runs, so that a shard
-// or an --only selection is not told that every other run is missing. A
-// nil plan keeps them all.
-func baselineForPlan(base *results.File, plan *suite.Plan) *results.File {
-	if base == nil || plan == nil {
-		return base
+// baselineForPlan leaves out of the baseline the runs that the suite plans
+// but plan does not, so that a shard or an --only selection is not told
+// that every other run is missing; it returns their names for a note. A
+// baseline run the suite does not plan at all stays: the results will lack
+// it, and a run that silently stopped running fails the gate. A nil plan
+// keeps every run.
+func baselineForPlan(base *results.File, full, plan *suite.Plan) (*results.File, []string) {
+	if base == nil || plan == nil || full == nil {
+		return base, nil
 	}
-	in := map[string]bool{}
+	in, planned := map[string]bool{}, map[string]bool{}
 	for _, r := range plan.Runs() {
 		in[r.Name] = true
 	}
+	for _, r := range full.Runs() {
+		planned[r.Name] = true
+	}
 	cut := *base
 	cut.Runs = nil
+	var skipped []string
 	for i := range base.Runs {
-		if in[base.Runs[i].Name] {
+		switch name := base.Runs[i].Name; {
+		case in[name] || !planned[name]:
 			cut.Runs = append(cut.Runs, base.Runs[i])
+		default:
+			skipped = append(skipped, name)
 		}
 	}
-	return &cut
+	return &cut, skipped
+}
+
+// skippedNote says which baseline runs a narrowed plan leaves unjudged;
+// "" when none.
+func skippedNote(skipped []string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("narrowed on purpose (--only or --shard): %d baseline run(s) not run here and not judged: %s", len(skipped), strings.Join(skipped, ", "))
 }
 
 // missingRuns lists the plan's runs that f lacks, grouped by the shard

@@ -88,6 +88,17 @@ func (p *Plan) Filter(only []string) (*Plan, error) {
 
 // wildcard reports whether name matches pat, where * matches any run of
 // characters and everything else (brackets included) is literal.
+// MatchesOnly reports whether a run called name, of scenario, is one that
+// --only patterns (names with * wildcards, as Plan.Filter takes them) select.
+func MatchesOnly(only []string, name, scenario string) bool {
+	for _, pat := range only {
+		if wildcard(pat, name) || wildcard(pat, scenario) {
+			return true
+		}
+	}
+	return false
+}
+
 func wildcard(pat, name string) bool {
 	parts := strings.Split(pat, "*")
 	if len(parts) == 1 {

@@ -13,11 +13,19 @@ func init() {
 	register(&command{
 		name:    "compare",
 		summary: "compare results with a baseline and fail on a regression",
-		usage:   "BASELINE CURRENT [--suite SUITE] [--rerun RERUN] [--markdown FILE] [--json FILE] [--fail-on inconclusive]",
+		usage:   "BASELINE CURRENT [--suite SUITE] [--rerun RERUN] [--only NAME]... [--markdown FILE] [--json FILE] [--fail-on inconclusive] [--allow-different-baseline]",
 		help: `
 Compare sets CURRENT against BASELINE (both results files) run by run and
 metric by metric, prints a benchstat-like table, and exits 1 when a metric
-regressed or an assert failed in CURRENT, 0 otherwise (2 for unreadable files).
+regressed, an assert failed in CURRENT or a run of BASELINE is missing from
+CURRENT; 3 when something could not be judged (an invalid, partial or failed
+run, a file cut short): nothing judged is never a pass; 2 for unreadable or
+invalid files, and for a BASELINE of another suite or of runs whose
+workload or load differ (--allow-different-baseline compares anyway);
+0 otherwise.
+
+--only NAME says CURRENT was narrowed on purpose (llmgate run --only NAME):
+runs of BASELINE it does not select are skipped with a note, not missing.
 
 Bands and alpha come from the suite's gate block (--suite); without one the
 defaults are 10% on ttft.p95, tpot.p95 and e2el.p95 and 5% on
@@ -48,6 +56,9 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	mdPath := fs.String("markdown", "", "also write the markdown summary to `FILE`")
 	jsonPath := fs.String("json", "", "also write the verdicts as JSON to `FILE`")
 	failOn := fs.String("fail-on", "", "also fail on `inconclusive` verdicts")
+	allowDifferent := fs.Bool("allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
+	var only stringList
+	fs.Var(&only, "only", "CURRENT was narrowed to the runs or scenarios called `NAME` (repeatable)")
 	varFlags := varFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -81,6 +92,13 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	cfg.Only = only
+	if err := compare.CheckComparable(base, cur); err != nil {
+		if !*allowDifferent {
+			return usagef("%w (pass --allow-different-baseline to compare anyway)", err)
+		}
+		fmt.Fprintf(e.stderr, "llmgate: comparing anyway (--allow-different-baseline): %v\n", err)
+	}
 	var c *compare.Comparison
 	if *rerunPath != "" {
 		rerun, err := readResults(*rerunPath, "rerun")
@@ -108,8 +126,11 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	if c.Failed() {
+	switch c.Decide() {
+	case compare.DecisionFail:
 		return errReported{exitGate}
+	case compare.DecisionError:
+		return errReported{exitInfra}
 	}
 	return nil
 }

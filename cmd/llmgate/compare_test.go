@@ -26,6 +26,27 @@ func writeResults(t *testing.T, dir, name string, ttft float64, seed uint64, fai
 	return path
 }
 
+// writeEdited writes a copy of the results file at src, changed by edit,
+// beside it as name. It bypasses Read's checks so that broken files can be
+// written.
+func writeEdited(t *testing.T, src, name string, edit func(*results.File)) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f results.File
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	edit(&f)
+	path := filepath.Join(filepath.Dir(src), name)
+	if err := results.WriteFile(path, &f); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestCompareExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	base := writeResults(t, dir, "base.json", 100, 1, false)
@@ -35,6 +56,21 @@ func TestCompareExitCodes(t *testing.T) {
 	asserted := writeResults(t, dir, "assert.json", 100, 5, true)
 	garbage := filepath.Join(dir, "garbage.json")
 	os.WriteFile(garbage, []byte("{not json"), 0o644)
+	// interrupted: the current file was cut short, its one run partial
+	interrupted := writeEdited(t, base, "interrupted.json", func(f *results.File) {
+		f.Partial, f.Runs[0].Status, f.Runs[0].Error = true, results.StatusPartial, "interrupted"
+	})
+	invalid := writeEdited(t, same, "invalid.json", func(f *results.File) {
+		f.Runs[0].Status, f.Runs[0].InvalidReasons = results.StatusInvalid, []string{"achieved rate 2/s below planned 4/s"}
+	})
+	twoRuns := writeEdited(t, base, "two.json", func(f *results.File) {
+		r := f.Runs[0]
+		r.Name, r.Scenario = "batch", "batch"
+		f.Runs = append(f.Runs, r)
+	})
+	otherSuite := writeEdited(t, same, "other-suite.json", func(f *results.File) { f.Suite.Name = "another" })
+	otherLoad := writeEdited(t, same, "other-load.json", func(f *results.File) { f.Runs[0].Params = map[string]string{"rate": "8"} })
+	negative := writeEdited(t, same, "negative.json", func(f *results.File) { f.Runs[0].Samples.TTFT[3] = -5 })
 	tests := []struct {
 		name string
 		args []string
@@ -52,6 +88,21 @@ func TestCompareExitCodes(t *testing.T) {
 		{name: "fail on inconclusive", args: []string{base, near, "--fail-on", "inconclusive"}, want: exitGate},
 		// A confirming rerun at baseline level clears the inconclusive verdict.
 		{name: "rerun clears", args: []string{base, near, "--rerun", same, "--fail-on", "inconclusive"}, want: exitPass},
+		// A current file cut short is not judged: exit 3, never a pass.
+		{name: "interrupted", args: []string{base, interrupted}, want: exitInfra},
+		// An invalid current run is not judged either.
+		{name: "invalid run", args: []string{base, invalid}, want: exitInfra},
+		// A baseline run the current file lacks fails the gate...
+		{name: "missing run", args: []string{twoRuns, same}, want: exitGate},
+		// ...unless the current run was narrowed on purpose.
+		{name: "narrowed", args: []string{twoRuns, same, "--only", "chat"}, want: exitPass},
+		// A baseline of another suite or load is refused...
+		{name: "other suite", args: []string{base, otherSuite}, want: exitUsage},
+		{name: "other load", args: []string{base, otherLoad}, want: exitUsage},
+		// ...unless the user means it.
+		{name: "other suite allowed", args: []string{base, otherSuite, "--allow-different-baseline"}, want: exitPass},
+		// Negative latencies are refused, not judged an improvement.
+		{name: "negative latency", args: []string{base, negative}, want: exitUsage},
 		// An unreadable file is bad usage.
 		{name: "bad file", args: []string{base, garbage}, want: exitUsage},
 		// A missing argument is bad usage.

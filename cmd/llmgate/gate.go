@@ -18,7 +18,7 @@ func init() {
 	register(&command{
 		name:    "gate",
 		summary: "run a suite, check its asserts, compare with the baseline, pass or fail",
-		usage:   "SUITE [--baseline FILE] [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N | --results FILE...] [--comment=false] [--fail-on inconclusive] [--markdown FILE]",
+		usage:   "SUITE [--baseline FILE] [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N | --results FILE...] [--comment=false] [--fail-on inconclusive] [--markdown FILE] [--allow-different-baseline]",
 		help: `
 Gate is what CI runs: it runs SUITE like 'llmgate run', checks every assert,
 compares the results with a baseline results file metric by metric (the
@@ -26,10 +26,16 @@ suite's gate block sets the tolerance bands and the significance level),
 prints the verdict, and exits 1 when the gate fails.
 
 The baseline is --baseline FILE, else the suite's gate { baseline = ... },
-relative to the suite file. When that file does not exist yet (the first pull
-request, before a baseline was promoted from main) the gate judges the
-asserts only and says so; --baseline none does that on purpose (a dry run
-against the simulator, say, whose numbers must not meet the GPU's baseline).
+relative to the suite file. When the gate block's file does not exist yet
+(the first pull request, before a baseline was promoted from main) the gate
+judges the asserts only and says plainly that no regression was checked;
+--baseline none does that on purpose (a dry run against the simulator, say,
+whose numbers must not meet the GPU's baseline). A --baseline FILE that does
+not exist is bad usage. A baseline of another suite, or whose runs differ in
+workload or load, is refused unless --allow-different-baseline.
+
+A run of the baseline that the results lack fails the gate, unless --only
+narrowed the run on purpose; the runs it left out are named in a note.
 
 A change past its band that a single run cannot call either way
 (inconclusive) is confirmed by running just those runs once more; the mean
@@ -71,10 +77,11 @@ Examples:
   llmgate gate perf/gate.hcl --markdown report.md
 
 Exit codes: 0 the gate passed; 1 an assert failed or a metric regressed (or
-an inconclusive change with --fail-on inconclusive); 2 bad usage, an invalid
-suite or an unreadable baseline; 3 a server did not start or stopped
+an inconclusive change with --fail-on inconclusive, or a baseline run
+missing); 2 bad usage, an invalid suite, a missing, unreadable or different
+baseline; 3 something was not judged: a server did not start or stopped
 responding, a run was invalid (the load generator could not keep to its
-plan), or the run was interrupted.`,
+plan), partial or failed, or the run was interrupted.`,
 		run: gateCommand,
 	})
 }
@@ -90,6 +97,7 @@ type gateOptions struct {
 	rerun     bool
 	failOn    string
 	given     givenFlags
+	allowDiff bool
 }
 
 func gateCommand(ctx context.Context, e *env, args []string) error {
@@ -103,6 +111,7 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&o.rerun, "rerun", true, "run inconclusive runs once more to confirm before judging them")
 	fs.StringVar(&o.failOn, "fail-on", "", "also fail on `inconclusive` changes")
 	o.given.register(fs)
+	fs.BoolVar(&o.allowDiff, "allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -157,12 +166,13 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	}
 
 	gopts := runner.GateOptions{
-		Options:            ropts,
-		Baseline:           o.baseline,
-		Rerun:              o.rerun,
-		RerunPath:          siblingPath(o.out, ".rerun.json"),
-		FailOnInconclusive: o.failOn == "inconclusive",
-		Notify:             g.note,
+		Options:                ropts,
+		Baseline:               o.baseline,
+		Rerun:                  o.rerun,
+		RerunPath:              siblingPath(o.out, ".rerun.json"),
+		FailOnInconclusive:     o.failOn == "inconclusive",
+		AllowDifferentBaseline: o.allowDiff,
+		Notify:                 g.note,
 	}
 	var out *runner.GateOutcome
 	if o.given.on() {
@@ -170,7 +180,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	} else {
 		out, err = runner.Gate(ctx, s, gopts)
 	}
-	if err != nil { // the baseline could not be read (or the given results do not fit); nothing ran
+	if err != nil { // the baseline is missing, unreadable or different, or the given results do not fit; nothing ran
 		return g.usage(err)
 	}
 	g.out, g.verdict = out, out.Verdict
@@ -180,10 +190,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		problems = append(problems, err)
 	}
 
-	msg := fmt.Sprintf("%d regression(s), %d failed assert(s)", out.Regressions, len(out.FailedAsserts()))
-	if out.Inconclusive > 0 {
-		msg += fmt.Sprintf(", %d inconclusive", out.Inconclusive)
-	}
+	msg := report.Headline(out.Comparison)
 	switch g.verdict {
 	case runner.GateFail:
 		for _, p := range problems {
@@ -191,7 +198,10 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		}
 		return gateErr(fmt.Errorf("gate failed: %s", msg))
 	case runner.GateError:
-		return infraErr(errors.Join(problems...))
+		for _, p := range problems {
+			fmt.Fprintf(e.stderr, "llmgate: %v\n", p)
+		}
+		return infraErr(fmt.Errorf("gate could not judge: %s", msg))
 	}
 	for _, p := range problems { // a report that could not be written: said, not fatal
 		fmt.Fprintf(e.stderr, "llmgate: %v\n", p)

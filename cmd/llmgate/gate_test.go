@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/compare/comparetest"
 	"github.com/llmgate/llmgate/ghaction/ghactiontest"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/sim"
@@ -62,6 +63,12 @@ func TestGateUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "results.json")
+	otherSuite := filepath.Join(dir, "other.json")
+	other := comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: 100, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4})
+	other.Suite.Name = "another-suite"
+	if err := results.WriteFile(otherSuite, other); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		args   []string
@@ -81,6 +88,10 @@ func TestGateUsage(t *testing.T) {
 		{name: "invalid suite", args: []string{"gate", "testdata/gate/invalid.hcl"}, stderr: "invalid.hcl:9:17: Error: Unknown metric"},
 		// an unreadable baseline is refused before any run
 		{name: "corrupt baseline", args: []string{"gate", gateSuite, "--baseline", corrupt, "-o", out}, stderr: "baseline " + corrupt},
+		// an explicit --baseline that does not exist is a typo, not a first run
+		{name: "missing explicit baseline", args: []string{"gate", gateSuite, "--baseline", filepath.Join(dir, "nope.json"), "-o", out}, stderr: "nope.json does not exist"},
+		// a baseline of another suite is refused before any run
+		{name: "other suite's baseline", args: []string{"gate", gateSuite, "--baseline", otherSuite, "-o", out}, stderr: "--allow-different-baseline"},
 		// an unknown --only is a usage error, before any run
 		{name: "unknown only", args: []string{"gate", gateSuite, "--only", "nope", "-o", out}, stderr: "nope"},
 	}

@@ -279,7 +279,7 @@ func TestShardGateRerunReachesTheFinalGate(t *testing.T) {
 	}
 
 	code, stdout, stderr = runCLI(t, "gate", shardSuite, "--results", g1, "--results", filepath.Join(dir, "g1.rerun.json"), "--results", s2, "--baseline", basePath)
-	if code != exitGate || !strings.Contains(stdout+stderr, "1 regression(s)") {
+	if code != exitGate || !strings.Contains(stdout+stderr, "❌ 1 regression in") {
 		t.Errorf("the final gate with the rerun: exit %d, want 1\n%s\n%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI(t, "gate", shardSuite, "--results", g1, "--results", s2, "--baseline", basePath)

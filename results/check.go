@@ -1,0 +1,170 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Limits past which a value in a results file is absurd rather than slow:
+// no serving request takes a day, and no server answers a billion
+// requests or tokens a second.
+const (
+	// MaxLatencyMs bounds every latency, in milliseconds (one day).
+	MaxLatencyMs = 24 * 3600 * 1000.0
+	// MaxRate bounds every per-second rate.
+	MaxRate = 1e9
+	// maxCheckErrors is how many problems Check lists before it stops.
+	maxCheckErrors = 10
+)
+
+// ErrInvalidFile is wrapped by Check's error: the file holds values no
+// measurement can produce, so judging it would be judging garbage.
+var ErrInvalidFile = errors.New("invalid results file")
+
+// Check rejects a file no measurement can produce: runs without a name or
+// with the same name, unknown statuses, and negative, NaN, infinite or
+// absurd latencies, rates, ratios and counts, in the summaries and the
+// per-request samples. Read calls it, so every file compare, gate and
+// report judge has passed it. The error names each problem by run and
+// field, up to ten of them.
+func (f *File) Check() error {
+	c := &checker{}
+	seen := map[string]int{}
+	for i := range f.Runs {
+		r := &f.Runs[i]
+		c.at = fmt.Sprintf("runs[%d]", i)
+		if r.Name == "" {
+			c.fail("the run has no name")
+		} else {
+			c.at = fmt.Sprintf("run %q", r.Name)
+			if j, dup := seen[r.Name]; dup {
+				c.fail(fmt.Sprintf("the name is used by runs[%d] and runs[%d]; run names must be unique", j, i))
+			}
+			seen[r.Name] = i
+		}
+		switch r.Status {
+		case StatusOK, StatusInvalid, StatusPartial, StatusFailed:
+		default:
+			c.fail(fmt.Sprintf("unknown status %q (want ok, invalid, partial or failed)", r.Status))
+		}
+		c.summary(&r.Summary)
+		if r.Samples != nil {
+			c.samples(r.Samples)
+		}
+	}
+	return c.err()
+}
+
+// checker collects Check's problems.
+type checker struct {
+	at   string // the run being checked
+	errs []string
+	more int
+}
+
+func (c *checker) fail(msg string) {
+	if len(c.errs) == maxCheckErrors {
+		c.more++
+		return
+	}
+	c.errs = append(c.errs, c.at+": "+msg)
+}
+
+func (c *checker) err() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	msg := ""
+	for _, e := range c.errs {
+		msg += "\n  " + e
+	}
+	if c.more > 0 {
+		msg += fmt.Sprintf("\n  and %d more", c.more)
+	}
+	return fmt.Errorf("%w:%s", ErrInvalidFile, msg)
+}
+
+// value checks that v is finite, not negative and at most limit.
+func (c *checker) value(field string, v, limit float64, what string) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		c.fail(fmt.Sprintf("%s is %v: %s must be a finite number", field, v, what))
+	case v < 0:
+		c.fail(fmt.Sprintf("%s = %g: %s cannot be negative", field, v, what))
+	case v > limit:
+		c.fail(fmt.Sprintf("%s = %g: %s above %g is absurd", field, v, what, limit))
+	}
+}
+
+func (c *checker) count(field string, v int64) {
+	if v < 0 {
+		c.fail(fmt.Sprintf("%s = %d: a count cannot be negative", field, v))
+	}
+}
+
+func (c *checker) summary(s *Summary) {
+	for _, fam := range []struct {
+		name string
+		st   *Stats
+	}{{"ttft", &s.TTFT}, {"tpot", &s.TPOT}, {"itl", &s.ITL}, {"e2el", &s.E2EL}} {
+		st := fam.st
+		c.count("summary."+fam.name+".n", int64(st.N))
+		for _, v := range []struct {
+			stat string
+			v    float64
+		}{{"mean", st.Mean}, {"median", st.Median}, {"std", st.Std}, {"min", st.Min}, {"max", st.Max},
+			{"p50", st.P50}, {"p90", st.P90}, {"p95", st.P95}, {"p99", st.P99}, {"p99_9", st.P999}} {
+			c.value("summary."+fam.name+"."+v.stat, v.v, MaxLatencyMs, "a latency (ms)")
+		}
+	}
+	c.value("summary.throughput.requests", s.Throughput.Requests, MaxRate, "a rate")
+	c.value("summary.throughput.output_tokens", s.Throughput.OutputTokens, MaxRate, "a rate")
+	c.value("summary.throughput.total_tokens", s.Throughput.TotalTokens, MaxRate, "a rate")
+	c.value("summary.goodput.requests", s.Goodput.Requests, MaxRate, "a rate")
+	c.value("summary.goodput.ratio", s.Goodput.Ratio, 1, "a ratio")
+	c.count("summary.requests.completed", int64(s.Requests.Completed))
+	c.count("summary.requests.failed", int64(s.Requests.Failed))
+	c.value("summary.error_rate", s.ErrorRate, 1, "a ratio")
+	if m := s.Server; m != nil {
+		c.value("summary.server.kv_cache_usage_max", m.KVCacheUsageMax, 1, "a ratio")
+		c.value("summary.server.requests_waiting_max", m.RequestsWaitingMax, MaxRate, "a count")
+		c.value("summary.server.preemptions", m.Preemptions, MaxRate, "a count")
+		c.value("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, 1, "a ratio")
+	}
+	if st := s.Structured; st != nil {
+		c.value("summary.structured.valid_rate", st.ValidRate, 1, "a ratio")
+	}
+	c.value("summary.client.schedule_lag_p99", s.Client.ScheduleLagP99, MaxLatencyMs, "a latency (ms)")
+	c.value("summary.client.achieved_rate", s.Client.AchievedRate, MaxRate, "a rate")
+	c.value("summary.duration_s", s.DurationSeconds, MaxLatencyMs/1000, "a duration (s)")
+	c.count("summary.input_tokens", s.InputTokens)
+	c.count("summary.output_tokens", s.OutputTokens)
+}
+
+func (c *checker) samples(s *Samples) {
+	for _, fam := range []struct {
+		name string
+		xs   []float64
+	}{{"ttft", s.TTFT}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
+		for i, v := range fam.xs {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxLatencyMs {
+				c.value(fmt.Sprintf("samples.%s[%d]", fam.name, i), v, MaxLatencyMs, "a latency (ms)")
+			}
+		}
+	}
+	if h := s.ITL; h != nil {
+		if !(h.Base > 0) || math.IsInf(h.Base, 0) || !(h.Growth > 1) || math.IsInf(h.Growth, 0) {
+			c.fail(fmt.Sprintf("samples.itl: base %g and growth %g do not make a histogram (want base > 0, growth > 1)", h.Base, h.Growth))
+		}
+		if len(h.Counts) > maxBuckets {
+			c.fail(fmt.Sprintf("samples.itl has %d buckets, more than %d", len(h.Counts), maxBuckets))
+		}
+		c.count("samples.itl.under", h.Under)
+		for i, n := range h.Counts {
+			if n < 0 {
+				c.count(fmt.Sprintf("samples.itl.counts[%d]", i), n)
+			}
+		}
+	}
+}
