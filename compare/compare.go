@@ -239,7 +239,7 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 	if !ok1 || !ok2 {
 		return r, false
 	}
-	bs, cs := sampleOf(br, m.Sample), sampleOf(cr, m.Sample)
+	bs, cs := c.sorted(br, m.Sample), c.sorted(cr, m.Sample)
 	bEst, bLo, bHi, est := estimate(m.Name, r.Baseline, bs)
 	cEst, cLo, cHi, _ := estimate(m.Name, r.Current, cs)
 	if len(bs) == 0 || len(cs) == 0 {
@@ -262,8 +262,7 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 		r.Change = math.Copysign(math.Inf(1), r.Delta)
 	}
 	if est != "summary" {
-		th := &benchmath.Thresholds{CompareAlpha: c.Config.alpha()}
-		cmp := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(bs), th), benchmath.NewSample(slices.Clone(cs), th))
+		cmp := c.mannWhitney(br, cr, m.Sample, bs, cs)
 		r.P, r.N1, r.N2 = cmp.P, cmp.N1, cmp.N2
 		for _, w := range cmp.Warnings {
 			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
@@ -316,18 +315,66 @@ func sampleOf(run *results.Run, family string) []float64 {
 // quantiles maps statistic names to the quantile they estimate.
 var quantiles = map[string]float64{"median": 0.5, "p50": 0.5, "p90": 0.9, "p95": 0.95, "p99": 0.99, "p99_9": 0.999}
 
+// sampleKey names one run's samples of one family.
+type sampleKey struct {
+	run    *results.Run
+	family string
+}
+
+// sorted returns run's per-request samples of a family, sorted, or nil;
+// each is sorted once per comparison, however many statistics read it.
+func (c *Comparison) sorted(run *results.Run, family string) []float64 {
+	xs := sampleOf(run, family)
+	if len(xs) == 0 {
+		return nil
+	}
+	k := sampleKey{run, family}
+	if s, ok := c.sortedCache[k]; ok {
+		return s
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if c.sortedCache == nil {
+		c.sortedCache = map[sampleKey][]float64{}
+	}
+	c.sortedCache[k] = s
+	return s
+}
+
+// pairKey names the samples of one family of a baseline and a current run.
+type pairKey struct {
+	base, cur *results.Run
+	family    string
+}
+
+// mannWhitney tests the sorted samples bs of br against cs of cr, once per
+// comparison for each family: every statistic of a family shares the test.
+func (c *Comparison) mannWhitney(br, cr *results.Run, family string, bs, cs []float64) *benchmath.Comparison {
+	k := pairKey{br, cr, family}
+	if cmp, ok := c.testCache[k]; ok {
+		return cmp
+	}
+	th := &benchmath.Thresholds{CompareAlpha: c.Config.alpha()}
+	// NewSample sorts its slice in place: give it copies (already sorted, so cheap).
+	cmp := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(bs), th), benchmath.NewSample(slices.Clone(cs), th))
+	if c.testCache == nil {
+		c.testCache = map[pairKey]*benchmath.Comparison{}
+	}
+	c.testCache[k] = &cmp
+	return &cmp
+}
+
 // estimate returns the value compare judges a statistic on, with a 95%
 // confidence interval and the estimator's name. Percentiles use
 // Harrell-Davis with a distribution-free order-statistic interval, means the
 // sample mean with a normal interval; other statistics (std, min, max) and
-// metrics without samples fall back to the summary's value.
-func estimate(metric string, summary float64, xs []float64) (v, lo, hi float64, est string) {
+// metrics without samples fall back to the summary's value. sorted must be
+// in ascending order.
+func estimate(metric string, summary float64, sorted []float64) (v, lo, hi float64, est string) {
 	_, stat, _ := strings.Cut(metric, ".")
-	if len(xs) == 0 {
+	if len(sorted) == 0 {
 		return summary, math.NaN(), math.NaN(), "summary"
 	}
-	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
 	if q, ok := quantiles[stat]; ok {
 		ci := stats.QuantileCI(len(sorted), q, 0.95)
 		_, lo, hi = ci.SampleCI(stats.Sample{Xs: sorted, Sorted: true})

@@ -1,6 +1,9 @@
 package compare
 
-import "github.com/llmgate/llmgate/results"
+import (
+	"github.com/llmgate/llmgate/results"
+	"golang.org/x/perf/benchmath"
+)
 
 // Comparison is the outcome of comparing a current results file with a baseline.
 type Comparison struct {
@@ -22,6 +25,11 @@ type Comparison struct {
 	// NotJudged lists what could not be judged; any entry makes the
 	// decision DecisionError unless something failed the gate.
 	NotJudged []NotJudged
+
+	// sortedCache and testCache keep each run's sorted samples and each
+	// pair's significance test while the comparison is made.
+	sortedCache map[sampleKey][]float64
+	testCache   map[pairKey]*benchmath.Comparison
 }
 
 // Row is the verdict on one metric of one run.
