@@ -74,8 +74,7 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 			r.Reason += "; the rerun has no valid run to confirm with"
 			continue
 		}
-		m, _ := results.LookupMetric(r.Metric)
-		second, ok := c.measure(baseRuns[r.Run], rr, m, r.Tolerance)
+		second, ok := c.measure(baseRuns[r.Run], rr, r.Metric, r.Tolerance)
 		if !ok {
 			r.Reason += "; the rerun lacks the metric"
 			continue
@@ -142,8 +141,8 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 		if id == nil {
 			id = br
 		}
-		row := Row{Run: id.Name, Scenario: id.Scenario, Params: id.Params, Metric: m.Name, Unit: m.Unit, Better: m.Better,
-			Tolerance: t, Baseline: math.NaN(), Current: math.NaN(), P: math.NaN(), Estimator: "summary",
+		row := Row{Run: id.Name, Scenario: id.Scenario, Params: id.Params, Metric: m,
+			Tolerance: t, Baseline: math.NaN(), Current: math.NaN(), P: math.NaN(), Estimator: FromSummary,
 			BaselineLo: math.NaN(), BaselineHi: math.NaN(), CurrentLo: math.NaN(), CurrentHi: math.NaN()}
 		if br != nil && br.Status != results.StatusFailed {
 			if v, ok := valueOf(br, m); ok {
@@ -232,37 +231,35 @@ func (c *Comparison) judge(r *Row) {
 // measure estimates the metric on both runs and tests the difference.
 // It returns false when either run lacks the metric.
 func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance) (Row, bool) {
-	r := Row{Run: cr.Name, Scenario: cr.Scenario, Params: cr.Params, Metric: m.Name, Unit: m.Unit, Better: m.Better, Tolerance: t, P: math.NaN()}
-	var ok1, ok2 bool
-	r.Baseline, ok1 = valueOf(br, m)
-	r.Current, ok2 = valueOf(cr, m)
+	r := Row{Run: cr.Name, Scenario: cr.Scenario, Params: cr.Params, Metric: m, Tolerance: t, P: math.NaN()}
+	bSum, ok1 := valueOf(br, m)
+	cSum, ok2 := valueOf(cr, m)
 	if !ok1 || !ok2 {
 		return r, false
 	}
-	bs, cs := c.sorted(br, m.Sample), c.sorted(cr, m.Sample)
-	bEst, bLo, bHi, est := estimate(m.Name, r.Baseline, bs)
-	cEst, cLo, cHi, _ := estimate(m.Name, r.Current, cs)
-	if len(bs) == 0 || len(cs) == 0 {
-		bEst, bLo, bHi, est = r.Baseline, math.NaN(), math.NaN(), "summary"
-		cEst, cLo, cHi = r.Current, math.NaN(), math.NaN()
+	bs, cs := c.sorted(br, m), c.sorted(cr, m)
+	be, ce := estimate(m, bSum, bs), estimate(m, cSum, cs)
+	if be.estimator != ce.estimator { // one side lacks samples: both use the summaries
+		be, ce = fromSummary(bSum), fromSummary(cSum)
 	}
-	r.Estimator = est
-	r.BaselineLo, r.BaselineHi, r.CurrentLo, r.CurrentHi = bLo, bHi, cLo, cHi
+	r.Estimator = be.estimator
+	r.Baseline, r.BaselineLo, r.BaselineHi = be.v, be.lo, be.hi
+	r.Current, r.CurrentLo, r.CurrentHi = ce.v, ce.lo, ce.hi
 	sign := 1.0
 	if m.Better == results.HigherIsBetter {
 		sign = -1
 	}
-	r.Delta = sign * (cEst - bEst)
+	r.Delta = sign * (ce.v - be.v)
 	switch {
-	case bEst != 0:
-		r.Change = r.Delta / math.Abs(bEst)
+	case be.v != 0:
+		r.Change = r.Delta / math.Abs(be.v)
 	case r.Delta == 0:
 		r.Change = 0
 	default:
 		r.Change = math.Copysign(math.Inf(1), r.Delta)
 	}
-	if est != "summary" {
-		cmp := c.mannWhitney(br, cr, m.Sample, bs, cs)
+	if r.Estimator != FromSummary {
+		cmp := c.mannWhitney(br, cr, m.Family, bs, cs)
 		r.P, r.N1, r.N2 = cmp.P, cmp.N1, cmp.N2
 		for _, w := range cmp.Warnings {
 			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
@@ -283,52 +280,26 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 // comparison a regression.
 func valueOf(run *results.Run, m results.Metric) (float64, bool) {
 	v, ok := m.Value(&run.Summary)
-	if ok && v == 0 && m.Unit == results.Milliseconds && latencyFamily(m.Name) && len(sampleOf(run, m.Sample)) == 0 {
+	if ok && v == 0 && m.Family.Latency() && len(m.Samples(run)) == 0 {
 		return 0, false
 	}
 	return v, ok
 }
 
-// latencyFamily reports whether metric is a statistic of a per-request
-// latency family (ttft.p95, itl.mean, ...).
-func latencyFamily(metric string) bool {
-	fam, _, _ := strings.Cut(metric, ".")
-	return slices.Contains(results.LatencyFamilies, fam)
-}
-
-// sampleOf returns run's per-request samples of a family, or nil.
-func sampleOf(run *results.Run, family string) []float64 {
-	if run.Samples == nil {
-		return nil
-	}
-	switch family {
-	case "ttft":
-		return run.Samples.TTFT
-	case "tpot":
-		return run.Samples.TPOT
-	case "e2el":
-		return run.Samples.E2EL
-	}
-	return nil
-}
-
-// quantiles maps statistic names to the quantile they estimate.
-var quantiles = map[string]float64{"median": 0.5, "p50": 0.5, "p90": 0.9, "p95": 0.95, "p99": 0.99, "p99_9": 0.999}
-
 // sampleKey names one run's samples of one family.
 type sampleKey struct {
 	run    *results.Run
-	family string
+	family results.Family
 }
 
-// sorted returns run's per-request samples of a family, sorted, or nil;
+// sorted returns run's per-request samples of m's family, sorted, or nil;
 // each is sorted once per comparison, however many statistics read it.
-func (c *Comparison) sorted(run *results.Run, family string) []float64 {
-	xs := sampleOf(run, family)
+func (c *Comparison) sorted(run *results.Run, m results.Metric) []float64 {
+	xs := m.Samples(run)
 	if len(xs) == 0 {
 		return nil
 	}
-	k := sampleKey{run, family}
+	k := sampleKey{run, m.Family}
 	if s, ok := c.sortedCache[k]; ok {
 		return s
 	}
@@ -344,12 +315,12 @@ func (c *Comparison) sorted(run *results.Run, family string) []float64 {
 // pairKey names the samples of one family of a baseline and a current run.
 type pairKey struct {
 	base, cur *results.Run
-	family    string
+	family    results.Family
 }
 
 // mannWhitney tests the sorted samples bs of br against cs of cr, once per
 // comparison for each family: every statistic of a family shares the test.
-func (c *Comparison) mannWhitney(br, cr *results.Run, family string, bs, cs []float64) *benchmath.Comparison {
+func (c *Comparison) mannWhitney(br, cr *results.Run, family results.Family, bs, cs []float64) *benchmath.Comparison {
 	k := pairKey{br, cr, family}
 	if cmp, ok := c.testCache[k]; ok {
 		return cmp
@@ -364,29 +335,38 @@ func (c *Comparison) mannWhitney(br, cr *results.Run, family string, bs, cs []fl
 	return &cmp
 }
 
-// estimate returns the value compare judges a statistic on, with a 95%
-// confidence interval and the estimator's name. Percentiles use
-// Harrell-Davis with a distribution-free order-statistic interval, means the
-// sample mean with a normal interval; other statistics (std, min, max) and
-// metrics without samples fall back to the summary's value. sorted must be
-// in ascending order.
-func estimate(metric string, summary float64, sorted []float64) (v, lo, hi float64, est string) {
-	_, stat, _ := strings.Cut(metric, ".")
+// estimated is one side's estimate of a metric with a 95% confidence
+// interval (NaN bounds when none) and the estimator that made it.
+type estimated struct {
+	v, lo, hi float64
+	estimator Estimator
+}
+
+func fromSummary(v float64) estimated {
+	return estimated{v: v, lo: math.NaN(), hi: math.NaN(), estimator: FromSummary}
+}
+
+// estimate is the value compare judges a metric on. Quantiles use
+// Harrell-Davis with a distribution-free order-statistic interval, means
+// the sample mean with a normal interval; other statistics (std, min, max),
+// run-level values and metrics without samples keep the summary's value.
+// sorted must be in ascending order.
+func estimate(m results.Metric, summary float64, sorted []float64) estimated {
 	if len(sorted) == 0 {
-		return summary, math.NaN(), math.NaN(), "summary"
+		return fromSummary(summary)
 	}
-	if q, ok := quantiles[stat]; ok {
-		ci := stats.QuantileCI(len(sorted), q, 0.95)
-		_, lo, hi = ci.SampleCI(stats.Sample{Xs: sorted, Sorted: true})
-		return HarrellDavis(sorted, q), finite(lo), finite(hi), "harrell-davis"
-	}
-	if stat == "mean" {
+	switch m.Stat {
+	case results.StatQuantile:
+		ci := stats.QuantileCI(len(sorted), m.Quantile, 0.95)
+		_, lo, hi := ci.SampleCI(stats.Sample{Xs: sorted, Sorted: true})
+		return estimated{v: HarrellDavis(sorted, m.Quantile), lo: finite(lo), hi: finite(hi), estimator: HarrellDavisEstimator}
+	case results.StatMean:
 		s := stats.Sample{Xs: sorted, Sorted: true}
 		mean, sd := s.Mean(), s.StdDev()
 		h := 1.96 * sd / math.Sqrt(float64(len(sorted)))
-		return mean, mean - h, mean + h, "mean"
+		return estimated{v: mean, lo: mean - h, hi: mean + h, estimator: SampleMean}
 	}
-	return summary, math.NaN(), math.NaN(), "summary"
+	return fromSummary(summary)
 }
 
 func finite(v float64) float64 {

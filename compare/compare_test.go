@@ -155,7 +155,7 @@ func TestCompareImportedBaselineLacksP95(t *testing.T) {
 	c := Compare(base, cur, cfg)
 	got := map[string]Verdict{}
 	for _, r := range c.Rows {
-		got[r.Metric] = r.Verdict
+		got[r.Metric.Name] = r.Verdict
 	}
 	if got["ttft.p95"] != New {
 		t.Errorf("ttft.p95 against a baseline without it: %s, want new", got["ttft.p95"])

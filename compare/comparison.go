@@ -37,22 +37,18 @@ type Row struct {
 	// Run, Scenario and Params identify the run.
 	Run, Scenario string
 	Params        map[string]string
-	// Metric is the metric's name; Unit and Better come from the namespace.
-	Metric string
-	Unit   results.Unit
-	Better results.Better
+	// Metric is the metric judged: its name, unit, direction and samples.
+	Metric results.Metric
 	// Tolerance is the band the metric was judged against.
 	Tolerance Tolerance
-	// Baseline and Current are the values as the runs' summaries report
-	// them (NaN when a side lacks the metric).
+	// Baseline and Current are the values the verdict used, as Estimator
+	// estimated them (NaN when a side lacks the metric).
 	Baseline, Current float64
 	// BaselineLo/Hi and CurrentLo/Hi bound a 95% confidence interval of each
 	// side's estimate; NaN when it cannot be computed (no samples).
 	BaselineLo, BaselineHi, CurrentLo, CurrentHi float64
-	// Estimator names how Change was estimated: "harrell-davis" for
-	// percentiles with samples, "mean" for means with samples, otherwise
-	// "summary" (the summaries' values).
-	Estimator string
+	// Estimator is how Baseline and Current were estimated.
+	Estimator Estimator
 	// Change is the relative change of the estimate, signed so that
 	// positive is worse: 0.12 means 12% worse whichever way the metric goes.
 	Change float64
@@ -132,3 +128,33 @@ func (c *Comparison) RerunRuns() []string {
 	}
 	return names
 }
+
+// Estimator is how a row's values were estimated.
+type Estimator int
+
+// Estimators.
+const (
+	// FromSummary: the runs' summaries, as recorded; no per-request
+	// samples on both sides, or a statistic (std, min, max, a rate) that is
+	// not estimated from them.
+	FromSummary Estimator = iota
+	// HarrellDavisEstimator: the Harrell-Davis quantile estimate over the
+	// per-request samples.
+	HarrellDavisEstimator
+	// SampleMean: the mean of the per-request samples.
+	SampleMean
+)
+
+// String names the estimator as reports and JSON do.
+func (e Estimator) String() string {
+	switch e {
+	case HarrellDavisEstimator:
+		return "harrell-davis"
+	case SampleMean:
+		return "mean"
+	}
+	return "summary"
+}
+
+// MarshalText encodes the estimator by its name.
+func (e Estimator) MarshalText() ([]byte, error) { return []byte(e.String()), nil }

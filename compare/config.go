@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -40,6 +41,9 @@ type Tolerance struct {
 	// fraction (0.10 for "10%"). Otherwise Amount is in the metric's unit.
 	Relative bool    `json:"relative"`
 	Amount   float64 `json:"amount"`
+	// Source is where the suite sets the band (its tolerance block), for
+	// annotations; nil for the defaults.
+	Source *hcl.Range `json:"-"`
 }
 
 // DefaultConfig is used when compare is given no suite: alpha 0.05 and

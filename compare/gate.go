@@ -16,7 +16,12 @@ func ConfigFromGate(g *suite.Gate) Config {
 	if len(g.Tolerances) > 0 {
 		cfg.Tolerances = make([]Tolerance, 0, len(g.Tolerances))
 		for _, t := range g.Tolerances {
-			cfg.Tolerances = append(cfg.Tolerances, Tolerance{Metric: t.Metric, Relative: t.Relative, Amount: t.Amount})
+			tol := Tolerance{Metric: t.Metric, Relative: t.Relative, Amount: t.Amount}
+			if t.DeclRange.Filename != "" {
+				rng := t.DeclRange
+				tol.Source = &rng
+			}
+			cfg.Tolerances = append(cfg.Tolerances, tol)
 		}
 	}
 	return cfg

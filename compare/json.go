@@ -15,7 +15,7 @@ type jsonRow struct {
 	Tolerance Tolerance         `json:"tolerance"`
 	Baseline  *float64          `json:"baseline"`
 	Current   *float64          `json:"current"`
-	Estimator string            `json:"estimator,omitempty"`
+	Estimator Estimator         `json:"estimator"`
 	Change    *float64          `json:"change"`
 	Delta     *float64          `json:"delta"`
 	P         *float64          `json:"p"`
@@ -42,7 +42,7 @@ func num(v float64) *float64 {
 }
 
 func toJSONRow(r *Row) *jsonRow {
-	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric, Unit: string(r.Unit), Tolerance: r.Tolerance,
+	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric.Name, Unit: string(r.Metric.Unit), Tolerance: r.Tolerance,
 		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), Delta: num(r.Delta),
 		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason, Rerun: r.Rerun}
 	if r.Confirm != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -26,9 +27,9 @@ func GateAnnotations(c *compare.Comparison, s *suite.Suite, failed []compare.Fai
 			var an Annotation
 			switch r.Verdict {
 			case compare.Regression:
-				an = Annotation{Kind: Regression, Title: fmt.Sprintf("regression: %s in %s", r.Metric, r.Run)}
+				an = Annotation{Kind: Regression, Title: fmt.Sprintf("regression: %s in %s", r.Metric.Name, r.Run)}
 			case compare.Inconclusive:
-				an = Annotation{Kind: Inconclusive, Title: fmt.Sprintf("inconclusive: %s in %s", r.Metric, r.Run)}
+				an = Annotation{Kind: Inconclusive, Title: fmt.Sprintf("inconclusive: %s in %s", r.Metric.Name, r.Run)}
 			default:
 				continue
 			}
@@ -94,18 +95,15 @@ func finiteOr(v, def float64) float64 {
 	return v
 }
 
-// regressionRange is where to annotate r: the tolerance block of its metric,
-// else the scenario's header; nil when the suite does not say.
+// regressionRange is where to annotate r: the tolerance block that set its
+// band, which the row carries, else the scenario's header; nil when
+// neither is known.
 func regressionRange(s *suite.Suite, r *compare.Row) *hcl.Range {
+	if src := r.Tolerance.Source; src != nil && src.Filename != "" {
+		return src
+	}
 	if s == nil {
 		return nil
-	}
-	if s.Gate != nil {
-		for i := range s.Gate.Tolerances {
-			if t := &s.Gate.Tolerances[i]; t.Metric == r.Metric && t.DeclRange.Filename != "" {
-				return &t.DeclRange
-			}
-		}
 	}
 	for _, sc := range s.Scenarios {
 		if sc.Name == r.Scenario && sc.DeclRange.Filename != "" {
@@ -115,15 +113,18 @@ func regressionRange(s *suite.Suite, r *compare.Row) *hcl.Range {
 	return nil
 }
 
-// regressionMessage says what moved, by how much, against which band.
+// regressionMessage says what moved, by how much, against which band, in
+// the words and numbers of the reports (report.Value, report.Change,
+// report.Band): throughput falling from 1000 to 800/s reads -20.0%.
 func regressionMessage(r *compare.Row) string {
 	var b strings.Builder
 	rel := "past"
 	if r.Verdict != compare.Regression {
 		rel = "against"
 	}
-	fmt.Fprintf(&b, "%s went from %s to %s (%+.1f%%), %s the allowed %s",
-		r.Metric, value(r.Baseline, r.Unit), value(r.Current, r.Unit), 100*r.Change, rel, band(r.Tolerance, r.Unit))
+	u := r.Metric.Unit
+	fmt.Fprintf(&b, "%s went from %s to %s (%s, %s), %s the allowed %s",
+		r.Metric.Name, report.Value(r.Baseline, u), report.Value(r.Current, u), report.Change(r), r.Estimator, rel, report.Band(r.Tolerance, u))
 	if r.Tested() {
 		fmt.Fprintf(&b, " (Mann-Whitney p = %.2g)", r.P)
 	}
@@ -132,27 +133,6 @@ func regressionMessage(r *compare.Row) string {
 	}
 	b.WriteString(".")
 	return b.String()
-}
-
-func band(t compare.Tolerance, u results.Unit) string {
-	if t.Relative {
-		return fmt.Sprintf("%g%%", 100*t.Amount)
-	}
-	return "+" + value(t.Amount, u)
-}
-
-func value(v float64, u results.Unit) string {
-	if math.IsNaN(v) {
-		return "n/a"
-	}
-	s := fmt.Sprintf("%.4g", v)
-	switch u {
-	case results.Milliseconds:
-		return s + " ms"
-	case results.PerSecond:
-		return s + "/s"
-	}
-	return s
 }
 
 // AssertText is a failed assert's message followed by the values it saw,

@@ -15,28 +15,35 @@ func rng(file string, line int) hcl.Range {
 	return hcl.Range{Filename: file, Start: hcl.Pos{Line: line, Column: 3}, End: hcl.Pos{Line: line, Column: 20}}
 }
 
+// metric looks a metric up by name, failing the test when there is none.
+func metric(t *testing.T, name string) results.Metric {
+	t.Helper()
+	m, ok := results.LookupMetric(name)
+	if !ok {
+		t.Fatalf("no metric %q", name)
+	}
+	return m
+}
+
 func TestGateAnnotations(t *testing.T) {
 	s := &suite.Suite{
 		Scenarios: []*suite.Scenario{{Name: "chat", DeclRange: rng("perf/gate.hcl", 10)}, {Name: "batch", DeclRange: rng("perf/gate.hcl", 30)}},
-		Gate: &suite.Gate{Tolerances: []suite.Tolerance{
-			{Metric: "ttft.p95", Relative: true, Amount: 0.10, DeclRange: rng("perf/gate.hcl", 50)},
-			{Metric: "e2el.p99", Amount: 200, DeclRange: rng("perf/gate.hcl", 51)},
-		}},
 	}
+	ttftBand, e2elBand := rng("perf/gate.hcl", 50), rng("perf/gate.hcl", 51)
 	c := &compare.Comparison{Rows: []compare.Row{
 		// 25% against a 10% band: 0.15 past
-		{Run: "chat", Scenario: "chat", Metric: "ttft.p95", Unit: results.Milliseconds, Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.10},
-			Baseline: 400, Current: 500, Change: 0.25, Delta: 100, P: 0.001, Verdict: compare.Regression, Reason: "past twice the band"},
+		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"), Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.10, Source: &ttftBand},
+			Baseline: 400, Current: 500, Change: 0.25, Delta: 100, P: 0.001, Verdict: compare.Regression, Reason: "past twice the band", Estimator: compare.HarrellDavisEstimator},
 		// +600 ms against +200 ms on a 1000 ms baseline: 0.40 past, the worst
-		{Run: "batch", Scenario: "batch", Metric: "e2el.p99", Unit: results.Milliseconds, Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200},
+		{Run: "batch", Scenario: "batch", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: &e2elBand},
 			Baseline: 1000, Current: 1600, Change: 0.6, Delta: 600, P: math.NaN(), Verdict: compare.Regression},
 		// a metric without a tolerance block of its own (default bands): placed on the scenario
-		{Run: "batch", Scenario: "batch", Metric: "tpot.p95", Tolerance: compare.Tolerance{Relative: true, Amount: 0.1}, Change: 0.3, Verdict: compare.Regression},
+		{Run: "batch", Scenario: "batch", Metric: metric(t, "tpot.p95"), Tolerance: compare.Tolerance{Relative: true, Amount: 0.1}, Change: 0.3, Verdict: compare.Regression},
 		// inconclusive: a warning on the tolerance block
-		{Run: "chat", Scenario: "chat", Metric: "e2el.p99", Unit: results.Milliseconds, Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200},
+		{Run: "chat", Scenario: "chat", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: &e2elBand},
 			Baseline: 1000, Current: 1180, Change: 0.18, Delta: 180, P: 0.2, Verdict: compare.Inconclusive, Reason: "near the band within run-to-run drift"},
 		// unchanged: no annotation
-		{Run: "chat", Scenario: "chat", Metric: "ttft.p95", Verdict: compare.Unchanged},
+		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"), Verdict: compare.Unchanged},
 	}}
 	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "ttft_interactive", Message: "P95 TTFT must stay under 500 ms",
 		Values: map[string]float64{"ttft.p95": 612.4}, File: "perf/gate.hcl", Line: 14, Column: 21}}}
@@ -61,17 +68,30 @@ func TestGateAnnotations(t *testing.T) {
 			t.Errorf("annotation %d = %q at %s:%d, want %q at line %d", i, worst[i].Title, worst[i].File, worst[i].Line, w.title, w.line)
 		}
 	}
-	if got := worst[0].Message; got != "e2el.p99 went from 1000 ms to 1600 ms (+60.0%), past the allowed +200 ms." {
+	if got := worst[0].Message; got != "e2el.p99 went from 1000ms to 1600ms (+60.0%, summary), past the allowed +200ms." {
 		t.Errorf("absolute-band message = %q", got)
 	}
-	if got := worst[2].Message; !strings.Contains(got, "past the allowed 10%") || !strings.Contains(got, "p = 0.001") || !strings.Contains(got, "past twice the band") {
+	if got := worst[2].Message; !strings.Contains(got, "(+25.0%, harrell-davis)") || !strings.Contains(got, "past the allowed 10%") || !strings.Contains(got, "p = 0.001") || !strings.Contains(got, "past twice the band") {
 		t.Errorf("relative-band message = %q", got)
 	}
 	if got := worst[3].Message; got != "P95 TTFT must stay under 500 ms (ttft.p95 = 612.4)" {
 		t.Errorf("assert message = %q", got)
 	}
-	if got := worst[4].Message; got != "e2el.p99 went from 1000 ms to 1180 ms (+18.0%), against the allowed +200 ms (Mann-Whitney p = 0.2): near the band within run-to-run drift." {
+	if got := worst[4].Message; got != "e2el.p99 went from 1000ms to 1180ms (+18.0%, summary), against the allowed +200ms (Mann-Whitney p = 0.2): near the band within run-to-run drift." {
 		t.Errorf("inconclusive message = %q", got)
+	}
+}
+
+// TestAnnotationSignHigherIsBetter checks that a higher-is-better metric
+// that fell reads as a fall: throughput 1000 → 800/s is -20.0%, as in the
+// markdown, not the worse-is-positive +20% compare reasons with.
+func TestAnnotationSignHigherIsBetter(t *testing.T) {
+	c := &compare.Comparison{Rows: []compare.Row{{Run: "chat", Scenario: "chat", Metric: metric(t, "throughput.output_tokens"),
+		Tolerance: compare.Tolerance{Metric: "throughput.output_tokens", Relative: true, Amount: 0.05},
+		Baseline:  1000, Current: 800, Change: 0.2, Delta: 200, P: math.NaN(), Verdict: compare.Regression}}}
+	anns := GateAnnotations(c, nil, nil)
+	if len(anns) != 1 || !strings.Contains(anns[0].Message, "went from 1000/s to 800/s (-20.0%, summary)") {
+		t.Errorf("annotations = %+v, want one reading 1000/s to 800/s (-20.0%%)", anns)
 	}
 }
 

@@ -40,10 +40,10 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		alpha := alphaOf(c)
 		for i := range c.Rows {
 			r := &c.Rows[i]
-			d.Rows = append(d.Rows, htmlRow{Run: r.Run, Metric: r.Metric, Verdict: string(r.Verdict),
-				Baseline: strings.TrimSpace(fmtValue(r.Baseline, r.Unit) + " " + spread(r.Baseline, r.BaselineLo, r.BaselineHi)),
-				Current:  strings.TrimSpace(fmtValue(r.Current, r.Unit) + " " + spread(r.Current, r.CurrentLo, r.CurrentHi)),
-				Delta:    deltaCell(r, alpha), Band: bandText(r.Tolerance, r.Unit), Reason: verdictCell(r) + ": " + r.Reason})
+			d.Rows = append(d.Rows, htmlRow{Run: r.Run, Metric: r.Metric.Name, Estimator: estimatorCell(r), Verdict: string(r.Verdict),
+				Baseline: valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, r.Metric.Unit),
+				Current:  valueCell(r.Current, r.CurrentLo, r.CurrentHi, r.Metric.Unit),
+				Delta:    deltaCell(r, alpha), Band: Band(r.Tolerance, r.Metric.Unit), Reason: verdictCell(r) + ": " + r.Reason})
 		}
 		d.EnvFields = c.Environment
 		for _, w := range c.Warnings {
@@ -101,7 +101,7 @@ func sweepChart(s sweep) template.HTML {
 	return lineChart(s.Scenario+": throughput vs TTFT p95 over "+s.Key, "output tokens/s", "TTFT p95 (ms)", ss)
 }
 
-type htmlRow struct{ Run, Metric, Verdict, Baseline, Current, Delta, Band, Reason string }
+type htmlRow struct{ Run, Metric, Estimator, Verdict, Baseline, Current, Delta, Band, Reason string }
 
 type htmlData struct {
 	Title, Created, Headline, RunTable string
@@ -131,8 +131,8 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 <p>Created {{.Created}}{{with .Env.Image}} · image <code>{{.}}</code>{{end}}{{with .Env.VLLMVersion}} · vLLM {{.}}{{end}}{{with .Env.GPU}} · {{.}}{{end}}{{with .Env.Model}} · model <code>{{.}}</code>{{end}}</p>
 {{if .Headline}}<p class="verdict{{if .Failed}} fail{{end}}">{{.Headline}}</p>
 <h2>Comparison with the baseline</h2>
-<table><tr><th>run</th><th class="l">metric</th><th>baseline</th><th>current</th><th>delta</th><th>band</th><th class="l">verdict</th></tr>
-{{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l">{{.Metric}}</td><td>{{.Baseline}}</td><td>{{.Current}}</td><td>{{.Delta}}</td><td>{{.Band}}</td><td class="l">{{.Reason}}</td></tr>
+<table><tr><th>run</th><th class="l">metric</th><th class="l">estimator</th><th>baseline</th><th>current</th><th>change</th><th>band</th><th class="l">verdict</th></tr>
+{{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l">{{.Metric}}</td><td class="l">{{.Estimator}}</td><td>{{.Baseline}}</td><td>{{.Current}}</td><td>{{.Delta}}</td><td>{{.Band}}</td><td class="l">{{.Reason}}</td></tr>
 {{end}}</table>
 {{end}}{{if .FailedAsserts}}<h2>Failed asserts</h2><ul>{{range .FailedAsserts}}<li>{{.Run}}: <b>{{.Assert.Name}}</b> <code>{{.Assert.Condition}}</code>{{with .Assert.Message}} — {{.}}{{end}}</li>{{end}}</ul>
 {{end}}<h2>Runs</h2>

@@ -63,8 +63,8 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 	}
 	if len(changed) > 0 {
-		m.line("| run | metric | baseline | current | change | band | verdict |")
-		m.line("|---|---|---:|---:|---:|---:|---|")
+		m.line(mdHeader)
+		m.line(mdAlign)
 		for _, r := range changed {
 			m.line(mdRow(r, alpha))
 		}
@@ -98,8 +98,8 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	}
 
 	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, environment and warnings</summary>", "")
-	m.line("| run | metric | baseline | current | change | band | verdict |")
-	m.line("|---|---|---:|---:|---:|---:|---|")
+	m.line(mdHeader)
+	m.line(mdAlign)
 	for i := range c.Rows {
 		m.line(mdRow(&c.Rows[i], alpha))
 	}
@@ -164,10 +164,19 @@ func (m *mdBuilder) close(s string) {
 	m.b.WriteByte('\n')
 }
 
+// mdHeader and mdAlign head the comparison tables: the values are the
+// estimator's, with the spread of their 95% confidence intervals.
+const (
+	mdHeader = "| run | metric | estimator | baseline | current | change | band | verdict |"
+	mdAlign  = "|---|---|---|---:|---:|---:|---:|---|"
+)
+
 func mdRow(r *compare.Row, alpha float64) string {
 	icon := map[compare.Verdict]string{compare.Regression: "❌ ", compare.Improvement: "🚀 ", compare.Inconclusive: "❔ ", compare.Invalid: "⚠️ "}[r.Verdict]
-	return "| " + mdEscape(r.Run) + " | " + r.Metric + " | " + fmtValue(r.Baseline, r.Unit) + " | " + fmtValue(r.Current, r.Unit) +
-		" | " + mdEscape(deltaCell(r, alpha)) + " | " + bandText(r.Tolerance, r.Unit) + " | " + icon + verdictCell(r) + " |"
+	u := r.Metric.Unit
+	return "| " + mdEscape(r.Run) + " | " + r.Metric.Name + " | " + estimatorCell(r) + " | " + valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u) +
+		" | " + valueCell(r.Current, r.CurrentLo, r.CurrentHi, u) +
+		" | " + mdEscape(deltaCell(r, alpha)) + " | " + Band(r.Tolerance, u) + " | " + icon + verdictCell(r) + " |"
 }
 
 func mdEnv(m *mdBuilder, env []compare.EnvField) {

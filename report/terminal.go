@@ -14,8 +14,8 @@ import (
 // environment differences, warnings and a one-line summary.
 func Terminal(w io.Writer, c *compare.Comparison) error {
 	alpha := alphaOf(c)
-	t := &table{left: map[int]bool{5: true}}
-	t.add("run / metric", "baseline", "current", "delta", "band", "verdict")
+	t := &table{left: map[int]bool{1: true, 6: true}}
+	t.add("run / metric", "estimator", "baseline", "current", "change", "band", "verdict")
 	run := ""
 	for i := range c.Rows {
 		r := &c.Rows[i]
@@ -23,10 +23,10 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 			run = r.Run
 			t.add(run)
 		}
-		t.add("  "+r.Metric,
-			strings.TrimSpace(fmtValue(r.Baseline, r.Unit)+" "+spread(r.Baseline, r.BaselineLo, r.BaselineHi)),
-			strings.TrimSpace(fmtValue(r.Current, r.Unit)+" "+spread(r.Current, r.CurrentLo, r.CurrentHi)),
-			deltaCell(r, alpha), bandText(r.Tolerance, r.Unit), verdictCell(r))
+		u := r.Metric.Unit
+		t.add("  "+r.Metric.Name, estimatorCell(r),
+			valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u), valueCell(r.Current, r.CurrentLo, r.CurrentHi, u),
+			deltaCell(r, alpha), Band(r.Tolerance, u), verdictCell(r))
 	}
 	var b strings.Builder
 	if err := t.write(&b); err != nil {

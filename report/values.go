@@ -3,13 +3,16 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
 )
 
-// fmtValue formats a metric value in its unit; "-" when absent.
-func fmtValue(v float64, u results.Unit) string {
+// Value formats a metric value in its unit ("52.1ms", "1000/s", "0.950");
+// "-" when absent. It is the one formatter of metric values: terminal,
+// markdown, HTML and GitHub annotations all use it.
+func Value(v float64, u results.Unit) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
@@ -18,8 +21,6 @@ func fmtValue(v float64, u results.Unit) string {
 		return fmtMs(v)
 	case results.PerSecond:
 		return fmtNum(v) + "/s"
-	case results.Ratio:
-		return fmtNum(v)
 	default:
 		return fmtNum(v)
 	}
@@ -33,24 +34,49 @@ func spread(v, lo, hi float64) string {
 	return fmt.Sprintf("± %.0f%%", 100*math.Max(hi-v, v-lo)/math.Abs(v))
 }
 
+// valueCell is a side's value with the spread of its confidence interval.
+func valueCell(v, lo, hi float64, u results.Unit) string {
+	return strings.TrimSpace(Value(v, u) + " " + spread(v, lo, hi))
+}
+
 // rawChange is the row's change as it reads on the values (+ = went up),
-// undoing compare's worse-is-positive sign.
+// undoing compare's worse-is-positive sign: throughput 1000 → 800/s is
+// -20%, whichever way is better.
 func rawChange(r *compare.Row) float64 {
-	if r.Better == results.HigherIsBetter {
+	if r.Metric.Better == results.HigherIsBetter {
 		return -r.Change
 	}
 	return r.Change
 }
 
+// Change formats a row's measured change as the values moved: "+12.3%",
+// "-20.0%" for throughput falling from 1000 to 800/s. It is the one
+// formatter of changes: terminal, markdown, HTML and annotations use it.
+func Change(r *compare.Row) string {
+	return fmtChange(rawChange(r))
+}
+
 // fmtChange formats a relative change as "+12.3%".
 func fmtChange(v float64) string {
-	if math.IsInf(v, 0) {
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case math.IsInf(v, 0):
 		return fmt.Sprintf("%+.0f", v)
 	}
 	return fmt.Sprintf("%+.1f%%", 100*v)
 }
 
-// fmtP is "p=0.003 n=200+200", or "n/a" when no test was made.
+// Band formats a tolerance band: "10%" or "+200ms". It is the one
+// formatter of bands.
+func Band(t compare.Tolerance, u results.Unit) string {
+	if t.Relative {
+		return fmt.Sprintf("%g%%", 100*t.Amount)
+	}
+	return "+" + Value(t.Amount, u)
+}
+
+// fmtP is "p=0.003 n=200+200", or "no samples" when no test was made.
 func fmtP(r *compare.Row) string {
 	if !r.Tested() {
 		return "no samples"
@@ -61,16 +87,28 @@ func fmtP(r *compare.Row) string {
 	return fmt.Sprintf("p=%.3f n=%d+%d", r.P, r.N1, r.N2)
 }
 
-// deltaCell is benchstat's delta column: the change, or "~" when not significant.
+// deltaCell is the change column: the measured change always, marked "~"
+// when the test found it not significant, with the evidence.
 func deltaCell(r *compare.Row, alpha float64) string {
 	switch r.Verdict {
 	case compare.New, compare.Missing, compare.Invalid:
 		return string(r.Verdict)
 	}
+	mark := ""
 	if r.Tested() && !r.Significant(alpha) {
-		return "~ (" + fmtP(r) + ")"
+		mark = " ~"
 	}
-	return fmtChange(rawChange(r)) + " (" + fmtP(r) + ")"
+	return Change(r) + mark + " (" + fmtP(r) + ")"
+}
+
+// estimatorCell names how a row's values were estimated; "-" on rows
+// that were not measured (new, missing, invalid).
+func estimatorCell(r *compare.Row) string {
+	switch r.Verdict {
+	case compare.New, compare.Missing, compare.Invalid:
+		return "-"
+	}
+	return r.Estimator.String()
 }
 
 // verdictCell names the verdict, noting a rerun request or a confirming run.
@@ -83,14 +121,6 @@ func verdictCell(r *compare.Row) string {
 		s += " (2 runs)"
 	}
 	return s
-}
-
-// bandText is "10%" or "+200ms".
-func bandText(t compare.Tolerance, u results.Unit) string {
-	if t.Relative {
-		return fmt.Sprintf("%g%%", 100*t.Amount)
-	}
-	return "+" + fmtValue(t.Amount, u)
 }
 
 // notJudged is one run (or the whole file, Run "") the comparison could

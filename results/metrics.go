@@ -2,7 +2,6 @@ package results
 
 import (
 	"sort"
-	"strings"
 )
 
 // Better says which direction of change is an improvement for a metric.
@@ -26,89 +25,165 @@ const (
 	Count        Unit = "count"
 )
 
-// Metric describes one name of the metric namespace that asserts and
-// tolerances use, such as "ttft.p95" or "throughput.output_tokens".
+// Family is the first part of a metric's name: a per-request latency
+// distribution ("ttft", "tpot", "itl", "e2el") or a group of run-level
+// quantities ("throughput", "server", "error_rate", ...).
+type Family string
+
+// The per-request latency families.
+const (
+	TTFT Family = "ttft"
+	TPOT Family = "tpot"
+	ITL  Family = "itl"
+	E2EL Family = "e2el"
+)
+
+// Latency reports whether f is a per-request latency distribution.
+func (f Family) Latency() bool {
+	switch f {
+	case TTFT, TPOT, ITL, E2EL:
+		return true
+	}
+	return false
+}
+
+// Statistic is what a metric says about its family: a quantile, the mean,
+// the spread, an extreme, or (StatValue) a run-level quantity that is not a
+// statistic of per-request values at all.
+type Statistic int
+
+// Statistics of the namespace.
+const (
+	// StatValue is a run-level quantity: a rate, a count, a ratio.
+	StatValue Statistic = iota
+	// StatQuantile is a percentile or the median; Metric.Quantile says which.
+	StatQuantile
+	// StatMean is the arithmetic mean of the per-request values.
+	StatMean
+	// StatStdDev is their standard deviation.
+	StatStdDev
+	// StatMin and StatMax are their extremes.
+	StatMin
+	StatMax
+)
+
+// Metric is one name of the metric namespace that asserts and tolerances
+// use, such as "ttft.p95" or "throughput.output_tokens", as typed data:
+// what it measures, in which unit, which way is better, and where its
+// per-request samples are. Code that needs to know what a metric is asks
+// it; nothing splits names.
 type Metric struct {
 	// Name is the dotted name, e.g. "ttft.p95".
 	Name string
+	// Family is the distribution or group the metric belongs to.
+	Family Family
+	// Stat is what the metric says about its family.
+	Stat Statistic
+	// Quantile is the probability of a StatQuantile statistic (0.95 for p95,
+	// 0.5 for the median); 0 otherwise.
+	Quantile float64
 	// Unit is the unit of the metric's values.
 	Unit Unit
 	// Better says which direction is an improvement.
 	Better Better
-	// Sample names the per-request sample family ("ttft", "tpot", "e2el")
-	// that significance tests may use for this metric, or "" when none.
-	Sample string
 	get    func(*Summary) (float64, bool)
+	sample func(*Samples) []float64
 }
+
+// String is the metric's name.
+func (m Metric) String() string { return m.Name }
 
 // Value returns the metric's value in s, and false when s does not have it
 // (a server without /metrics, a workload without structured output, a
-// latency family with no measured values).
+// latency family with no measured values, goodput not measured).
 func (m Metric) Value(s *Summary) (float64, bool) { return m.get(s) }
 
+// Samples returns run's per-request values (ms) of the metric's family for
+// significance tests and confidence intervals, or nil when the run has
+// none or the family keeps none (ITL is kept only as a histogram; run-level
+// quantities have no per-request values).
+func (m Metric) Samples(run *Run) []float64 {
+	if m.sample == nil || run == nil || run.Samples == nil {
+		return nil
+	}
+	return m.sample(run.Samples)
+}
+
+// HasSamples reports whether the metric's family keeps per-request values
+// at all (ttft, tpot and e2el statistics).
+func (m Metric) HasSamples() bool { return m.sample != nil }
+
+// stat is one statistic every latency family has.
+type stat struct {
+	name     string
+	kind     Statistic
+	quantile float64
+	field    func(*Stats) float64
+}
+
+// latencyStats are the statistics every latency family has, in display order.
+var latencyStats = []stat{
+	{"mean", StatMean, 0, func(s *Stats) float64 { return s.Mean }},
+	{"median", StatQuantile, 0.5, func(s *Stats) float64 { return s.Median }},
+	{"std", StatStdDev, 0, func(s *Stats) float64 { return s.Std }},
+	{"min", StatMin, 0, func(s *Stats) float64 { return s.Min }},
+	{"max", StatMax, 0, func(s *Stats) float64 { return s.Max }},
+	{"p50", StatQuantile, 0.5, func(s *Stats) float64 { return s.P50 }},
+	{"p90", StatQuantile, 0.9, func(s *Stats) float64 { return s.P90 }},
+	{"p95", StatQuantile, 0.95, func(s *Stats) float64 { return s.P95 }},
+	{"p99", StatQuantile, 0.99, func(s *Stats) float64 { return s.P99 }},
+	{"p99_9", StatQuantile, 0.999, func(s *Stats) float64 { return s.P999 }},
+}
+
 // StatNames are the statistics every latency family has, in display order.
-var StatNames = []string{"mean", "median", "std", "min", "max", "p50", "p90", "p95", "p99", "p99_9"}
+var StatNames = func() []string {
+	names := make([]string, len(latencyStats))
+	for i, st := range latencyStats {
+		names[i] = st.name
+	}
+	return names
+}()
+
+// latencyFamily is one per-request latency distribution of a Summary.
+type latencyFamily struct {
+	family Family
+	stats  func(*Summary) *Stats
+	sample func(*Samples) []float64 // nil: no per-request values kept
+}
+
+var latencyFamilies = []latencyFamily{
+	{TTFT, func(s *Summary) *Stats { return &s.TTFT }, func(s *Samples) []float64 { return s.TTFT }},
+	{TPOT, func(s *Summary) *Stats { return &s.TPOT }, func(s *Samples) []float64 { return s.TPOT }},
+	{ITL, func(s *Summary) *Stats { return &s.ITL }, nil},
+	{E2EL, func(s *Summary) *Stats { return &s.E2EL }, func(s *Samples) []float64 { return s.E2EL }},
+}
 
 // LatencyFamilies are the per-request latency distributions, in display order.
-var LatencyFamilies = []string{"ttft", "tpot", "itl", "e2el"}
+var LatencyFamilies = func() []string {
+	names := make([]string, len(latencyFamilies))
+	for i, f := range latencyFamilies {
+		names[i] = string(f.family)
+	}
+	return names
+}()
 
 var namespace = buildNamespace()
-
-func statField(st *Stats, name string) float64 {
-	switch name {
-	case "mean":
-		return st.Mean
-	case "median":
-		return st.Median
-	case "std":
-		return st.Std
-	case "min":
-		return st.Min
-	case "max":
-		return st.Max
-	case "p50":
-		return st.P50
-	case "p90":
-		return st.P90
-	case "p95":
-		return st.P95
-	case "p99":
-		return st.P99
-	case "p99_9":
-		return st.P999
-	}
-	panic("results: unknown statistic " + name)
-}
-
-func family(s *Summary, fam string) *Stats {
-	switch fam {
-	case "ttft":
-		return &s.TTFT
-	case "tpot":
-		return &s.TPOT
-	case "itl":
-		return &s.ITL
-	case "e2el":
-		return &s.E2EL
-	}
-	panic("results: unknown latency family " + fam)
-}
 
 func always(f func(*Summary) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) { return f(s), true }
 }
 
-// measured reads statistic st of latency family fam. A family with no
+// measured reads a statistic of a latency family. A family with no
 // values (every request failed, or none had two tokens for a TPOT) has no
 // statistics: its zeros must not pass "ttft.p95 < 500". Stats with N unset
 // but values filled in (built by hand) still count.
-func measured(fam, st string) func(*Summary) (float64, bool) {
+func measured(fam latencyFamily, field func(*Stats) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) {
-		f := family(s, fam)
-		if *f == (Stats{}) {
+		st := fam.stats(s)
+		if *st == (Stats{}) {
 			return 0, false
 		}
-		return statField(f, st), true
+		return field(st), true
 	}
 }
 
@@ -121,40 +196,48 @@ func server(f func(*ServerMetrics) float64) func(*Summary) (float64, bool) {
 	}
 }
 
+// goodput reads a goodput figure, missing when goodput was not measured.
+func goodput(f func(*Goodput) float64) func(*Summary) (float64, bool) {
+	return func(s *Summary) (float64, bool) {
+		if s.Goodput.Absent {
+			return 0, false
+		}
+		return f(&s.Goodput), true
+	}
+}
+
 func buildNamespace() map[string]Metric {
 	ns := map[string]Metric{}
 	add := func(m Metric) { ns[m.Name] = m }
-	for _, fam := range LatencyFamilies {
-		sample := fam
-		if fam == "itl" {
-			sample = ""
-		}
-		for _, st := range StatNames {
-			fam, st := fam, st
-			add(Metric{Name: fam + "." + st, Unit: Milliseconds, Better: LowerIsBetter, Sample: sample,
-				get: measured(fam, st)})
+	for _, fam := range latencyFamilies {
+		for _, st := range latencyStats {
+			add(Metric{Name: string(fam.family) + "." + st.name, Family: fam.family, Stat: st.kind, Quantile: st.quantile,
+				Unit: Milliseconds, Better: LowerIsBetter, get: measured(fam, st.field), sample: fam.sample})
 		}
 	}
-	add(Metric{Name: "throughput.requests", Unit: PerSecond, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return s.Throughput.Requests })})
-	add(Metric{Name: "throughput.output_tokens", Unit: PerSecond, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return s.Throughput.OutputTokens })})
-	add(Metric{Name: "throughput.total_tokens", Unit: PerSecond, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return s.Throughput.TotalTokens })})
-	add(Metric{Name: "goodput.requests", Unit: PerSecond, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return s.Goodput.Requests })})
-	add(Metric{Name: "goodput.ratio", Unit: Ratio, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return s.Goodput.Ratio })})
-	add(Metric{Name: "requests.completed", Unit: Count, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return float64(s.Requests.Completed) })})
-	add(Metric{Name: "requests.failed", Unit: Count, Better: LowerIsBetter, get: always(func(s *Summary) float64 { return float64(s.Requests.Failed) })})
-	add(Metric{Name: "error_rate", Unit: Ratio, Better: LowerIsBetter, get: always(func(s *Summary) float64 { return s.ErrorRate })})
-	add(Metric{Name: "server.kv_cache_usage.max", Unit: Ratio, Better: LowerIsBetter, get: server(func(m *ServerMetrics) float64 { return m.KVCacheUsageMax })})
-	add(Metric{Name: "server.requests_waiting.max", Unit: Count, Better: LowerIsBetter, get: server(func(m *ServerMetrics) float64 { return m.RequestsWaitingMax })})
-	add(Metric{Name: "server.preemptions", Unit: Count, Better: LowerIsBetter, get: server(func(m *ServerMetrics) float64 { return m.Preemptions })})
-	add(Metric{Name: "server.prefix_cache_hit_rate", Unit: Ratio, Better: HigherIsBetter, get: server(func(m *ServerMetrics) float64 { return m.PrefixCacheHitRate })})
-	add(Metric{Name: "structured.valid_rate", Unit: Ratio, Better: HigherIsBetter, get: func(s *Summary) (float64, bool) {
+	value := func(name string, fam Family, u Unit, b Better, get func(*Summary) (float64, bool)) {
+		add(Metric{Name: name, Family: fam, Stat: StatValue, Unit: u, Better: b, get: get})
+	}
+	value("throughput.requests", "throughput", PerSecond, HigherIsBetter, always(func(s *Summary) float64 { return s.Throughput.Requests }))
+	value("throughput.output_tokens", "throughput", PerSecond, HigherIsBetter, always(func(s *Summary) float64 { return s.Throughput.OutputTokens }))
+	value("throughput.total_tokens", "throughput", PerSecond, HigherIsBetter, always(func(s *Summary) float64 { return s.Throughput.TotalTokens }))
+	value("goodput.requests", "goodput", PerSecond, HigherIsBetter, goodput(func(g *Goodput) float64 { return g.Requests }))
+	value("goodput.ratio", "goodput", Ratio, HigherIsBetter, goodput(func(g *Goodput) float64 { return g.Ratio }))
+	value("requests.completed", "requests", Count, HigherIsBetter, always(func(s *Summary) float64 { return float64(s.Requests.Completed) }))
+	value("requests.failed", "requests", Count, LowerIsBetter, always(func(s *Summary) float64 { return float64(s.Requests.Failed) }))
+	value("error_rate", "error_rate", Ratio, LowerIsBetter, always(func(s *Summary) float64 { return s.ErrorRate }))
+	value("server.kv_cache_usage.max", "server", Ratio, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.KVCacheUsageMax }))
+	value("server.requests_waiting.max", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.RequestsWaitingMax }))
+	value("server.preemptions", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.Preemptions }))
+	value("server.prefix_cache_hit_rate", "server", Ratio, HigherIsBetter, server(func(m *ServerMetrics) float64 { return m.PrefixCacheHitRate }))
+	value("structured.valid_rate", "structured", Ratio, HigherIsBetter, func(s *Summary) (float64, bool) {
 		if s.Structured == nil {
 			return 0, false
 		}
 		return s.Structured.ValidRate, true
-	}})
-	add(Metric{Name: "client.schedule_lag.p99", Unit: Milliseconds, Better: LowerIsBetter, get: always(func(s *Summary) float64 { return s.Client.ScheduleLagP99 })})
-	add(Metric{Name: "client.achieved_rate", Unit: PerSecond, Better: HigherIsBetter, get: always(func(s *Summary) float64 { return s.Client.AchievedRate })})
+	})
+	value("client.schedule_lag.p99", "client", Milliseconds, LowerIsBetter, always(func(s *Summary) float64 { return s.Client.ScheduleLagP99 }))
+	value("client.achieved_rate", "client", PerSecond, HigherIsBetter, always(func(s *Summary) float64 { return s.Client.AchievedRate }))
 	return ns
 }
 
@@ -185,16 +268,16 @@ func (s *Summary) Values() map[string]float64 {
 	return out
 }
 
-// MetricRoots returns the distinct first segments of the namespace
-// ("ttft", "throughput", "error_rate", ...), sorted.
+// MetricRoots returns the distinct families of the namespace ("ttft",
+// "throughput", "error_rate", ...), sorted: the names an expression may
+// start with.
 func MetricRoots() []string {
-	seen := map[string]bool{}
+	seen := map[Family]bool{}
 	var roots []string
-	for n := range namespace {
-		root, _, _ := strings.Cut(n, ".")
-		if !seen[root] {
-			seen[root] = true
-			roots = append(roots, root)
+	for _, m := range namespace {
+		if !seen[m.Family] {
+			seen[m.Family] = true
+			roots = append(roots, string(m.Family))
 		}
 	}
 	sort.Strings(roots)

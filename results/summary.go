@@ -52,6 +52,10 @@ type Throughput struct {
 type Goodput struct {
 	Requests float64 `json:"requests"`
 	Ratio    float64 `json:"ratio"`
+	// Absent is true when goodput was not measured (a vllm bench serve
+	// result without --goodput saves request_goodput: null): the goodput
+	// metrics are then missing, not 0.
+	Absent bool `json:"absent,omitempty"`
 }
 
 // Requests counts measured requests by outcome.

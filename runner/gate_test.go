@@ -16,7 +16,8 @@ import (
 // TestGateDecide checks the verdict table: what fails the gate, what only
 // stops it from judging, and what merely passes with a caveat.
 func TestGateDecide(t *testing.T) {
-	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: "e2el.p95", Verdict: v} }
+	e2el, _ := results.LookupMetric("e2el.p95")
+	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: e2el, Verdict: v} }
 	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "a"}}}
 	tests := []struct {
 		name     string
@@ -236,7 +237,7 @@ func TestGate(t *testing.T) {
 			}
 			if tt.rowVerdict != "" {
 				rows := o.Comparison.Rows
-				if len(rows) != 1 || rows[0].Metric != "requests.completed" {
+				if len(rows) != 1 || rows[0].Metric.Name != "requests.completed" {
 					t.Fatalf("rows = %+v, want one on requests.completed", rows)
 				}
 				if rows[0].Verdict != tt.rowVerdict || (rows[0].Confirm != nil) != tt.confirmed || rows[0].Rerun == tt.confirmed {
