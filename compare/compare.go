@@ -57,7 +57,9 @@ func Compare(base, cur *results.File, cfg Config) *Comparison {
 
 // Confirm is Compare with a confirming rerun: rows of Compare(base, cur)
 // that ask for a rerun are decided by the mean change over cur and rerun
-// (a regression needs the mean past the band and both runs significant).
+// (a regression needs the mean past the band and significance over both
+// runs: both Mann-Whitney tests for means, the pooled quantile difference
+// or a whole shift in both runs for quantiles).
 // Every other row keeps its single-run verdict. rerun need only hold the
 // runs named by RerunRuns.
 func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
@@ -83,14 +85,20 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 		r.Rerun = false
 		r.Change = (r.Change + second.Change) / 2
 		r.Delta = (r.Delta + second.Delta) / 2
+		// The mean of both intervals' bounds: a conservative interval of
+		// the mean change (the exact one is narrower by up to √2).
+		r.ChangeLo, r.ChangeHi = (r.ChangeLo+second.ChangeLo)/2, (r.ChangeHi+second.ChangeHi)/2
 		alpha := c.Config.alpha()
 		sig := (!r.Tested() || r.Significant(alpha)) && (!second.Tested() || second.Significant(alpha))
+		if r.Test != MannWhitney && r.Tested() && second.Tested() {
+			sig = confirmQuantile(r, &second, alpha)
+		}
 		past := bandValue(r) - r.Tolerance.Amount
 		switch {
 		case past > 0 && sig:
-			r.Verdict, r.Reason = Regression, "past the band on average over two runs, both significant"
+			r.Verdict, r.Reason = Regression, "past the band on average over two runs, significant over both"
 		case past > 0:
-			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, not significant in both"
+			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, not significant over both"
 		case bandValue(r) < -r.Tolerance.Amount && sig:
 			r.Verdict, r.Reason = Improvement, "better than the band on average over two runs"
 		default:
@@ -143,6 +151,7 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 		}
 		row := Row{Run: id.Name, Scenario: id.Scenario, Params: id.Params, Metric: m,
 			Tolerance: t, Baseline: math.NaN(), Current: math.NaN(), P: math.NaN(), Estimator: FromSummary,
+			Change: math.NaN(), Delta: math.NaN(), ChangeLo: math.NaN(), ChangeHi: math.NaN(),
 			BaselineLo: math.NaN(), BaselineHi: math.NaN(), CurrentLo: math.NaN(), CurrentHi: math.NaN()}
 		if br != nil && br.Status != results.StatusFailed {
 			if v, ok := valueOf(br, m); ok {
@@ -258,11 +267,21 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 	default:
 		r.Change = math.Copysign(math.Inf(1), r.Delta)
 	}
+	r.ChangeLo, r.ChangeHi = math.NaN(), math.NaN()
 	if r.Estimator != FromSummary {
-		cmp := c.mannWhitney(br, cr, m.Family, bs, cs)
-		r.P, r.N1, r.N2 = cmp.P, cmp.N1, cmp.N2
-		for _, w := range cmp.Warnings {
-			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
+		// The change's 95% interval, from both estimates' standard errors.
+		if se := math.Hypot(be.se, ce.se); se > 0 && be.v != 0 {
+			lo, hi := r.Delta-1.96*se, r.Delta+1.96*se
+			r.ChangeLo, r.ChangeHi = lo/math.Abs(be.v), hi/math.Abs(be.v)
+		}
+		if m.Stat == results.StatQuantile {
+			c.quantileTest(&r, br, cr, bs, cs, be, ce)
+		} else {
+			cmp := c.mannWhitney(br, cr, m.Family, bs, cs)
+			r.Test, r.P, r.N1, r.N2 = MannWhitney, cmp.P, cmp.N1, cmp.N2
+			for _, w := range cmp.Warnings {
+				c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
+			}
 		}
 		if min(len(bs), len(cs)) < MinSamples {
 			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: only %d baseline and %d current samples; at least %d make the test trustworthy",
@@ -336,10 +355,11 @@ func (c *Comparison) mannWhitney(br, cr *results.Run, family results.Family, bs,
 }
 
 // estimated is one side's estimate of a metric with a 95% confidence
-// interval (NaN bounds when none) and the estimator that made it.
+// interval (NaN bounds when none), its standard error (0 when none) and
+// the estimator that made it.
 type estimated struct {
-	v, lo, hi float64
-	estimator Estimator
+	v, lo, hi, se float64
+	estimator     Estimator
 }
 
 func fromSummary(v float64) estimated {
@@ -347,8 +367,9 @@ func fromSummary(v float64) estimated {
 }
 
 // estimate is the value compare judges a metric on. Quantiles use
-// Harrell-Davis with a distribution-free order-statistic interval, means
-// the sample mean with a normal interval; other statistics (std, min, max),
+// Harrell-Davis with a distribution-free order-statistic interval and the
+// Maritz-Jarrett standard error, means the sample mean with a normal
+// interval; other statistics (std, min, max),
 // run-level values and metrics without samples keep the summary's value.
 // sorted must be in ascending order.
 func estimate(m results.Metric, summary float64, sorted []float64) estimated {
@@ -359,14 +380,22 @@ func estimate(m results.Metric, summary float64, sorted []float64) estimated {
 	case results.StatQuantile:
 		ci := stats.QuantileCI(len(sorted), m.Quantile, 0.95)
 		_, lo, hi := ci.SampleCI(stats.Sample{Xs: sorted, Sorted: true})
-		return estimated{v: HarrellDavis(sorted, m.Quantile), lo: finite(lo), hi: finite(hi), estimator: HarrellDavisEstimator}
+		v, se := HarrellDavisSE(sorted, m.Quantile)
+		return estimated{v: v, lo: finite(lo), hi: finite(hi), se: zeroIfNaN(se), estimator: HarrellDavisEstimator}
 	case results.StatMean:
 		s := stats.Sample{Xs: sorted, Sorted: true}
 		mean, sd := s.Mean(), s.StdDev()
-		h := 1.96 * sd / math.Sqrt(float64(len(sorted)))
-		return estimated{v: mean, lo: mean - h, hi: mean + h, estimator: SampleMean}
+		se := zeroIfNaN(sd / math.Sqrt(float64(len(sorted))))
+		return estimated{v: mean, lo: mean - 1.96*se, hi: mean + 1.96*se, se: se, estimator: SampleMean}
 	}
 	return fromSummary(summary)
+}
+
+func zeroIfNaN(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
 }
 
 func finite(v float64) float64 {

@@ -1,8 +1,10 @@
 package compare
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/llmgate/llmgate/compare/comparetest"
@@ -165,5 +167,38 @@ func TestCompareImportedBaselineLacksP95(t *testing.T) {
 	}
 	if c.Failed() {
 		t.Errorf("comparison fails the gate on a statistic the baseline lacks: %+v", c.Rows)
+	}
+}
+
+// TestTailOnlyRegression checks that a quantile tolerance is judged by
+// evidence about that quantile: 10% of the requests slowed ×3 leaves the
+// median and the Mann-Whitney test nearly where they were, but moves p95
+// far past its band, and the row says so with the interval of the change.
+func TestTailOnlyRegression(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	b := comparetest.Lognormal(rng, 400, 100, 0.25)
+	c := comparetest.Lognormal(rng, 400, 100, 0.25)
+	for i := range c {
+		if i%10 == 0 {
+			c[i] *= 3
+		}
+	}
+	slices.Sort(b)
+	slices.Sort(c)
+	cfg := Config{Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}, {Metric: "ttft.median", Relative: true, Amount: 0.10}}}
+	cmp := Compare(fileOf(b), fileOf(c), cfg)
+	p95, median := cmp.Rows[0], cmp.Rows[1]
+	if p95.Verdict != Regression || p95.Test != QuantileDifference || !(p95.ChangeLo > 0.10) {
+		t.Errorf("p95: %s (%s) by %s, change %+.2f in [%+.2f, %+.2f]; want a regression by the quantile difference with the interval past the band",
+			p95.Verdict, p95.Reason, p95.Test, p95.Change, p95.ChangeLo, p95.ChangeHi)
+	}
+	if mw := mannWhitneyP(b, c); mw < DefaultAlpha/10 {
+		t.Logf("Mann-Whitney p = %.3g: the fixture's tail moved the body more than intended", mw)
+	}
+	if median.Verdict == Regression {
+		t.Errorf("median: %s by %s, change %+.2f; a tail-only change must not regress the median", median.Verdict, median.Test, median.Change)
+	}
+	if p95.Baseline >= p95.Current || p95.Estimator != HarrellDavisEstimator {
+		t.Errorf("p95 row shows %v → %v by %s; want the Harrell-Davis estimates the verdict used", p95.Baseline, p95.Current, p95.Estimator)
 	}
 }

@@ -55,8 +55,14 @@ type Row struct {
 	// Delta is the change of the estimate in the metric's unit, signed so
 	// that positive is worse. Absolute tolerances are judged on it.
 	Delta float64
-	// P is the Mann-Whitney U test's p-value over the per-request samples,
-	// NaN when no test was possible; N1 and N2 are the sample sizes.
+	// ChangeLo and ChangeHi bound a 95% confidence interval of Change
+	// (same sign convention), from the standard errors of both estimates
+	// (Maritz-Jarrett for quantiles); NaN without samples.
+	ChangeLo, ChangeHi float64
+	// Test is the significance test behind P.
+	Test Test
+	// P is the p-value of Test over the per-request samples, NaN when no
+	// test was possible; N1 and N2 are the sample sizes.
 	P      float64
 	N1, N2 int
 	// Verdict is the judgement; Reason says why, in a short phrase.
@@ -68,6 +74,12 @@ type Row struct {
 	// Confirm is the same comparison against the confirming run, when one
 	// was made; Change and Delta are then the mean of both runs.
 	Confirm *Row
+
+	// seBase and seCur are the standard errors of a quantile's estimates
+	// and shift whether a whole-distribution shift was significant, for
+	// Confirm to pool two runs' evidence.
+	seBase, seCur float64
+	shift         bool
 }
 
 // Significant reports whether the row's test reached p < alpha.
@@ -158,3 +170,38 @@ func (e Estimator) String() string {
 
 // MarshalText encodes the estimator by its name.
 func (e Estimator) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// Test is the significance test a row's p-value comes from.
+type Test int
+
+// Tests.
+const (
+	// NoTest: no per-request samples on both sides; the band alone decides.
+	NoTest Test = iota
+	// MannWhitney: the Mann-Whitney U test of the whole distributions
+	// (means).
+	MannWhitney
+	// QuantileDifference: a z test of the difference of two Harrell-Davis
+	// quantile estimates with Maritz-Jarrett standard errors (quantiles):
+	// evidence about the tail itself.
+	QuantileDifference
+	// WholeShift: Mann-Whitney on a quantile whose distribution moved as a
+	// whole (the median too), which gave the smaller p-value.
+	WholeShift
+)
+
+// String names the test as reports and JSON do.
+func (t Test) String() string {
+	switch t {
+	case MannWhitney:
+		return "mann-whitney"
+	case QuantileDifference:
+		return "maritz-jarrett"
+	case WholeShift:
+		return "mann-whitney (whole shift)"
+	}
+	return "none"
+}
+
+// MarshalText encodes the test by its name.
+func (t Test) MarshalText() ([]byte, error) { return []byte(t.String()), nil }

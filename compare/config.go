@@ -9,6 +9,12 @@ import (
 // DefaultAlpha is the significance level used when none is configured.
 const DefaultAlpha = 0.05
 
+// DefaultDrift is the run-to-run drift the quantile test allows for when
+// none is configured: 4% of the level (σ of the log), chosen with
+// TestGateAccuracy as the smallest allowance that keeps A/A false alarms
+// at or below 2% on its noise models, whose true drift is 3%.
+const DefaultDrift = 0.04
+
 // Config is how Compare judges changes.
 type Config struct {
 	// Alpha is the significance level a Mann-Whitney U test must reach
@@ -18,6 +24,10 @@ type Config struct {
 	Tolerances []Tolerance
 	// FailOnInconclusive makes inconclusive verdicts fail the gate.
 	FailOnInconclusive bool
+	// Drift is the run-to-run drift of a run's level, as a fraction, that
+	// the quantile test adds to each side's standard error; 0 means
+	// DefaultDrift.
+	Drift float64
 	// Only, when not empty, says the current results were narrowed on
 	// purpose (--only) to the runs or scenarios these patterns select:
 	// baseline runs outside it that the current file lacks are skipped,
@@ -60,6 +70,13 @@ func DefaultConfig() Config {
 			{Metric: "throughput.output_tokens", Relative: true, Amount: 0.05},
 		},
 	}
+}
+
+func (c Config) drift() float64 {
+	if c.Drift <= 0 {
+		return DefaultDrift
+	}
+	return c.Drift
 }
 
 func (c Config) alpha() float64 {

@@ -17,6 +17,9 @@ type jsonRow struct {
 	Current   *float64          `json:"current"`
 	Estimator Estimator         `json:"estimator"`
 	Change    *float64          `json:"change"`
+	ChangeLo  *float64          `json:"change_lo"`
+	ChangeHi  *float64          `json:"change_hi"`
+	Test      Test              `json:"test"`
 	Delta     *float64          `json:"delta"`
 	P         *float64          `json:"p"`
 	N1        int               `json:"n1,omitempty"`
@@ -43,7 +46,7 @@ func num(v float64) *float64 {
 
 func toJSONRow(r *Row) *jsonRow {
 	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric.Name, Unit: string(r.Metric.Unit), Tolerance: r.Tolerance,
-		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), Delta: num(r.Delta),
+		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), ChangeLo: num(r.ChangeLo), ChangeHi: num(r.ChangeHi), Test: r.Test, Delta: num(r.Delta),
 		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason, Rerun: r.Rerun}
 	if r.Confirm != nil {
 		j.Confirm = toJSONRow(r.Confirm)

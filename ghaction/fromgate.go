@@ -126,7 +126,7 @@ func regressionMessage(r *compare.Row) string {
 	fmt.Fprintf(&b, "%s went from %s to %s (%s, %s), %s the allowed %s",
 		r.Metric.Name, report.Value(r.Baseline, u), report.Value(r.Current, u), report.Change(r), r.Estimator, rel, report.Band(r.Tolerance, u))
 	if r.Tested() {
-		fmt.Fprintf(&b, " (Mann-Whitney p = %.2g)", r.P)
+		fmt.Fprintf(&b, " (%s)", report.Evidence(r))
 	}
 	if r.Reason != "" {
 		fmt.Fprintf(&b, ": %s", r.Reason)

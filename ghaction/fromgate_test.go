@@ -33,7 +33,8 @@ func TestGateAnnotations(t *testing.T) {
 	c := &compare.Comparison{Rows: []compare.Row{
 		// 25% against a 10% band: 0.15 past
 		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"), Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.10, Source: &ttftBand},
-			Baseline: 400, Current: 500, Change: 0.25, Delta: 100, P: 0.001, Verdict: compare.Regression, Reason: "past twice the band", Estimator: compare.HarrellDavisEstimator},
+			Baseline: 400, Current: 500, Change: 0.25, Delta: 100, ChangeLo: 0.15, ChangeHi: 0.35, Test: compare.QuantileDifference, P: 0.001, N1: 200, N2: 200,
+			Verdict: compare.Regression, Reason: "past twice the band", Estimator: compare.HarrellDavisEstimator},
 		// +600 ms against +200 ms on a 1000 ms baseline: 0.40 past, the worst
 		{Run: "batch", Scenario: "batch", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: &e2elBand},
 			Baseline: 1000, Current: 1600, Change: 0.6, Delta: 600, P: math.NaN(), Verdict: compare.Regression},
@@ -41,7 +42,8 @@ func TestGateAnnotations(t *testing.T) {
 		{Run: "batch", Scenario: "batch", Metric: metric(t, "tpot.p95"), Tolerance: compare.Tolerance{Relative: true, Amount: 0.1}, Change: 0.3, Verdict: compare.Regression},
 		// inconclusive: a warning on the tolerance block
 		{Run: "chat", Scenario: "chat", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: &e2elBand},
-			Baseline: 1000, Current: 1180, Change: 0.18, Delta: 180, P: 0.2, Verdict: compare.Inconclusive, Reason: "near the band within run-to-run drift"},
+			Baseline: 1000, Current: 1180, Change: 0.18, Delta: 180, ChangeLo: math.NaN(), ChangeHi: math.NaN(), Test: compare.MannWhitney, P: 0.2, N1: 200, N2: 200,
+			Verdict: compare.Inconclusive, Reason: "near the band within run-to-run drift"},
 		// unchanged: no annotation
 		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"), Verdict: compare.Unchanged},
 	}}
@@ -71,13 +73,13 @@ func TestGateAnnotations(t *testing.T) {
 	if got := worst[0].Message; got != "e2el.p99 went from 1000ms to 1600ms (+60.0%, summary), past the allowed +200ms." {
 		t.Errorf("absolute-band message = %q", got)
 	}
-	if got := worst[2].Message; !strings.Contains(got, "(+25.0%, harrell-davis)") || !strings.Contains(got, "past the allowed 10%") || !strings.Contains(got, "p = 0.001") || !strings.Contains(got, "past twice the band") {
+	if got := worst[2].Message; !strings.Contains(got, "(+25.0%, harrell-davis)") || !strings.Contains(got, "past the allowed 10%") || !strings.Contains(got, "(CI [+15.0%, +35.0%] maritz-jarrett p=0.001 n=200+200)") || !strings.Contains(got, "past twice the band") {
 		t.Errorf("relative-band message = %q", got)
 	}
 	if got := worst[3].Message; got != "P95 TTFT must stay under 500 ms (ttft.p95 = 612.4)" {
 		t.Errorf("assert message = %q", got)
 	}
-	if got := worst[4].Message; got != "e2el.p99 went from 1000ms to 1180ms (+18.0%, summary), against the allowed +200ms (Mann-Whitney p = 0.2): near the band within run-to-run drift." {
+	if got := worst[4].Message; got != "e2el.p99 went from 1000ms to 1180ms (+18.0%, summary), against the allowed +200ms (mann-whitney p=0.200 n=200+200): near the band within run-to-run drift." {
 		t.Errorf("inconclusive message = %q", got)
 	}
 }

@@ -144,3 +144,25 @@ func TestNotJudgedExplained(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeAlwaysShown checks that an inconclusive row still shows how far
+// it moved, with the interval and the test, in the terminal and markdown.
+func TestChangeAlwaysShown(t *testing.T) {
+	m, _ := results.LookupMetric("ttft.p95")
+	r := compare.Row{Run: "chat", Metric: m, Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.1},
+		Baseline: 69, Current: 315, Change: 3.565, Delta: 246, ChangeLo: -0.5, ChangeHi: 7.6, Test: compare.QuantileDifference,
+		P: 0.577, N1: 40, N2: 40, Estimator: compare.HarrellDavisEstimator, Verdict: compare.Inconclusive, Rerun: true}
+	c := &compare.Comparison{Baseline: &results.File{}, Current: &results.File{}, Rows: []compare.Row{r}}
+	var term strings.Builder
+	if err := Terminal(&term, c); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(c, MarkdownOptions{})
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": md} {
+		for _, want := range []string{"+356.5% ~", "CI [-50.0%, +760.0%] maritz-jarrett p=0.577 n=40+40", "harrell-davis", "69.0ms", "315ms"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, out)
+			}
+		}
+	}
+}

@@ -76,19 +76,45 @@ func Band(t compare.Tolerance, u results.Unit) string {
 	return "+" + Value(t.Amount, u)
 }
 
-// fmtP is "p=0.003 n=200+200", or "no samples" when no test was made.
-func fmtP(r *compare.Row) string {
+// Interval formats the 95% confidence interval of a row's change as the
+// values moved, "[+25.0%, +37.1%]"; "" when there is none.
+func Interval(r *compare.Row) string {
+	lo, hi := r.ChangeLo, r.ChangeHi
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return ""
+	}
+	if r.Metric.Better == results.HigherIsBetter {
+		lo, hi = -hi, -lo
+	}
+	return "[" + fmtChange(lo) + ", " + fmtChange(hi) + "]"
+}
+
+// Evidence says what the verdict rests on besides the change: the
+// change's 95% interval with the test that made it and the p-value, or
+// that there were no samples to test. "CI [+25.0%, +37.1%] maritz-jarrett
+// p<0.001 n=400+400". It is the one formatter of evidence: reports and
+// annotations use it.
+func Evidence(r *compare.Row) string {
 	if !r.Tested() {
 		return "no samples"
 	}
-	if r.P < 0.001 {
-		return fmt.Sprintf("p<0.001 n=%d+%d", r.N1, r.N2)
+	var parts []string
+	if ci := Interval(r); ci != "" {
+		parts = append(parts, "CI "+ci)
 	}
-	return fmt.Sprintf("p=%.3f n=%d+%d", r.P, r.N1, r.N2)
+	p := fmt.Sprintf("p=%.3f", r.P)
+	if r.P < 0.001 {
+		p = "p<0.001"
+	}
+	if r.Test != compare.NoTest {
+		parts = append(parts, r.Test.String())
+	}
+	parts = append(parts, p, fmt.Sprintf("n=%d+%d", r.N1, r.N2))
+	return strings.Join(parts, " ")
 }
 
 // deltaCell is the change column: the measured change always, marked "~"
-// when the test found it not significant, with the evidence.
+// when its test found it not significant, with the evidence.
 func deltaCell(r *compare.Row, alpha float64) string {
 	switch r.Verdict {
 	case compare.New, compare.Missing, compare.Invalid:
@@ -98,7 +124,7 @@ func deltaCell(r *compare.Row, alpha float64) string {
 	if r.Tested() && !r.Significant(alpha) {
 		mark = " ~"
 	}
-	return Change(r) + mark + " (" + fmtP(r) + ")"
+	return Change(r) + mark + " (" + Evidence(r) + ")"
 }
 
 // estimatorCell names how a row's values were estimated; "-" on rows

@@ -30,8 +30,11 @@ runs of BASELINE it does not select are skipped with a note, not missing.
 Bands and alpha come from the suite's gate block (--suite); without one the
 defaults are 10% on ttft.p95, tpot.p95 and e2el.p95 and 5% on
 throughput.output_tokens, alpha 0.05. Percentile changes are estimated with
-the Harrell-Davis estimator and tested with Mann-Whitney U over the
-per-request samples.
+the Harrell-Davis estimator and judged by the interval of the quantile
+difference (Maritz-Jarrett standard errors, with a run-to-run drift
+allowance), or Mann-Whitney U when the whole distribution moved; means by
+Mann-Whitney U. The table shows the values the verdict used, their
+estimator, and the change with its 95% interval even when not significant.
 
 Verdicts: regression, improvement, unchanged, inconclusive, new, missing,
 invalid. One run calls a regression only past twice the band; a change from
