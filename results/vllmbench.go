@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -72,6 +76,9 @@ func ReadVLLMBench(r io.Reader) (*VLLMBench, error) {
 		if json.Unmarshal(v, &f) == nil {
 			b.stats[k] = f
 		}
+	}
+	if err := b.check(); err != nil {
+		return nil, err
 	}
 	if n := len(b.TTFTs); n > 0 && (len(b.OutputLens) != n || (len(b.ITLs) != 0 && len(b.ITLs) != n) || (len(b.Errors) != 0 && len(b.Errors) != n)) {
 		return nil, fmt.Errorf("vllm bench result: per-request arrays differ in length (ttfts %d, output_lens %d, itls %d, errors %d)",
@@ -142,6 +149,10 @@ func (b *VLLMBench) File(name string) *File {
 		if b.RequestThroughput > 0 {
 			s.Goodput.Ratio = *b.RequestGoodput / b.RequestThroughput
 		}
+	} else {
+		// vLLM writes request_goodput: null unless --goodput was given:
+		// not measured, which is not a goodput of 0.
+		s.Goodput.Absent = true
 	}
 	for _, fam := range []struct {
 		key string
@@ -154,6 +165,10 @@ func (b *VLLMBench) File(name string) *File {
 	if b.Detailed() {
 		smp, itl := b.samples()
 		run.Samples = smp
+		smp.ITL = NewHistogram()
+		for _, v := range itl {
+			smp.ITL.Add(v)
+		}
 		s.TTFT, s.TPOT, s.E2EL = ComputeStats(smp.TTFT), ComputeStats(smp.TPOT), ComputeStats(smp.E2EL)
 		if len(itl) > 0 {
 			s.ITL = ComputeStats(itl)
@@ -165,6 +180,71 @@ func (b *VLLMBench) File(name string) *File {
 	run.Summary = s
 	f.Runs = []Run{run}
 	return f
+}
+
+// check rejects what no benchmark can measure: negative counts, negative
+// or non-finite latencies and rates, in the aggregates, the statistics
+// and the per-request arrays.
+func (b *VLLMBench) check() error {
+	var errs []string
+	bad := func(format string, a ...any) {
+		if len(errs) < 10 {
+			errs = append(errs, fmt.Sprintf(format, a...))
+		}
+	}
+	for _, c := range []struct {
+		key string
+		v   int64
+	}{{"num_prompts", int64(b.NumPrompts)}, {"completed", int64(b.Completed)}, {"total_input_tokens", b.TotalInputTokens}, {"total_output_tokens", b.TotalOutputTokens}} {
+		if c.v < 0 {
+			bad("%s = %d: a count cannot be negative", c.key, c.v)
+		}
+	}
+	if b.Failed != nil && *b.Failed < 0 {
+		bad("failed = %d: a count cannot be negative", *b.Failed)
+	}
+	if b.MaxConcurrency != nil && *b.MaxConcurrency < 0 {
+		bad("max_concurrency = %d: cannot be negative", *b.MaxConcurrency)
+	}
+	nonNeg := func(key string, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			bad("%s = %v: must be a finite number, not negative", key, v)
+		}
+	}
+	nonNeg("duration", b.Duration)
+	nonNeg("request_throughput", b.RequestThroughput)
+	nonNeg("output_throughput", b.OutputThroughput)
+	nonNeg("total_token_throughput", b.TotalTokenThroughput)
+	if b.RequestGoodput != nil {
+		nonNeg("request_goodput", *b.RequestGoodput)
+	}
+	for _, k := range slices.Sorted(maps.Keys(b.stats)) {
+		if strings.HasSuffix(k, "_ms") {
+			nonNeg(k, b.stats[k])
+		}
+	}
+	for i, v := range b.TTFTs {
+		nonNeg(fmt.Sprintf("ttfts[%d]", i), v)
+	}
+	for i, gaps := range b.ITLs {
+		for j, v := range gaps {
+			nonNeg(fmt.Sprintf("itls[%d][%d]", i, j), v)
+		}
+	}
+	for i, n := range b.InputLens {
+		if n < 0 {
+			bad("input_lens[%d] = %d: a count cannot be negative", i, n)
+		}
+	}
+	for i, n := range b.OutputLens {
+		if n < 0 {
+			bad("output_lens[%d] = %d: a count cannot be negative", i, n)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("vllm bench result: %s", strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 func (b *VLLMBench) requestRate() string {

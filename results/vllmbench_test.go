@@ -135,3 +135,62 @@ func TestVLLMBenchUnreportedFamily(t *testing.T) {
 		t.Errorf("ttft.p99 = %v, %v; want 180", v, ok)
 	}
 }
+
+// TestVLLMBenchGoodputNull checks that request_goodput: null, which vLLM
+// writes unless --goodput is given, is not measured rather than a goodput
+// of 0 (a false -100% regression against a baseline that has it).
+func TestVLLMBenchGoodputNull(t *testing.T) {
+	s := readBench(t, "summary.json").File("r").Runs[0].Summary
+	for _, name := range []string{"goodput.requests", "goodput.ratio"} {
+		m, _ := LookupMetric(name)
+		if v, ok := m.Value(&s); ok {
+			t.Errorf("%s of a file with request_goodput null = %v, want not measured", name, v)
+		}
+	}
+	s = readBench(t, "detailed.json").File("r").Runs[0].Summary
+	if m, _ := LookupMetric("goodput.requests"); !near(must(m.Value(&s)), 1.0) {
+		t.Errorf("goodput.requests of a file with request_goodput 1.0 = %v", must(m.Value(&s)))
+	}
+}
+
+func must(v float64, ok bool) float64 {
+	if !ok {
+		return math.NaN()
+	}
+	return v
+}
+
+// TestVLLMBenchKeepsITLs checks the itls of a --save-detailed file reach the
+// samples (the ITL histogram) as well as itl.* in the summary.
+func TestVLLMBenchKeepsITLs(t *testing.T) {
+	r := readBench(t, "detailed.json").File("r").Runs[0]
+	if r.Samples.ITL == nil || r.Samples.ITL.Total() != 12 {
+		t.Fatalf("ITL histogram %+v, want the 12 gaps of the 4 successful requests", r.Samples.ITL)
+	}
+	if q := r.Samples.ITL.Quantile(0.5); math.Abs(q-20)/20 > 0.01 {
+		t.Errorf("ITL median from the histogram = %v ms, want 20 within 1%%", q)
+	}
+	if m, _ := LookupMetric("itl.p99"); !near(must(m.Value(&r.Summary)), 20) {
+		t.Errorf("itl.p99 = %v, want 20", must(m.Value(&r.Summary)))
+	}
+}
+
+// TestVLLMBenchRejectsNegatives checks negative counts and latencies are
+// refused with the key that holds them.
+func TestVLLMBenchRejectsNegatives(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"completed": -3}`, "completed = -3: a count cannot be negative"},
+		{`{"completed": 2, "failed": -1}`, "failed = -1"},
+		{`{"completed": 2, "mean_ttft_ms": -12.5}`, "mean_ttft_ms = -12.5"},
+		{`{"completed": 2, "ttfts": [0.1, -0.2], "output_lens": [3, 3]}`, "ttfts[1] = -0.2"},
+		{`{"completed": 1, "ttfts": [0.1], "output_lens": [3], "itls": [[0.01, -0.02]]}`, "itls[0][1] = -0.02"},
+		{`{"completed": 1, "ttfts": [0.1], "output_lens": [-3]}`, "output_lens[0] = -3"},
+		{`{"completed": 1, "duration": -4}`, "duration = -4"},
+	}
+	for _, tt := range tests {
+		_, err := ReadVLLMBench(strings.NewReader(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ReadVLLMBench(%s) = %v, want an error with %q", tt.in, err, tt.want)
+		}
+	}
+}

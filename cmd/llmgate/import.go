@@ -92,6 +92,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 			merged.Runs = append(merged.Runs, f.Runs...)
 		}
 	}
+	if err := merged.Check(); err != nil {
+		return usagef("import: %w", err)
+	}
 	if err := results.WriteFile(*out, merged); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
