@@ -61,10 +61,10 @@ func (nz noise) draw(rng *rand.Rand, ch change) []float64 {
 }
 
 // p95Move is how far ch moves the population's p95 and median under nz,
-// measured on a million requests without drift.
+// measured on 200,000 requests without drift.
 func (nz noise) p95Move(ch change) (p95, median float64) {
 	big := nz
-	big.n, big.drift = 1_000_000, 0
+	big.n, big.drift = 200_000, 0
 	base := big.draw(rand.New(rand.NewPCG(7, 7)), change{scale: 1})
 	cur := big.draw(rand.New(rand.NewPCG(7, 7)), ch)
 	return comparetest.Quantile(cur, 0.95)/comparetest.Quantile(base, 0.95) - 1,
@@ -129,8 +129,11 @@ type cell struct {
 // their sampling error; -gate.trials 10000 gives the README's figures.
 func TestGateAccuracy(t *testing.T) {
 	trials := *accuracyTrials
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		trials = 200
+	case raceEnabled && trials > 400:
+		trials = 400
 	}
 	noises := []noise{
 		{name: "lognormal", n: 200, cv: 0.25, drift: 0.03},

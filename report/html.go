@@ -36,7 +36,8 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 	}
 	if c != nil {
 		d.Headline = Headline(c)
-		d.Failed = c.Failed()
+		// A gate that could not judge is no more green than one that failed.
+		d.Failed = c.Decide() == compare.DecisionFail || c.Decide() == compare.DecisionError
 		alpha := alphaOf(c)
 		for i := range c.Rows {
 			r := &c.Rows[i]
