@@ -34,6 +34,9 @@ type NotJudged struct {
 	Run string
 	// Kind says what kept it from being judged.
 	Kind NotJudgedKind
+	// Status is the run's status for CurrentInvalid and BaselineInvalid
+	// (results.StatusInvalid, StatusPartial or StatusFailed).
+	Status string
 	// Reason is the detail, e.g. "achieved rate 7.1/s below planned 10/s".
 	Reason string
 }
@@ -61,7 +64,7 @@ func (c *Comparison) notJudged() {
 	}
 	for i := range c.Current.Runs {
 		if r := &c.Current.Runs[i]; !r.Valid() {
-			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: CurrentInvalid, Reason: "current run is " + r.Status + reasonSuffix(r)})
+			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: CurrentInvalid, Status: r.Status, Reason: "current run is " + r.Status + reasonSuffix(r)})
 		}
 	}
 	if c.Baseline == nil {
@@ -71,7 +74,7 @@ func (c *Comparison) notJudged() {
 	for i := range c.Baseline.Runs {
 		r := &c.Baseline.Runs[i]
 		if cr := cur[r.Name]; !r.Valid() && cr != nil && cr.Valid() {
-			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: BaselineInvalid, Reason: "baseline run is " + r.Status + reasonSuffix(r) + "; promote a new baseline"})
+			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: BaselineInvalid, Status: r.Status, Reason: "baseline run is " + r.Status + reasonSuffix(r) + "; promote a new baseline"})
 		}
 	}
 }
@@ -145,14 +148,32 @@ func (c *Comparison) Failed() bool { return c.Decide() == DecisionFail }
 func (c *Comparison) NotJudgedSummary() string {
 	var parts []string
 	count := map[NotJudgedKind]int{}
+	statuses := map[NotJudgedKind]map[string]int{CurrentInvalid: {}, BaselineInvalid: {}}
 	for _, nj := range c.NotJudged {
 		count[nj.Kind]++
+		if st := statuses[nj.Kind]; st != nil {
+			st[nj.Status]++
+		}
 	}
-	if k := count[CurrentInvalid]; k > 0 {
-		parts = append(parts, fmt.Sprintf("%d current %s not valid", k, runs(k)))
-	}
-	if k := count[BaselineInvalid]; k > 0 {
-		parts = append(parts, fmt.Sprintf("%d baseline %s not valid", k, runs(k)))
+	for _, side := range []struct {
+		kind NotJudgedKind
+		name string
+	}{{CurrentInvalid, "current"}, {BaselineInvalid, "baseline"}} {
+		// "2 current runs failed, 1 invalid"
+		var byStatus []string
+		for _, st := range []string{"failed", "partial", "invalid"} {
+			k := statuses[side.kind][st]
+			switch {
+			case k == 0:
+			case len(byStatus) == 0:
+				byStatus = append(byStatus, fmt.Sprintf("%d %s %s %s", k, side.name, runs(k), st))
+			default:
+				byStatus = append(byStatus, fmt.Sprintf("%d %s", k, st))
+			}
+		}
+		if len(byStatus) > 0 {
+			parts = append(parts, strings.Join(byStatus, ", "))
+		}
 	}
 	if count[CurrentPartial] > 0 {
 		parts = append(parts, "current results cut short")

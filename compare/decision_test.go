@@ -100,3 +100,19 @@ func TestCheckComparable(t *testing.T) {
 		})
 	}
 }
+
+// TestNotJudgedSummary checks the headline's phrase names what was not
+// judged, by side and status.
+func TestNotJudgedSummary(t *testing.T) {
+	env := results.Environment{}
+	run := func(name, status string) comparetest.RunSpec {
+		return comparetest.RunSpec{Name: name, TTFT: 100, TPOT: 9, E2EL: 2000, Status: status}
+	}
+	base := comparetest.File(env, run("a", ""), run("b", ""), run("c", ""), run("d", results.StatusInvalid))
+	cur := comparetest.File(env, run("a", results.StatusFailed), run("b", results.StatusFailed), run("c", results.StatusInvalid), run("d", ""))
+	cur.Partial = true
+	got := Compare(base, cur, DefaultConfig()).NotJudgedSummary()
+	if want := "2 current runs failed, 1 invalid, 1 baseline run invalid, current results cut short"; got != want {
+		t.Errorf("NotJudgedSummary() = %q, want %q", got, want)
+	}
+}

@@ -34,6 +34,7 @@ type jsonRow struct {
 type jsonNotJudged struct {
 	Run    string        `json:"run,omitempty"`
 	Kind   NotJudgedKind `json:"kind"`
+	Status string        `json:"status,omitempty"`
 	Reason string        `json:"reason"`
 }
 
