@@ -1,10 +1,5 @@
 package compare
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Decision is the gate's verdict on a whole comparison. The headline, the
 // exit code and the gate's verdict output are all read from it, so they
 // cannot disagree.
@@ -132,7 +127,7 @@ func (c *Comparison) Decide() Decision {
 	case n.ByVerdict[Regression] > 0 || n.FailedAsserts > 0 || c.missingFails() ||
 		(c.Config.FailOnInconclusive && n.ByVerdict[Inconclusive] > 0):
 		return DecisionFail
-	case len(c.NotJudged) > 0 || (len(c.MissingRuns()) > 0 && c.Current.Partial):
+	case len(c.NotJudged) > 0 || len(c.RunsNeverRan()) > 0:
 		return DecisionError
 	case n.ByVerdict[Inconclusive] > 0:
 		return DecisionInconclusive
@@ -143,62 +138,11 @@ func (c *Comparison) Decide() Decision {
 // Failed reports whether the gate fails (Decide is DecisionFail).
 func (c *Comparison) Failed() bool { return c.Decide() == DecisionFail }
 
-// NotJudgedSummary says in a phrase what was not judged: "2 runs invalid,
-// current results cut short"; "" when everything was judged.
-func (c *Comparison) NotJudgedSummary() string {
-	var parts []string
-	count := map[NotJudgedKind]int{}
-	statuses := map[NotJudgedKind]map[string]int{CurrentInvalid: {}, BaselineInvalid: {}}
-	for _, nj := range c.NotJudged {
-		count[nj.Kind]++
-		if st := statuses[nj.Kind]; st != nil {
-			st[nj.Status]++
-		}
+// RunsNeverRan names the baseline runs the current file lacks because it was
+// cut short: not judged rather than missing.
+func (c *Comparison) RunsNeverRan() []string {
+	if !c.Current.Partial {
+		return nil
 	}
-	for _, side := range []struct {
-		kind NotJudgedKind
-		name string
-	}{{CurrentInvalid, "current"}, {BaselineInvalid, "baseline"}} {
-		// "2 current runs failed, 1 invalid"
-		var byStatus []string
-		for _, st := range []string{"failed", "partial", "invalid"} {
-			k := statuses[side.kind][st]
-			switch {
-			case k == 0:
-			case len(byStatus) == 0:
-				byStatus = append(byStatus, fmt.Sprintf("%d %s %s %s", k, side.name, runs(k), st))
-			default:
-				byStatus = append(byStatus, fmt.Sprintf("%d %s", k, st))
-			}
-		}
-		if len(byStatus) > 0 {
-			parts = append(parts, strings.Join(byStatus, ", "))
-		}
-	}
-	if count[CurrentPartial] > 0 {
-		parts = append(parts, "current results cut short")
-	}
-	if k := count[RunProblem]; k > 0 {
-		for _, nj := range c.NotJudged {
-			if nj.Kind == RunProblem {
-				parts = append(parts, firstLine(nj.Reason))
-			}
-		}
-	}
-	if m := c.MissingRuns(); len(m) > 0 && c.Current.Partial {
-		parts = append(parts, fmt.Sprintf("%d %s never ran", len(m), runs(len(m))))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func runs(n int) string {
-	if n == 1 {
-		return "run"
-	}
-	return "runs"
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
+	return c.MissingRuns()
 }

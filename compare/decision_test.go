@@ -53,7 +53,7 @@ func TestDecide(t *testing.T) {
 				c.AddProblem(tt.problem)
 			}
 			if got := c.Decide(); got != tt.want {
-				t.Errorf("Decide() = %q, want %q (not judged: %q)", got, tt.want, c.NotJudgedSummary())
+				t.Errorf("Decide() = %q, want %q (not judged: %+v)", got, tt.want, c.NotJudged)
 			}
 			if got := len(c.MissingRuns()); got != tt.missing && !tt.partial {
 				t.Errorf("%d missing runs %v, want %d", got, c.MissingRuns(), tt.missing)
@@ -61,8 +61,8 @@ func TestDecide(t *testing.T) {
 			if got := len(c.SkippedRuns()); got != tt.skipped {
 				t.Errorf("%d skipped runs, want %d", got, tt.skipped)
 			}
-			if (c.Decide() == DecisionError) != (c.NotJudgedSummary() != "") {
-				t.Errorf("decision %q but not-judged summary %q", c.Decide(), c.NotJudgedSummary())
+			if (c.Decide() == DecisionError) != (len(c.NotJudged)+len(c.RunsNeverRan()) > 0) {
+				t.Errorf("decision %q but not judged %+v, never ran %v", c.Decide(), c.NotJudged, c.RunsNeverRan())
 			}
 		})
 	}
@@ -98,21 +98,5 @@ func TestCheckComparable(t *testing.T) {
 				t.Errorf("CheckComparable = %v, want ErrNotComparable with %q", err, tt.want)
 			}
 		})
-	}
-}
-
-// TestNotJudgedSummary checks the headline's phrase names what was not
-// judged, by side and status.
-func TestNotJudgedSummary(t *testing.T) {
-	env := results.Environment{}
-	run := func(name, status string) comparetest.RunSpec {
-		return comparetest.RunSpec{Name: name, TTFT: 100, TPOT: 9, E2EL: 2000, Status: status}
-	}
-	base := comparetest.File(env, run("a", ""), run("b", ""), run("c", ""), run("d", results.StatusInvalid))
-	cur := comparetest.File(env, run("a", results.StatusFailed), run("b", results.StatusFailed), run("c", results.StatusInvalid), run("d", ""))
-	cur.Partial = true
-	got := Compare(base, cur, DefaultConfig()).NotJudgedSummary()
-	if want := "2 current runs failed, 1 invalid, 1 baseline run invalid, current results cut short"; got != want {
-		t.Errorf("NotJudgedSummary() = %q, want %q", got, want)
 	}
 }

@@ -1,6 +1,8 @@
 // Package compare is the gate's judgement: it sets a current results file
 // against a baseline, run by run and metric by metric, with tolerance bands,
-// Mann-Whitney U tests over per-request samples and a confirm-by-rerun rule,
-// and returns verdicts as data. It sits after results and before report; it
-// never formats anything.
+// evidence about each quantile (Harrell-Davis estimates with Maritz-Jarrett
+// intervals), Mann-Whitney U tests of whole distributions and a
+// confirm-by-rerun rule, and decides the gate (Comparison.Decide) with what
+// it could not judge. Verdicts are data; it sits after results and before
+// report, and never formats anything.
 package compare

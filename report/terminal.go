@@ -78,7 +78,7 @@ func Headline(c *compare.Comparison) string {
 	if n.FailedAsserts > 0 {
 		bad = append(bad, plural(n.FailedAsserts, "failed assert", "failed asserts"))
 	}
-	if m := c.MissingRuns(); len(m) > 0 && !c.Current.Partial {
+	if m := c.MissingRuns(); len(m) > 0 && len(c.RunsNeverRan()) == 0 {
 		bad = append(bad, plural(len(m), "baseline run missing", "baseline runs missing"))
 	}
 	if k := n.ByVerdict[compare.Inconclusive]; k > 0 {
@@ -104,11 +104,11 @@ func Headline(c *compare.Comparison) string {
 		if c.Baseline == nil {
 			s = "❌ " + strings.Join(bad, ", ") + " (no baseline, so no regression was checked)"
 		}
-		if nj := c.NotJudgedSummary(); nj != "" {
+		if nj := notJudgedPhrase(c); nj != "" {
 			notes = append([]string{"not judged: " + nj}, notes...)
 		}
 	case compare.DecisionError:
-		s = "⛔ not judged: " + c.NotJudgedSummary()
+		s = "⛔ not judged: " + notJudgedPhrase(c)
 		if c.Baseline == nil {
 			s += " (no baseline, so no regression was checked)"
 		}

@@ -1,0 +1,64 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+)
+
+// notJudgedPhrase says in a phrase what the comparison could not judge:
+// "2 current runs failed, 1 invalid, current results cut short"; "" when
+// everything was judged.
+func notJudgedPhrase(c *compare.Comparison) string {
+	var parts []string
+	statuses := map[compare.NotJudgedKind]map[string]int{compare.CurrentInvalid: {}, compare.BaselineInvalid: {}}
+	partial := false
+	var problems []string
+	for _, nj := range c.NotJudged {
+		switch nj.Kind {
+		case compare.CurrentInvalid, compare.BaselineInvalid:
+			statuses[nj.Kind][nj.Status]++
+		case compare.CurrentPartial:
+			partial = true
+		case compare.RunProblem:
+			first, _, _ := strings.Cut(nj.Reason, "\n")
+			problems = append(problems, first)
+		}
+	}
+	for _, side := range []struct {
+		kind compare.NotJudgedKind
+		name string
+	}{{compare.CurrentInvalid, "current"}, {compare.BaselineInvalid, "baseline"}} {
+		var byStatus []string
+		for _, st := range []string{results.StatusFailed, results.StatusPartial, results.StatusInvalid} {
+			k := statuses[side.kind][st]
+			switch {
+			case k == 0:
+			case len(byStatus) == 0:
+				byStatus = append(byStatus, fmt.Sprintf("%d %s %s %s", k, side.name, pluralWord(k, "run", "runs"), st))
+			default:
+				byStatus = append(byStatus, fmt.Sprintf("%d %s", k, st))
+			}
+		}
+		if len(byStatus) > 0 {
+			parts = append(parts, strings.Join(byStatus, ", "))
+		}
+	}
+	if partial {
+		parts = append(parts, "current results cut short")
+	}
+	parts = append(parts, problems...)
+	if m := c.RunsNeverRan(); len(m) > 0 {
+		parts = append(parts, plural(len(m), "run never ran", "runs never ran"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
