@@ -248,3 +248,94 @@ func TestGate(t *testing.T) {
 		})
 	}
 }
+
+// TestGateBaselineChecks checks what the gate refuses before anything runs
+// (a --baseline that does not exist, a baseline of another suite or plan)
+// and that a baseline run the results lack fails the gate unless the run
+// was narrowed with --only, which a note then says.
+func TestGateBaselineChecks(t *testing.T) {
+	s := loadSuite(t, "gate.hcl", nil)
+	write := func(edit func(*results.File)) string {
+		f := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: "runner-gate"}, Runs: []results.Run{{
+			Name: "chat", Scenario: "chat", Status: results.StatusOK,
+			Summary: results.Summary{Requests: results.Requests{Completed: 8}},
+		}}}
+		edit(f)
+		path := filepath.Join(t.TempDir(), "baseline.json")
+		if err := results.WriteFile(path, f); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	retired := write(func(f *results.File) {
+		r := f.Runs[0]
+		r.Name, r.Scenario = "retired", "retired"
+		f.Runs = append(f.Runs, r)
+	})
+	tests := []struct {
+		name     string
+		baseline string
+		allow    bool
+		wantErr  string
+		want     GateVerdict
+		note     string
+	}{
+		{name: "missing --baseline", baseline: filepath.Join(t.TempDir(), "typo.json"), wantErr: "typo.json does not exist"},
+		{name: "another suite", baseline: write(func(f *results.File) { f.Suite.Name = "other" }), wantErr: `suite "other"`},
+		{name: "another load", baseline: write(func(f *results.File) { f.Runs[0].Params = map[string]string{"rate": "4"} }), wantErr: "sweep values rate=4"},
+		{name: "another suite, allowed", baseline: write(func(f *results.File) { f.Suite.Name = "other" }), allow: true, want: GatePass, note: "--allow-different-baseline"},
+		{name: "baseline run missing", baseline: retired, want: GateFail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "results.json")
+			o, err := Gate(context.Background(), s, GateOptions{Options: Options{OutputPath: out}, Baseline: tt.baseline, AllowDifferentBaseline: tt.allow})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Gate error %v, want one with %q", err, tt.wantErr)
+				}
+				if _, err := os.Stat(out); !os.IsNotExist(err) {
+					t.Errorf("a refused baseline still ran the suite")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Verdict != tt.want {
+				t.Errorf("verdict %q, want %q (rows %+v, missing %v)", o.Verdict, tt.want, o.Comparison.Rows, o.Comparison.MissingRuns())
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(o.Notes, "\n"), tt.note) {
+				t.Errorf("notes %q lack %q", o.Notes, tt.note)
+			}
+		})
+	}
+}
+
+// TestGateNarrowedPlan checks that a plan narrowed with --only leaves the
+// baseline's other runs out with a note instead of calling them missing.
+func TestGateNarrowedPlan(t *testing.T) {
+	s := loadSuite(t, "tiny.hcl", nil)
+	plan, err := s.Plan().Filter([]string{"chat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: "runner-tiny"}, Runs: []results.Run{
+		{Name: "chat", Scenario: "chat", Status: results.StatusOK},
+		{Name: "sweep[concurrency=1]", Scenario: "sweep", Params: map[string]string{"concurrency": "1"}, Status: results.StatusOK},
+	}}
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	if err := results.WriteFile(path, base); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Gate(context.Background(), s, GateOptions{Options: Options{OutputPath: filepath.Join(t.TempDir(), "r.json"), Plan: plan}, Baseline: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Verdict != GatePass || len(o.Comparison.MissingRuns()) != 0 {
+		t.Errorf("verdict %q, missing %v; want a pass with nothing missing (problems %v)", o.Verdict, o.Comparison.MissingRuns(), o.Problems)
+	}
+	if want := "1 baseline run(s) not run here and not judged: sweep[concurrency=1]"; !strings.Contains(strings.Join(o.Notes, "\n"), want) {
+		t.Errorf("notes %q lack %q", o.Notes, want)
+	}
+}
