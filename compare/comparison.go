@@ -56,8 +56,10 @@ type Row struct {
 	// that positive is worse. Absolute tolerances are judged on it.
 	Delta float64
 	// ChangeLo and ChangeHi bound a 95% confidence interval of Change
-	// (same sign convention), from the standard errors of both estimates
-	// (Maritz-Jarrett for quantiles); NaN without samples.
+	// (same sign convention), from the standard errors of both estimates:
+	// for quantiles Maritz-Jarrett plus Config.Drift of each level (the
+	// interval the quantile test is the dual of), for means the sample's;
+	// NaN without samples.
 	ChangeLo, ChangeHi float64
 	// Test is the significance test behind P.
 	Test Test

@@ -28,7 +28,11 @@ func (c *Comparison) quantileTest(r *Row, br, cr *results.Run, bs, cs []float64,
 	r.Test, r.N1, r.N2 = QuantileDifference, len(bs), len(cs)
 	d := c.Config.drift()
 	r.seBase, r.seCur = withDrift(be.se, be.v, d), withDrift(ce.se, ce.v, d)
-	r.P = zTestP(ce.v-be.v, math.Hypot(r.seBase, r.seCur))
+	se := math.Hypot(r.seBase, r.seCur)
+	r.P = zTestP(ce.v-be.v, se)
+	if be.v != 0 && se > 0 { // the interval the test is the dual of
+		r.ChangeLo, r.ChangeHi = (r.Delta-1.96*se)/math.Abs(be.v), (r.Delta+1.96*se)/math.Abs(be.v)
+	}
 	bm, cm := HarrellDavis(bs, 0.5), HarrellDavis(cs, 0.5)
 	if bm == 0 || be.v == 0 {
 		return
