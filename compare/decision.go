@@ -117,7 +117,7 @@ func (c *Comparison) SkippedRuns() []string {
 // missingFails reports whether the missing runs fail the gate: they do
 // unless the current file was cut short (then they are not judged).
 func (c *Comparison) missingFails() bool {
-	return len(c.MissingRuns()) > 0 && !c.Current.Partial
+	return len(c.MissingRuns()) > 0 && len(c.RunsNeverRan()) == 0
 }
 
 // Decide is the gate's verdict on the comparison.
@@ -141,7 +141,7 @@ func (c *Comparison) Failed() bool { return c.Decide() == DecisionFail }
 // RunsNeverRan names the baseline runs the current file lacks because it was
 // cut short: not judged rather than missing.
 func (c *Comparison) RunsNeverRan() []string {
-	if !c.Current.Partial {
+	if c.Current == nil || !c.Current.Partial {
 		return nil
 	}
 	return c.MissingRuns()

@@ -125,7 +125,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	}
 	out.Current = cur
 	out.Runs = Judge(cur)
-	out.Comparison = compare.Compare(out.Baseline, cur, cfg) // no baseline: asserts only, no rows
+	out.Comparison = guarded(cur, cfg, func() *compare.Comparison { return compare.Compare(out.Baseline, cur, cfg) }) // no baseline: asserts only
 	if out.Baseline != nil && opts.Rerun && runErr == nil && ctx.Err() == nil {
 		if names := out.Comparison.RerunRuns(); len(names) > 0 {
 			g.confirm(ctx, s, names, cfg)
@@ -240,7 +240,21 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 		return
 	}
 	g.out.Rerun = rerun
-	g.out.Comparison = compare.Confirm(g.out.Baseline, g.out.Current, rerun, cfg)
+	g.out.Comparison = guarded(g.out.Current, cfg, func() *compare.Comparison { return compare.Confirm(g.out.Baseline, g.out.Current, rerun, cfg) })
+}
+
+// guarded runs a comparison that must not take the gate down after the
+// whole run: should it panic, the gate judges cur's asserts alone and the
+// panic becomes a problem, so the verdict is error with a step summary and
+// outputs, never a crash.
+func guarded(cur *results.File, cfg compare.Config, cmp func() *compare.Comparison) (c *compare.Comparison) {
+	defer func() {
+		if p := recover(); p != nil {
+			c = compare.Compare(nil, cur, cfg)
+			c.AddProblem(fmt.Errorf("internal error while comparing with the baseline (please report it): %v", p))
+		}
+	}()
+	return cmp()
 }
 
 // explained reports whether a run of cur already records runErr (a run that

@@ -339,3 +339,14 @@ func TestGateNarrowedPlan(t *testing.T) {
 		t.Errorf("notes %q lack %q", o.Notes, want)
 	}
 }
+
+// TestGuardedComparison checks that a comparison that panics leaves the
+// gate an error verdict with the panic as its problem, not a crash.
+func TestGuardedComparison(t *testing.T) {
+	cur := &results.File{Version: results.SchemaVersion, Runs: []results.Run{{Name: "chat", Scenario: "chat", Status: results.StatusOK}}}
+	c := guarded(cur, compare.DefaultConfig(), func() *compare.Comparison { panic("betainc: a or b too big; failed to converge") })
+	v, problems := decide(c, nil)
+	if v != GateError || len(problems) != 1 || !strings.Contains(problems[0].Error(), "failed to converge") {
+		t.Errorf("verdict %q, problems %v; want error with the panic", v, problems)
+	}
+}
