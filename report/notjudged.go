@@ -46,7 +46,7 @@ func notJudgedPhrase(c *compare.Comparison) string {
 			parts = append(parts, strings.Join(byStatus, ", "))
 		}
 	}
-	if partial {
+	if partial && len(problems) == 0 { // else the problem says why it was cut short
 		parts = append(parts, "current results cut short")
 	}
 	parts = append(parts, problems...)
