@@ -1,0 +1,58 @@
+package untrusted
+
+import "strings"
+
+// MarkerPrefix starts the hidden HTML comment by which llmgate finds its own
+// pull-request comment. Only llmgate may write one; Markdown and
+// DefuseMarkers make sure text from elsewhere never carries it.
+const MarkerPrefix = "<!-- llmgate:"
+
+// mdReplacer escapes what GitHub-flavoured markdown or its HTML would act
+// on: HTML tags and entities (so no </details>, <img> or marker comment),
+// emphasis, links and images, headings, tables, code spans, autolinked
+// mentions and references.
+var mdReplacer = strings.NewReplacer(
+	"&", "&amp;",
+	"<", "&lt;",
+	">", "&gt;",
+	`"`, "&quot;",
+	`\`, `\\`,
+	"`", "\\`",
+	"*", `\*`,
+	"_", `\_`,
+	"[", `\[`,
+	"]", `\]`,
+	"(", `\(`,
+	")", `\)`,
+	"!", `\!`,
+	"#", `\#`,
+	"|", `\|`,
+	"~", `\~`,
+	"@", "@&#8203;", // a zero-width space after @ defuses a mention
+)
+
+// Markdown makes text from outside llmgate safe to put inline in markdown:
+// Line first (secrets masked, controls removed, one line), then every
+// character markdown or HTML would act on escaped, so it renders as the
+// literal text.
+func Markdown(s string) string { return mdReplacer.Replace(Line(s)) }
+
+// CodeBlock puts multi-line text from outside llmgate in a fenced code
+// block whose fence is longer than any backtick run inside it, so the text
+// cannot close the block; inside a fence GitHub renders no HTML, no links
+// and no mentions. The text goes through Text first.
+func CodeBlock(s string) string {
+	s = Text(s)
+	fence := "```"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	return fence + "text\n" + strings.TrimRight(s, "\n") + "\n" + fence + "\n"
+}
+
+// DefuseMarkers escapes every llmgate comment marker in s, for markdown that
+// llmgate assembled from parts it did not all write; the caller adds its own
+// marker afterwards.
+func DefuseMarkers(s string) string {
+	return strings.ReplaceAll(s, MarkerPrefix, "&lt;!-- llmgate:")
+}

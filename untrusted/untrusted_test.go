@@ -1,0 +1,107 @@
+package untrusted
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestMaskerHidesKnownValuesAndTokenShapes(t *testing.T) {
+	m := NewMasker()
+	var registered []string
+	m.OnAdd(func(s string) { registered = append(registered, s) })
+	m.Add("s3cr3t-api-key", "abc", "s3cr3t-api-key", `pa"ss<word>`)
+	if want := []string{"s3cr3t-api-key", `pa"ss<word>`}; strings.Join(registered, ",") != strings.Join(want, ",") {
+		t.Errorf("OnAdd saw %q, want %q (short and repeated values skipped)", registered, want)
+	}
+	js, _ := json.Marshal(map[string]string{"e": `body pa"ss<word> end`})
+	cases := []struct{ in, want string }{
+		{"key=s3cr3t-api-key.", "key=***."},
+		{"abc stays", "abc stays"},
+		{"token hf_AbCdEfGhIjKlMnOpQrStUv was echoed", "token hf_*** was echoed"},
+		{"sk-proj-0123456789abcdefghij", "sk-proj-***"},
+		{"Authorization: Bearer eyJhbGciOi.J9.xyz", "Authorization: Bearer ***"},
+		{"authorization: bearer abcdefgh12", "authorization: bearer ***"},
+		{"ghs_0123456789abcdefABCDEF", "ghs_***"},
+		{"a Bearer token is sent", "a Bearer token is sent"},
+		{"task-0123456789abcdefghij", "task-0123456789abcdefghij"},
+		{string(js), `{"e":"body *** end"}`},
+	}
+	for _, c := range cases {
+		if got := m.Mask(c.in); got != c.want {
+			t.Errorf("Mask(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var buf bytes.Buffer
+	w := m.Writer(&buf)
+	n, err := w.Write([]byte("x s3cr3t-api-key y\n"))
+	if err != nil || n != 19 || buf.String() != "x *** y\n" {
+		t.Errorf("Writer wrote %q (n=%d, err=%v)", buf.String(), n, err)
+	}
+}
+
+func TestUseInstallsProcessMasker(t *testing.T) {
+	m := NewMasker()
+	m.Add("installed-secret")
+	restore := Use(m)
+	if got := Mask("an installed-secret here"); got != "an *** here" {
+		t.Errorf("Mask with installed masker = %q", got)
+	}
+	restore()
+	if got := Mask("an installed-secret here"); got != "an installed-secret here" {
+		t.Errorf("Mask after restore = %q", got)
+	}
+}
+
+func TestTextNeutralisesWorkflowCommandsAndEscapes(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"oops\n::error file=a::injected", "oops\n\\::error file=a::injected"},
+		{"x\r::add-mask::x", "x\n\\::add-mask::x"},
+		{"  ::stop-commands::tok", "  \\::stop-commands::tok"},
+		{"##[error]legacy", "\\##[error]legacy"},
+		{"a::b stays", "a::b stays"},
+		{"clear\x1b[2Jscreen\x1b[31mred\x1b[0m", "clearscreenred"},
+		{"title\x1b]0;pwned\x07done", "titledone"},
+		{"bell\x07nul\x00del\x7f", "bellnuldel"},
+		{"bidi\u202eevil", "bidievil"},
+		{"crlf\r\nline", "crlf\nline"},
+		{"bad\xffutf8", "bad\ufffdutf8"},
+		{"tab\tkept", "tab\tkept"},
+	}
+	for _, c := range cases {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := Line("a\n::error::x\tb"); got != `a \::error::x b` {
+		t.Errorf("Line = %q", got)
+	}
+}
+
+func TestMarkdownRendersLiterally(t *testing.T) {
+	in := "500: </details><img src=x> @octocat ![i](http://e/x.png) <!-- llmgate:other --> `code` | *b* #12\n::error::x"
+	got := Markdown(in)
+	for _, bad := range []string{"<", ">", "@octocat", "![", "](", "`code`", " | ", "*b*", "\n", "\n::"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("Markdown(...) = %q still holds %q", got, bad)
+		}
+	}
+	if strings.Contains(got, MarkerPrefix) {
+		t.Errorf("marker survived: %q", got)
+	}
+	if !strings.Contains(got, "@&#8203;octocat") || !strings.Contains(got, "&lt;/details&gt;") {
+		t.Errorf("Markdown(...) = %q: mention or tag not escaped as expected", got)
+	}
+}
+
+func TestCodeBlockCannotBeClosedFromInside(t *testing.T) {
+	got := CodeBlock("line\n```\n</details>\n````x")
+	if !strings.HasPrefix(got, "`````text\n") || !strings.HasSuffix(got, "\n`````\n") {
+		t.Errorf("CodeBlock = %q: fence not longer than the content's", got)
+	}
+	if got := DefuseMarkers("a <!-- llmgate:x --> b"); strings.Contains(got, MarkerPrefix) {
+		t.Errorf("DefuseMarkers kept the marker: %q", got)
+	}
+}
