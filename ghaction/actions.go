@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmgate/llmgate/untrusted"
 	githubactions "github.com/sethvargo/go-githubactions"
 )
 
@@ -123,8 +124,10 @@ func (a *Actions) SetOutput(name, value string) error {
 	return a.fileCommand("GITHUB_OUTPUT", "set output "+name, func() { a.gha.SetOutput(name, value) })
 }
 
-// AppendSummary appends markdown to the step summary at GITHUB_STEP_SUMMARY.
+// AppendSummary appends markdown to the step summary at GITHUB_STEP_SUMMARY,
+// with secrets masked (untrusted.Mask).
 func (a *Actions) AppendSummary(markdown string) error {
+	markdown = untrusted.Mask(markdown)
 	return a.fileCommand("GITHUB_STEP_SUMMARY", "append step summary", func() { a.gha.AddStepSummary(markdown) })
 }
 

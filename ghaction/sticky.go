@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // MaxCommentChars is GitHub's limit on a comment body, in characters.
@@ -121,6 +123,9 @@ type StickyResult struct {
 // 422 only if that fails too.
 func (c *Client) UpsertSticky(ctx context.Context, repo Repo, number int, suite, markdown, fallbackURL string) (*StickyResult, error) {
 	marker := Marker(suite)
+	// Only llmgate writes a marker: one inside the report (quoted from a
+	// server, say) would let another suite's run find and edit this comment.
+	markdown = untrusted.DefuseMarkers(untrusted.Mask(markdown))
 	body, truncated := TruncateBody(marker+"\n"+markdown, MaxCommentChars)
 	existing, err := c.FindComment(ctx, repo, number, marker)
 	if err != nil {

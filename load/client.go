@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Error kinds of results.Record.ErrorKind.
@@ -214,13 +215,13 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyExcerpt))
-		fail(rec, KindHTTP, "http "+strconv.Itoa(resp.StatusCode)+": "+string(bytes.TrimSpace(b)))
+		fail(rec, KindHTTP, "http "+strconv.Itoa(resp.StatusCode)+": "+untrusted.Line(string(bytes.TrimSpace(b))))
 		return
 	}
 
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyExcerpt))
-		fail(rec, KindProtocol, "the server answered "+ct+", not an event stream (does it support stream=true?): "+string(bytes.TrimSpace(b)))
+		fail(rec, KindProtocol, "the server answered "+ct+", not an event stream (does it support stream=true?): "+untrusted.Line(string(bytes.TrimSpace(b))))
 		return
 	}
 	st.sse.reset(resp.Body)
@@ -246,12 +247,12 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 		}
 		if err := parseChunk(data, &st.ch); err != nil {
 			st.tr.fill(rec)
-			fail(rec, KindProtocol, err.Error())
+			fail(rec, KindProtocol, untrusted.Line(err.Error()))
 			return
 		}
 		if st.ch.errMsg != nil {
 			st.tr.fill(rec)
-			fail(rec, KindProtocol, "server error in stream: "+excerpt(st.ch.errMsg, bodyExcerpt))
+			fail(rec, KindProtocol, "server error in stream: "+untrusted.Line(excerpt(st.ch.errMsg, bodyExcerpt)))
 			return
 		}
 		st.tr.observe(at, &st.ch)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // MaxMarkdown is GitHub's limit on a step summary or comment body, less a margin.
@@ -74,7 +75,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("⚠️ **Not judged** (the load generator's own checks failed, a run did not finish, or a run is missing):")
 		m.line("")
 		for _, n := range bad {
-			m.line("- " + mdEscape(n.Run) + ": " + mdEscape(n.Reason))
+			m.line("- " + mdEscape(n.Run) + ": " + untrusted.Markdown(n.Reason)) // may quote the server
 		}
 		m.line("")
 	}
@@ -111,7 +112,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("**Warnings**")
 		m.line("")
 		for _, w := range c.Warnings {
-			m.line("- " + mdEscape(w.Error()))
+			m.line("- " + untrusted.Markdown(w.Error())) // may quote the server
 		}
 		m.line("")
 	}

@@ -1,14 +1,18 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // ErrVersion is wrapped by the error Read returns for a file whose major
@@ -93,15 +97,105 @@ func ReadFile(path string) (*File, error) {
 // never sees a half-written file.
 func WriteFile(path string, f *File) error {
 	if err := WriteAtomic(path, f.Write); err != nil {
-		return fmt.Errorf("write results file %s: %w", path, err)
+		return &WriteError{Path: path, Err: err}
 	}
 	return nil
 }
 
-// WriteAtomic writes path through write into a temporary file beside it,
-// synced, made 0644 and renamed over path, so a reader never sees half a
-// file and a failure leaves the old one in place.
-func WriteAtomic(path string, write func(io.Writer) error) (err error) {
+// WriteError is WriteFile's error: the results file at Path could not be
+// written, so whatever is there is not this run's.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return fmt.Sprintf("write results file %s: %v", e.Path, e.Err) }
+
+// Unwrap returns the cause.
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// WriteAtomic writes what write produces to path, with every secret the
+// process knows masked (untrusted.Mask). A regular file, or a path that does
+// not exist yet, is written through a temporary file beside it, synced,
+// made 0644 and renamed over path, so a reader never sees half a file and a
+// failure leaves the old one in place. A symlink is followed and its target
+// written the same way, so the link stays a link. A device or a FIFO
+// (-o /dev/stdout, /dev/null) is written directly, never replaced; a
+// directory or another kind of file is refused.
+func WriteAtomic(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	data := []byte(untrusted.Mask(buf.String()))
+	dest, direct, err := writeTarget(path)
+	if err != nil {
+		return err
+	}
+	if direct {
+		return writeDirect(dest, data)
+	}
+	return renameInto(dest, data)
+}
+
+// writeTarget resolves path for WriteAtomic: the path to write (a symlink's
+// target) and whether to write it directly rather than by rename.
+func writeTarget(path string) (dest string, direct bool, err error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		resolved, err := filepath.EvalSymlinks(path)
+		if errors.Is(err, fs.ErrNotExist) { // a dangling link: create its target
+			link, lerr := os.Readlink(path)
+			if lerr != nil {
+				return "", false, lerr
+			}
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(filepath.Dir(path), link)
+			}
+			return writeTarget(link)
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if fi, err = os.Stat(resolved); err != nil {
+			return "", false, err
+		}
+		path = resolved
+	}
+	switch mode := fi.Mode(); {
+	case mode.IsRegular():
+		return path, false, nil
+	case mode.IsDir():
+		return "", false, fmt.Errorf("%s is a directory; name a file inside it", path)
+	case mode&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0:
+		return path, true, nil
+	default:
+		return "", false, fmt.Errorf("%s is not a regular file (%s); llmgate will not replace it", path, mode.Type())
+	}
+}
+
+// writeDirect writes data into an existing device or FIFO.
+func writeDirect(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// renameInto writes data to a temporary file beside path, syncs it, makes
+// it 0644 and renames it over path.
+func renameInto(path string, data []byte) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -112,7 +206,7 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := write(tmp); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,10 +36,12 @@ type loader struct {
 	filename, dir string
 	opts          Options
 	getenv        func(string) string
-	diags         hcl.Diagnostics
-	varNames      []string
-	ctx           *hcl.EvalContext
-	suite         *Suite
+	// secrets collects every value env() returned, for Suite.Secrets.
+	secrets  []string
+	diags    hcl.Diagnostics
+	varNames []string
+	ctx      *hcl.EvalContext
+	suite    *Suite
 	// defaultsBody is the defaults block's body (nil without one): its
 	// attributes are evaluated per scenario and may use sweep keys.
 	defaultsBody hcl.Body
@@ -70,7 +73,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	byType := content.Blocks.ByType()
 
 	vars := l.resolveVariables(byType["variable"])
-	l.ctx = newEvalContext(l.dir, vars, l.getenv)
+	l.ctx = newEvalContext(l.dir, vars, l.envFunc)
 	l.decodeSuiteBlock(byType["suite"])
 	l.decodeTargets(byType["server"], byType["endpoint"], byType["simulator"])
 	defs := l.decodeDefaults(byType["defaults"])
@@ -78,10 +81,43 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	l.decodeGate(byType["gate"])
 
 	diags = sortDiags(dropConsequences(dedupe(l.diags)))
+	skeleton.Secrets = l.collectSecrets()
 	if diags.HasErrors() {
 		return skeleton, diags
 	}
+	l.suite.Secrets = skeleton.Secrets
 	return l.suite, diags
+}
+
+// envFunc is the getenv behind env(): it records each value it returns,
+// since a suite reads tokens that way.
+func (l *loader) envFunc(name string) string {
+	v := l.getenv(name)
+	if v != "" {
+		l.secrets = append(l.secrets, v)
+	}
+	return v
+}
+
+// collectSecrets is every value read through env() and every server env
+// value and API key, sorted and without repeats.
+func (l *loader) collectSecrets() []string {
+	out := append([]string(nil), l.secrets...)
+	for _, t := range l.suite.Targets {
+		if t == nil {
+			continue
+		}
+		if t.APIKey != "" {
+			out = append(out, t.APIKey)
+		}
+		for _, v := range t.Env {
+			if v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 func (l *loader) decodeSuiteBlock(blocks hcl.Blocks) {

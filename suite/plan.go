@@ -22,6 +22,10 @@ type Suite struct {
 	Gate *Gate
 	// Files holds the parsed sources, for rendering diagnostics with snippets.
 	Files map[string]*hcl.File
+	// Secrets are the values llmgate must never publish: everything read
+	// through env(), every server env value and every api_key. Set even
+	// when the suite has errors, since its diagnostics may quote them.
+	Secrets []string
 }
 
 // Target is a resolved server, endpoint or simulator block.

@@ -21,7 +21,7 @@ type variableBlock struct {
 func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 	vals := map[string]cty.Value{}
 	seen := map[string]*hcl.Block{}
-	fnCtx := newEvalContext(l.dir, nil, l.getenv)
+	fnCtx := newEvalContext(l.dir, nil, l.envFunc)
 	for _, b := range blocks {
 		name := b.Labels[0]
 		if !hclsyntaxValidIdentifier(name) {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmgate/llmgate/untrusted"
 	"github.com/moby/moby/api/pkg/stdcopy"
 	"github.com/moby/moby/client"
 )
@@ -63,7 +64,9 @@ func (l *logFollower) follow(id string) {
 			return
 		}
 		defer rc.Close()
-		if _, err := stdcopy.StdCopy(l.f, l.f, rc); err != nil && ctx.Err() == nil {
+		// The log file is published as a CI artifact: secrets masked.
+		w := untrusted.Current().Writer(l.f)
+		if _, err := stdcopy.StdCopy(w, w, rc); err != nil && ctx.Err() == nil {
 			l.err = fmt.Errorf("copy container logs to %s: %w", l.path, err)
 		}
 	}()
@@ -102,7 +105,8 @@ func tailLogs(ctx context.Context, cli logsClient, id string, n int) ([]string, 
 }
 
 // lastLines splits s into lines (dropping a final empty one and carriage
-// returns) and keeps the last n.
+// returns) and keeps the last n, each made safe to print and publish
+// (untrusted.Line): the log is the container's, not llmgate's.
 func lastLines(s string, n int) []string {
 	s = strings.TrimRight(s, "\n")
 	if s == "" {
@@ -114,6 +118,9 @@ func lastLines(s string, n int) []string {
 	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = untrusted.Line(l)
 	}
 	return lines
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmgate/llmgate/untrusted"
 	tcexec "github.com/testcontainers/testcontainers-go/exec"
 )
 
@@ -34,7 +35,7 @@ func getJSON(ctx context.Context, base, path, apiKey string, v any) error {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return fmt.Errorf("GET %s: %s: %s", path, resp.Status, strings.TrimSpace(string(body)))
+		return fmt.Errorf("GET %s: %s: %s", path, untrusted.Line(resp.Status), untrusted.Line(strings.TrimSpace(string(body))))
 	}
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		return fmt.Errorf("GET %s: decode: %w", path, err)

@@ -9,25 +9,18 @@ const MarkerPrefix = "<!-- llmgate:"
 
 // mdReplacer escapes what GitHub-flavoured markdown or its HTML would act
 // on: HTML tags and entities (so no </details>, <img> or marker comment),
-// emphasis, links and images, headings, tables, code spans, autolinked
-// mentions and references.
+// links and images, code spans, table cells and mentions. Emphasis and
+// parentheses are left alone: without brackets or tags they cannot link,
+// embed or hide anything.
 var mdReplacer = strings.NewReplacer(
 	"&", "&amp;",
 	"<", "&lt;",
 	">", "&gt;",
-	`"`, "&quot;",
 	`\`, `\\`,
 	"`", "\\`",
-	"*", `\*`,
-	"_", `\_`,
 	"[", `\[`,
 	"]", `\]`,
-	"(", `\(`,
-	")", `\)`,
-	"!", `\!`,
-	"#", `\#`,
 	"|", `\|`,
-	"~", `\~`,
 	"@", "@&#8203;", // a zero-width space after @ defuses a mention
 )
 
@@ -55,4 +48,20 @@ func CodeBlock(s string) string {
 // marker afterwards.
 func DefuseMarkers(s string) string {
 	return strings.ReplaceAll(s, MarkerPrefix, "&lt;!-- llmgate:")
+}
+
+// Code puts one line of text from outside llmgate in an inline code span
+// (Line first), with delimiters longer than any backtick run inside, so it
+// renders literally: no HTML, links or mentions. Pipes are escaped for
+// tables, where GitHub honours the escape even in code.
+func Code(s string) string {
+	s = strings.ReplaceAll(Line(s), "|", `\|`)
+	delim := "`"
+	for strings.Contains(s, delim) {
+		delim += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return delim + s + delim
 }

@@ -83,7 +83,7 @@ func TestTextNeutralisesWorkflowCommandsAndEscapes(t *testing.T) {
 func TestMarkdownRendersLiterally(t *testing.T) {
 	in := "500: </details><img src=x> @octocat ![i](http://e/x.png) <!-- llmgate:other --> `code` | *b* #12\n::error::x"
 	got := Markdown(in)
-	for _, bad := range []string{"<", ">", "@octocat", "![", "](", "`code`", " | ", "*b*", "\n", "\n::"} {
+	for _, bad := range []string{"<", ">", "@octocat", "![", "`code`", " | ", "\n", "\n::"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("Markdown(...) = %q still holds %q", got, bad)
 		}
@@ -91,7 +91,7 @@ func TestMarkdownRendersLiterally(t *testing.T) {
 	if strings.Contains(got, MarkerPrefix) {
 		t.Errorf("marker survived: %q", got)
 	}
-	if !strings.Contains(got, "@&#8203;octocat") || !strings.Contains(got, "&lt;/details&gt;") {
+	if !strings.Contains(got, "@&#8203;octocat") || !strings.Contains(got, "&lt;/details&gt;") || !strings.Contains(got, `!\[i\]`) {
 		t.Errorf("Markdown(...) = %q: mention or tag not escaped as expected", got)
 	}
 }
@@ -103,5 +103,19 @@ func TestCodeBlockCannotBeClosedFromInside(t *testing.T) {
 	}
 	if got := DefuseMarkers("a <!-- llmgate:x --> b"); strings.Contains(got, MarkerPrefix) {
 		t.Errorf("DefuseMarkers kept the marker: %q", got)
+	}
+}
+
+func TestCodeSpan(t *testing.T) {
+	cases := map[string]string{
+		"a.hcl:1:2":   "`a.hcl:1:2`",
+		"x`y":         "``x`y``",
+		"`start":      "`` `start ``",
+		"a|b\n@c</x>": "`a\\|b @c</x>`",
+	}
+	for in, want := range cases {
+		if got := Code(in); got != want {
+			t.Errorf("Code(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

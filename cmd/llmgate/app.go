@@ -12,12 +12,50 @@ import (
 	"sync"
 
 	"github.com/agext/levenshtein"
+	"github.com/llmgate/llmgate/ghaction"
+	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // env is what a subcommand may touch of the outside world.
 type env struct {
+	// stdout and stderr mask every secret the masker knows.
 	stdout, stderr io.Writer
-	getenv         func(string) string
+	// stdoutTTY and stderrTTY say whether the real outputs are terminals.
+	stdoutTTY, stderrTTY bool
+	getenv               func(string) string
+	// mask holds the secrets known so far; it is the process's masker
+	// while the command runs.
+	mask *untrusted.Masker
+}
+
+// knownSecretEnv are the environment variables whose values llmgate masks
+// from the start: the tokens a CI job hands it.
+var knownSecretEnv = []string{"GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "OPENAI_API_KEY"}
+
+// newEnv wraps the real outputs in a masker that, under GitHub Actions,
+// registers each secret with ::add-mask:: on stdout before anything else is
+// printed, and knows the CI's tokens from the start.
+func newEnv(stdout, stderr io.Writer, getenv func(string) string) *env {
+	m := untrusted.NewMasker()
+	if getenv("GITHUB_ACTIONS") == "true" {
+		m.OnAdd(func(secret string) { ghaction.AddMask(stdout, secret) })
+	}
+	for _, k := range knownSecretEnv {
+		m.Add(getenv(k))
+	}
+	return &env{
+		stdout: m.Writer(stdout), stderr: m.Writer(stderr),
+		stdoutTTY: isTerminal(stdout), stderrTTY: isTerminal(stderr),
+		getenv: getenv, mask: m,
+	}
+}
+
+// addSecrets makes the command mask s's secrets from now on.
+func (e *env) addSecrets(s *suite.Suite) {
+	if s != nil {
+		e.mask.Add(s.Secrets...)
+	}
 }
 
 // command is one subcommand. Each lives in its own file and registers itself.
@@ -35,7 +73,8 @@ func register(c *command) { commands[c.name] = c }
 
 // run is llmgate's whole CLI: it dispatches args to a subcommand.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	e := &env{stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	e := newEnv(stdout, stderr, os.Getenv)
+	defer untrusted.Use(e.mask)()
 	if len(args) == 0 {
 		printUsage(stderr)
 		return errReported{exitUsage}

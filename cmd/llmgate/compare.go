@@ -80,6 +80,9 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	if *failOn != "" && *failOn != "inconclusive" {
 		return usagef("--fail-on takes only \"inconclusive\", got %q", *failOn)
 	}
+	if err := checkOutputs([]output{{"--markdown", *mdPath}, {"--json", *jsonPath}}, pos[0], pos[1], *suitePath, *rerunPath); err != nil {
+		return err
+	}
 	cfg, err := cmpConfig(e, *suitePath, vars)
 	if err != nil {
 		return err

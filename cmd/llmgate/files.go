@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -34,4 +35,47 @@ func writeFileAtomic(path string, data []byte) error {
 // siblingPath replaces path's extension with ext: results.json → results.md.
 func siblingPath(path, ext string) string {
 	return strings.TrimSuffix(path, filepath.Ext(path)) + ext
+}
+
+// output is one file a command will write, and the flag that named it.
+type output struct{ flag, path string }
+
+// checkOutputs refuses, as bad usage (exit 2), an output that is a
+// directory, that is the same file as one of inputs (through links too),
+// or that another output also names: `run s.hcl -o s.hcl` would replace the
+// suite, `gate --baseline b.json -o b.json` the baseline. Empty paths are
+// skipped.
+func checkOutputs(outs []output, inputs ...string) error {
+	for i, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(o.path); err == nil && fi.IsDir() {
+			return usagef("%s %s is a directory; name a file inside it", o.flag, o.path)
+		}
+		for _, in := range inputs {
+			if in != "" && sameFile(o.path, in) {
+				return usagef("%s %s would overwrite the input %s; write the output elsewhere", o.flag, o.path, in)
+			}
+		}
+		for _, other := range outs[:i] {
+			if other.path != "" && sameFile(o.path, other.path) {
+				return usagef("%s and %s both name %s; give each output its own file", other.flag, o.flag, o.path)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether a and b name one file: the same inode when both
+// exist, else the same absolute path.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }

@@ -102,7 +102,7 @@ func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePat
 		OutputPath: f.out,
 		TargetURL:  f.targetURL,
 		LogDir:     f.logDir,
-		Progress:   runner.NewRenderer(e.stdout, isTerminal(e.stdout), e.getenv("GITHUB_ACTIONS") == "true"),
+		Progress:   runner.NewRenderer(e.stdout, e.stdoutTTY, e.getenv("GITHUB_ACTIONS") == "true"),
 		Env:        runner.DetectEnvironment(ctx, e.getenv, filepath.Dir(suitePath), version()),
 		PlanInfo:   info,
 	}, nil

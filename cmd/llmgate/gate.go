@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -12,6 +11,7 @@ import (
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 func init() {
@@ -160,6 +160,9 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return errReported{exitUsage}
 	}
 	g.s = s
+	if err := checkOutputs(g.outputs(), o.suitePath, baselineInput(s, o.baseline)); err != nil {
+		return g.usage(err)
+	}
 	ropts, err := o.options(ctx, e, s, o.suitePath)
 	if err != nil {
 		return g.usage(err)
@@ -228,7 +231,7 @@ func (g *gateRun) report(ctx context.Context) error {
 		}
 	}
 	printFailedAsserts(e.stderr, out.FailedAsserts())
-	if _, err := os.Stat(g.o.out); err == nil {
+	if g.resultsWritten() {
 		fmt.Fprintf(e.stdout, "Results written to %s\n", g.o.out)
 	}
 
@@ -238,7 +241,7 @@ func (g *gateRun) report(ctx context.Context) error {
 		if g.verdict == runner.GateError {
 			b.WriteString("> [!CAUTION]\n> **The gate could not judge this change.**\n")
 			for _, p := range out.Problems {
-				fmt.Fprintf(&b, "> - %s\n", strings.ReplaceAll(p.Error(), "\n", " "))
+				fmt.Fprintf(&b, "> - %s\n", untrusted.Markdown(p.Error()))
 			}
 			b.WriteString("\n")
 		}
@@ -247,12 +250,9 @@ func (g *gateRun) report(ctx context.Context) error {
 		}
 		md = gateInsertAfterHeading(md, b.String())
 	}
-	g.mdPath = g.o.markdown
-	if g.mdPath == "" && g.gh.Enabled() {
-		g.mdPath = siblingPath(g.o.out, ".md")
-	}
+	g.mdPath = g.markdownPath()
 	if g.mdPath != "" {
-		if err := os.WriteFile(g.mdPath, []byte(md), 0o644); err != nil {
+		if err := writeFileAtomic(g.mdPath, []byte(md)); err != nil {
 			errs = append(errs, fmt.Errorf("write markdown report: %w", err))
 			g.mdPath = ""
 		} else {
@@ -291,10 +291,45 @@ func (g *gateRun) setOutputs() error {
 	if g.out != nil {
 		o.Regressions, o.FailedAsserts = g.out.Regressions, len(g.out.FailedAsserts())
 	}
-	if _, err := os.Stat(g.o.out); err == nil {
+	if g.resultsWritten() {
 		o.ResultsPath = g.o.out
 	}
 	return g.gh.SetOutputs(o)
+}
+
+// markdownPath is where the markdown report goes: --markdown, else beside
+// the results file under Actions, else nowhere.
+func (g *gateRun) markdownPath() string {
+	if g.o.markdown == "" && g.gh.Enabled() {
+		return siblingPath(g.o.out, ".md")
+	}
+	return g.o.markdown
+}
+
+// outputs are the files the gate writes.
+func (g *gateRun) outputs() []output {
+	return []output{
+		{"-o", g.o.out},
+		{"--markdown", g.markdownPath()},
+		{"the rerun file", siblingPath(g.o.out, ".rerun.json")},
+	}
+}
+
+// baselineInput is the baseline file the gate reads, "" for none.
+func baselineInput(s *suite.Suite, flag string) string {
+	if p := runner.BaselinePath(s, flag); p != runner.BaselineNone {
+		return p
+	}
+	return ""
+}
+
+// resultsWritten reports whether the results file is this gate's.
+func (g *gateRun) resultsWritten() bool {
+	var problems error
+	if g.out != nil {
+		problems = errors.Join(g.out.Problems...)
+	}
+	return resultsWritten(g.o.out, problems)
 }
 
 // note tells the user something that does not change the verdict: on
@@ -326,7 +361,7 @@ func gateInsertAfterHeading(md, block string) string {
 // each error at its file:line:col, so the job page says why nothing ran.
 func invalidSuiteMarkdown(path string, diags hcl.Diagnostics) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### llmgate · %s: ⛔ invalid suite, nothing ran\n\n", path)
+	fmt.Fprintf(&b, "### llmgate · %s: ⛔ invalid suite, nothing ran\n\n", untrusted.Markdown(path))
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError {
 			continue
@@ -335,9 +370,9 @@ func invalidSuiteMarkdown(path string, diags hcl.Diagnostics) string {
 		if d.Subject != nil {
 			pos = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
 		}
-		fmt.Fprintf(&b, "- `%s`: **%s**", pos, d.Summary)
+		fmt.Fprintf(&b, "- %s: **%s**", untrusted.Code(pos), untrusted.Markdown(d.Summary))
 		if d.Detail != "" {
-			fmt.Fprintf(&b, " %s", strings.ReplaceAll(d.Detail, "\n", " "))
+			fmt.Fprintf(&b, " %s", untrusted.Markdown(d.Detail))
 		}
 		b.WriteString("\n")
 	}

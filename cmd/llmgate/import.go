@@ -55,6 +55,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if len(files) == 0 || *out == "" {
 		return usagef("import vllm-bench needs at least one FILE.json and -o results.json")
 	}
+	if err := checkOutputs([]output{{"-o", *out}}, files...); err != nil {
+		return err
+	}
 	var merged *results.File
 	seen := map[string]string{}
 	for i, path := range files {

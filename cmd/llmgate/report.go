@@ -60,6 +60,9 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	if *suitePath != "" && *basePath == "" {
 		return usagef("--suite gives the bands of a comparison; pass --baseline FILE too, or leave --suite out")
 	}
+	if err := checkOutputs([]output{{"-o", *out}}, pos[0], *basePath, *suitePath); err != nil {
+		return err
+	}
 	cur, err := readResults(pos[0], "current")
 	if err != nil {
 		return err

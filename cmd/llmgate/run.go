@@ -74,6 +74,9 @@ func runSuiteCommand(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
+	if err := checkOutputs([]output{{"-o", f.out}}, pos[0]); err != nil {
+		return err
+	}
 	s, diags, err := loadSuite(e, pos[0], vars)
 	if err != nil {
 		return err
@@ -104,7 +107,7 @@ func runFinish(e *env, f *results.File, out string, runErr error) error {
 		if f.Partial {
 			state = " (partial: not every run finished)"
 		}
-		if _, err := os.Stat(out); err == nil {
+		if resultsWritten(out, runErr) {
 			fmt.Fprintf(e.stdout, "\nResults written to %s%s\n", out, state)
 		}
 	}
@@ -124,4 +127,15 @@ func runFinish(e *env, f *results.File, out string, runErr error) error {
 		return infraErr(errors.Join(problems...))
 	}
 	return nil
+}
+
+// resultsWritten reports whether the results file at out is this run's:
+// it exists and no write of it failed.
+func resultsWritten(out string, runErr error) bool {
+	var we *results.WriteError
+	if errors.As(runErr, &we) {
+		return false
+	}
+	fi, err := os.Stat(out)
+	return err == nil && !fi.IsDir()
 }

@@ -25,7 +25,7 @@ func isTerminal(w io.Writer) bool {
 // colorDiagnostics reports whether diagnostics should be highlighted:
 // stderr is a terminal and NO_COLOR is unset.
 func colorDiagnostics(e *env) bool {
-	return e.getenv("NO_COLOR") == "" && isTerminal(e.stderr)
+	return e.getenv("NO_COLOR") == "" && e.stderrTTY
 }
 
 // loadSuite loads the suite at path and prints its diagnostics, errors and
@@ -35,6 +35,7 @@ func loadSuite(e *env, path string, vars map[string]string) (*suite.Suite, hcl.D
 	if s == nil {
 		s = &suite.Suite{Filename: path}
 	}
+	e.addSecrets(s) // before the diagnostics, which may quote them
 	if len(diags) > 0 {
 		if err := suite.WriteDiagnostics(e.stderr, s.Files, diags, colorDiagnostics(e)); err != nil {
 			return s, diags, err

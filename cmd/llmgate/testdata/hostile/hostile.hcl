@@ -1,0 +1,28 @@
+# The suite the hostile-server tests run: an endpoint whose API key comes
+# from the environment (a secret llmgate must mask), a few requests with a
+# short per-request timeout so a stalling server costs seconds.
+suite "hostile" {}
+
+variable "url" {
+  default = "http://127.0.0.1:1"
+}
+
+endpoint "srv" {
+  url     = var.url
+  model   = "hostile-model"
+  api_key = env("LLMGATE_HOSTILE_API_KEY")
+}
+
+scenario "chat" {
+  target = endpoint.srv
+  workload {
+    kind          = "random"
+    input_tokens  = 4
+    output_tokens = 8
+  }
+  load {
+    concurrency = 2
+    requests    = 4
+    timeout     = "2s"
+  }
+}
