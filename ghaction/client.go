@@ -68,7 +68,17 @@ type Comment struct {
 	ID      int64  `json:"id"`
 	Body    string `json:"body"`
 	HTMLURL string `json:"html_url"`
+	User    User   `json:"user"`
 }
+
+// User is a comment's author.
+type User struct {
+	Login string `json:"login"`
+}
+
+// ActionsBot is the login of comments posted with a workflow's
+// GITHUB_TOKEN.
+const ActionsBot = "github-actions[bot]"
 
 // FieldError is one entry of a 422 response's errors list.
 type FieldError struct {
@@ -275,12 +285,31 @@ func (c *Client) ListComments(ctx context.Context, repo Repo, number int, each f
 	return nil
 }
 
-// FindComment returns the first comment on number whose body contains
-// marker, or nil when there is none.
-func (c *Client) FindComment(ctx context.Context, repo Repo, number int, marker string) (*Comment, error) {
+// Identity is the login the token posts as: its user (GET /user), or
+// ActionsBot for an installation token such as a workflow's GITHUB_TOKEN,
+// which GET /user refuses (403).
+func (c *Client) Identity(ctx context.Context) (string, error) {
+	var u User
+	_, err := c.do(ctx, http.MethodGet, c.endpoint("/user", nil), nil, &u)
+	var ae *APIError
+	switch {
+	case errors.As(err, &ae) && (ae.StatusCode == http.StatusForbidden || ae.StatusCode == http.StatusNotFound):
+		return ActionsBot, nil
+	case err != nil:
+		return "", err
+	case u.Login == "":
+		return "", fmt.Errorf("github api: GET /user named no login")
+	}
+	return u.Login, nil
+}
+
+// FindComment returns the first comment on number by author whose body
+// contains marker, or nil when there is none. Comments by anyone else are
+// never llmgate's, whatever they contain.
+func (c *Client) FindComment(ctx context.Context, repo Repo, number int, marker, author string) (*Comment, error) {
 	var found *Comment
 	err := c.ListComments(ctx, repo, number, func(cm Comment) bool {
-		if strings.Contains(cm.Body, marker) {
+		if strings.EqualFold(cm.User.Login, author) && strings.Contains(cm.Body, marker) {
 			found = &cm
 			return false
 		}

@@ -32,7 +32,7 @@ func TestUpsertStickyCreates(t *testing.T) {
 	if len(cms) != 4 || cms[3].Body != "<!-- llmgate:llama-8b-gate -->\n## llmgate: pass\n" {
 		t.Errorf("comments = %+v, want ours appended with the marker", cms)
 	}
-	if log := strings.Join(gh.Requests(), "\n"); log != "GET /repos/octo/gate/issues/7/comments?per_page=100\nPOST /repos/octo/gate/issues/7/comments" {
+	if log := strings.Join(gh.Requests(), "\n"); log != "GET /user\nGET /repos/octo/gate/issues/7/comments?per_page=100\nPOST /repos/octo/gate/issues/7/comments" {
 		t.Errorf("requests:\n%s", log)
 	}
 }
@@ -65,6 +65,7 @@ func TestUpsertStickyUpdatesOnPageTwo(t *testing.T) {
 		t.Errorf("comment 120 = %q, other suite's = %q", cms[119].Body, cms[5].Body)
 	}
 	want := []string{
+		"GET /api/v3/user",
 		"GET /api/v3/repos/octo/gate/issues/7/comments?per_page=100",
 		"GET /api/v3/repositories/1/issues/7/comments?per_page=100&page=2",
 		fmt.Sprintf("PATCH /api/v3/repos/octo/gate/issues/comments/%d", ids[119]),
@@ -164,7 +165,7 @@ func TestPaginationStaysOnAPIHost(t *testing.T) {
 	}))
 	defer api.Close()
 	c, _ := NewClient(api.URL, "t", nil)
-	_, err := c.FindComment(context.Background(), octoGate, 1, "m")
+	_, err := c.FindComment(context.Background(), octoGate, 1, "m", ActionsBot)
 	if err == nil || leaked {
 		t.Errorf("err = %v, leaked = %v; want an error and no request to the other host", err, leaked)
 	}

@@ -127,7 +127,11 @@ func (c *Client) UpsertSticky(ctx context.Context, repo Repo, number int, suite,
 	// server, say) would let another suite's run find and edit this comment.
 	markdown = untrusted.DefuseMarkers(untrusted.Mask(markdown))
 	body, truncated := TruncateBody(marker+"\n"+markdown, MaxCommentChars)
-	existing, err := c.FindComment(ctx, repo, number, marker)
+	author, err := c.Identity(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("who does this token post as: %w", err)
+	}
+	existing, err := c.FindComment(ctx, repo, number, marker, author)
 	if err != nil {
 		return nil, fmt.Errorf("find llmgate's comment on %s#%d: %w", repo, number, err)
 	}

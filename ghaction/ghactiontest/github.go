@@ -24,11 +24,22 @@ const (
 	MaxBody = 65536
 )
 
+// BotLogin is the author of comments posted with a workflow's
+// GITHUB_TOKEN, an installation token for which GET /user answers 403.
+const BotLogin = "github-actions[bot]"
+
+// User is a comment's author.
+type User struct {
+	Login string `json:"login"`
+	Type  string `json:"type"`
+}
+
 // Comment is a stored comment.
 type Comment struct {
 	ID      int64  `json:"id"`
 	Body    string `json:"body"`
 	HTMLURL string `json:"html_url"`
+	User    User   `json:"user"`
 }
 
 // FieldError is an entry of a 422 answer's errors list.
@@ -51,6 +62,7 @@ type GitHub struct {
 
 	mu       sync.Mutex
 	readOnly bool
+	login    string // the token's user; "" is an installation token (BotLogin)
 	maxBody  int
 	nextID   int64
 	comments map[int][]Comment
@@ -72,17 +84,41 @@ func (g *GitHub) APIURL() string { return g.srv.URL + g.prefix }
 // SetReadOnly makes writes answer 403 "Resource not accessible by integration".
 func (g *GitHub) SetReadOnly(v bool) { g.mu.Lock(); g.readOnly = v; g.mu.Unlock() }
 
+// SetUser makes Token a user's token: GET /user answers login, and the
+// comments the token writes are login's. By default it is an installation
+// token, as a workflow's GITHUB_TOKEN is: GET /user answers 403 and the
+// comments are BotLogin's.
+func (g *GitHub) SetUser(login string) { g.mu.Lock(); g.login = login; g.mu.Unlock() }
+
+// poster is who the token's writes are by; g.mu is held.
+func (g *GitHub) poster() User {
+	if g.login == "" {
+		return User{Login: BotLogin, Type: "Bot"}
+	}
+	return User{Login: g.login, Type: "User"}
+}
+
 // SetMaxBody changes the body limit (characters) above which writes answer 422.
 func (g *GitHub) SetMaxBody(n int) { g.mu.Lock(); g.maxBody = n; g.mu.Unlock() }
 
-// Seed adds n comments to issue, with bodies from body, and returns their IDs.
+// Seed adds n comments to issue by the token's own identity, with bodies
+// from body, and returns their IDs.
 func (g *GitHub) Seed(issue, n int, body func(i int) string) []int64 {
+	g.mu.Lock()
+	author := g.poster()
+	g.mu.Unlock()
+	return g.SeedBy(issue, author.Login, n, body)
+}
+
+// SeedBy adds n comments to issue by login, with bodies from body, and
+// returns their IDs.
+func (g *GitHub) SeedBy(issue int, login string, n int, body func(i int) string) []int64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var ids []int64
 	for i := range n {
 		g.nextID++
-		g.comments[issue] = append(g.comments[issue], Comment{ID: g.nextID, Body: body(i)})
+		g.comments[issue] = append(g.comments[issue], Comment{ID: g.nextID, Body: body(i), User: User{Login: login, Type: "User"}})
 		ids = append(ids, g.nextID)
 	}
 	return ids
@@ -126,6 +162,18 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Header.Get("Authorization") != "Bearer "+Token {
 		fail(w, http.StatusUnauthorized, "Bad credentials")
+		return
+	}
+	if r.URL.Path == g.prefix+"/user" && r.Method == http.MethodGet {
+		g.mu.Lock()
+		login := g.login
+		g.mu.Unlock()
+		if login == "" {
+			fail(w, http.StatusForbidden, "Resource not accessible by integration")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(User{Login: login, Type: "User"})
 		return
 	}
 	path, ok := strings.CutPrefix(r.URL.Path, g.prefix+"/repos/"+Owner+"/"+Repo+"/issues/")
@@ -202,7 +250,7 @@ func (g *GitHub) write(w http.ResponseWriter, r *http.Request, issueStr string, 
 	if id == 0 {
 		issue, _ := strconv.Atoi(issueStr)
 		g.nextID++
-		cm := Comment{ID: g.nextID, Body: in.Body, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", Owner, Repo, issue, g.nextID)}
+		cm := Comment{ID: g.nextID, Body: in.Body, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", Owner, Repo, issue, g.nextID), User: g.poster()}
 		g.comments[issue] = append(g.comments[issue], cm)
 		w.WriteHeader(http.StatusCreated)
 		_ = json.NewEncoder(w).Encode(cm)
