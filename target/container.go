@@ -42,6 +42,10 @@ type Container struct {
 	ready   *healthStrategy
 	key     string // LabelContainer's value: finds the container if create returned none
 
+	// track follows the container from the create call on, so every
+	// failure path can remove it, whether or not testcontainers returned it.
+	track createTracker
+
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -95,6 +99,7 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 		if p := recover(); p != nil {
 			if c.ctr == nil {
 				c.removeOrphan(ctx)
+				c.removeTracked(ctx)
 			}
 			_ = c.Stop(ctx)
 			panic(p)
@@ -112,6 +117,7 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 			// Create may have gone through on the daemon even so (ctx was
 			// cancelled mid-call): remove whatever carries this start's label.
 			c.removeOrphan(ctx)
+			c.removeTracked(ctx)
 			_ = c.Stop(ctx) // closes the client and the log file
 			return nil, err
 		}
@@ -143,6 +149,7 @@ func (s *settings) request(c *Container, mounts []mount.Mount, port string) []tc
 		labels[LabelSession] = s.session
 	}
 	opts := []tc.ContainerCustomizer{
+		tc.WithAdditionalLifecycleHooks(c.track.hooks()),
 		tc.WithCmd(s.cmd()...),
 		tc.WithExposedPorts(port),
 		tc.WithEnv(s.env),
@@ -265,14 +272,90 @@ func (c *Container) startFailure(ctx context.Context, cause error) error {
 	return se
 }
 
+// orphanSettle is how long removeOrphan keeps at it: the daemon finishes a
+// create its client abandoned a moment later, and refuses to remove a
+// container while its create is still going on.
+const orphanSettle = 5 * time.Second
+
 // removeOrphan removes a container that the daemon created although the
-// create call failed, found by its LabelContainer label.
+// create call failed, found by its LabelContainer label. When the create
+// was sent and never answered (a signal mid-call), the container may not be
+// listed yet, or not be removable yet: it looks and removes again until the
+// label lists nothing, for up to orphanSettle.
 func (c *Container) removeOrphan(ctx context.Context) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if ids, err := listLabelled(cctx, c.cli, LabelContainer, c.key); err == nil {
-		_ = removeAll(cctx, c.cli, ids)
+	deadline := time.Now().Add(orphanSettle)
+	removed := false
+	for {
+		ids, err := listLabelled(cctx, c.cli, LabelContainer, c.key)
+		switch {
+		case err == nil && len(ids) > 0:
+			if removeAll(cctx, c.cli, ids) == nil {
+				removed = true
+			}
+		case err == nil && (removed || !c.track.inFlight()):
+			return // nothing (left) to remove
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		select {
+		case <-cctx.Done():
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
+}
+
+// removeTracked removes the container the create hook saw, if any.
+func (c *Container) removeTracked(ctx context.Context) {
+	id := c.track.id()
+	if id == "" {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	_ = removeAll(cctx, c.cli, []string{id})
+}
+
+// createTracker records, through testcontainers' lifecycle hooks, that a
+// create call was sent and which container it made.
+type createTracker struct {
+	mu      sync.Mutex
+	sent    bool
+	created string
+}
+
+func (t *createTracker) hooks() tc.ContainerLifecycleHooks {
+	return tc.ContainerLifecycleHooks{
+		PreCreates: []tc.ContainerRequestHook{func(context.Context, tc.ContainerRequest) error {
+			t.mu.Lock()
+			t.sent = true
+			t.mu.Unlock()
+			return nil
+		}},
+		PostCreates: []tc.ContainerHook{func(_ context.Context, ctr tc.Container) error {
+			t.mu.Lock()
+			t.created = ctr.GetContainerID()
+			t.mu.Unlock()
+			return nil
+		}},
+	}
+}
+
+// inFlight reports whether a create was sent without its answer being seen.
+func (t *createTracker) inFlight() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.sent && t.created == ""
+}
+
+// id is the created container's id, "" before the create answered.
+func (t *createTracker) id() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.created
 }
 
 // BaseURL is the server's root on the host, e.g. "http://127.0.0.1:32768".
@@ -321,8 +404,14 @@ func (c *Container) Stop(ctx context.Context) error {
 		}
 		if c.ctr != nil {
 			if err := c.ctr.Terminate(cctx); err != nil && !cerrdefs.IsNotFound(err) {
-				errs = append(errs, fmt.Errorf("remove container %s: %w", c.ctr.GetContainerID(), err))
+				// Terminate gives up when its stop fails (a container
+				// that never started, say): force-remove it by id.
+				if rerr := removeAll(cctx, c.cli, []string{c.ctr.GetContainerID()}); rerr != nil {
+					errs = append(errs, fmt.Errorf("remove container %s: %w", c.ctr.GetContainerID(), errors.Join(err, rerr)))
+				}
 			}
+		} else if c.cli != nil {
+			c.removeTracked(cctx)
 		}
 		if c.cli != nil {
 			_ = c.cli.Close()
