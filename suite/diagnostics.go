@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -34,9 +35,35 @@ func WriteDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnos
 		if i := bytes.IndexByte(body, '\n'); i >= 0 {
 			body = body[i+1:]
 		}
+		body = cutLongLines(body, maxSnippetLine, color)
 		if _, err := fmt.Fprintf(w, "%s\n%s", head, body); err != nil {
 			return fmt.Errorf("write diagnostics: %w", err)
 		}
 	}
 	return nil
+}
+
+// maxSnippetLine bounds a printed source line, in bytes: one line of a
+// hostile file can be megabytes long.
+const maxSnippetLine = 240
+
+// cutLongLines shortens every line of b longer than n bytes to n bytes (at
+// a character boundary) and an ellipsis, resetting colours when they are on.
+func cutLongLines(b []byte, n int, color bool) []byte {
+	lines := bytes.Split(b, []byte("\n"))
+	for i, l := range lines {
+		if len(l) <= n {
+			continue
+		}
+		cut := n
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		l = append(bytes.Clone(l[:cut]), " …"...)
+		if color {
+			l = append(l, "\x1b[0m"...)
+		}
+		lines[i] = l
+	}
+	return bytes.Join(lines, []byte("\n"))
 }

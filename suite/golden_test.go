@@ -138,6 +138,10 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "one_line_block.hcl", pos: "4:27", summary: "Invalid single-argument block definition"},
 		// An assert with no condition.
 		{file: "missing_condition.hcl", pos: "7:3", summary: "Missing required argument"},
+		// 70 nested parentheses: refused before parsing.
+		{file: "deep_nesting.hcl", pos: "4:81", summary: "Nesting too deep"},
+		// 299 additions in one expression: refused before parsing.
+		{file: "long_expression.hcl", pos: "4:532", summary: "Expression too long"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

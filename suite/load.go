@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +20,7 @@ import (
 // Files (so the diagnostics can be rendered with snippets) and must not be
 // run; otherwise it is complete, with each scenario's sweep expanded.
 func Load(filename string, opts Options) (*Suite, hcl.Diagnostics) {
-	src, err := os.ReadFile(filename)
+	src, err := readSuiteFile(filename)
 	if err != nil {
 		return &Suite{Filename: filename, Files: map[string]*hcl.File{}}, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
@@ -28,6 +29,17 @@ func Load(filename string, opts Options) (*Suite, hcl.Diagnostics) {
 		}}
 	}
 	return loadSource(filename, src, opts)
+}
+
+// readSuiteFile reads at most MaxSuiteBytes+1 bytes of filename, so that
+// a huge file (or /dev/zero) is refused by checkLimits instead of read.
+func readSuiteFile(filename string) ([]byte, error) {
+	f, err := os.Open(filename)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxSuiteBytes+1))
 }
 
 // loader holds the state of one Load: the file, the inputs, and every
@@ -51,10 +63,18 @@ type loader struct {
 
 // loadSource is Load on bytes already read; the fuzz test calls it directly.
 func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnostics) {
+	src = normalizeNewlines(src)
+	if diags := checkLimits(filename, src); diags.HasErrors() {
+		file := &hcl.File{Bytes: src}
+		if len(src) > MaxSuiteBytes {
+			file.Bytes = nil // no snippet from a file this large
+		}
+		return &Suite{Filename: filename, Files: map[string]*hcl.File{filename: file}}, diags
+	}
 	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	skeleton := &Suite{Filename: filename, Files: map[string]*hcl.File{filename: file}}
 	if diags.HasErrors() {
-		return skeleton, sortDiags(explainSyntax(diags))
+		return skeleton, capDiagnostics(sortDiags(explainSyntax(diags)))
 	}
 	l := &loader{
 		filename: filename,
@@ -80,7 +100,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	l.decodeScenarios(byType["scenario"], defs)
 	l.decodeGate(byType["gate"])
 
-	diags = sortDiags(dropConsequences(dedupe(l.diags)))
+	diags = capDiagnostics(sortDiags(dropConsequences(dedupe(l.diags))))
 	skeleton.Secrets = l.collectSecrets()
 	if diags.HasErrors() {
 		return skeleton, diags
