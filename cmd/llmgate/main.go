@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -22,12 +23,21 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
+// exitOnInterrupt is set by commands that start nothing and write nothing
+// (validate): the first signal ends the process at once, even while it
+// waits on a file (a FIFO) that may never come.
+var exitOnInterrupt atomic.Bool
+
 // onSignals cancels the command on the first signal, so servers are stopped
 // and results written. A second one (GitHub Actions sends SIGTERM 7.5 s after
 // SIGINT on a cancelled job) force-removes this process's containers and exits.
 func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc) {
 	<-sigs
 	cancel()
+	if exitOnInterrupt.Load() {
+		fmt.Fprintln(os.Stderr, "llmgate: interrupted")
+		os.Exit(exitInfra)
+	}
 	<-sigs
 	fmt.Fprintln(os.Stderr, "llmgate: second signal: removing containers and exiting")
 	if target.ProcessSessionUsed() {

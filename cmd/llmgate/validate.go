@@ -36,6 +36,7 @@ Examples:
 }
 
 func runValidate(ctx context.Context, e *env, args []string) error {
+	exitOnInterrupt.Store(true) // nothing to clean up
 	fs := newFlags(commands["validate"], e)
 	plan := fs.Bool("plan", false, "print the runs each suite expands to, grouped by server start")
 	varFlags := varFlag(fs)
