@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // chunk is what the client needs from one streamed completion chunk.
@@ -44,7 +45,11 @@ func parseChunkFast(b []byte, c *chunk) error {
 		return errSyntax
 	}
 	flat := false // vLLM before 0.10.1: {"object":"error","message":...}
+	var seen keySet
 	end, err := eachKey(b, i, func(key []byte, v int) (int, error) {
+		if !seen.add(key, "choices", "usage", "error", "object") {
+			return 0, errSyntax
+		}
 		switch string(key) {
 		case "choices":
 			return parseChoices(b, v, c)
@@ -91,13 +96,21 @@ func parseChoices(b []byte, i int, c *chunk) (int, error) {
 		return 0, errSyntax
 	}
 	// the first choice: find text or delta.content
+	var seen keySet
 	end, err := eachKey(b, j, func(key []byte, v int) (int, error) {
+		if !seen.add(key, "text", "delta") {
+			return 0, errSyntax
+		}
 		switch string(key) {
 		case "text":
 			return stringValue(b, v, c)
 		case "delta":
 			if v < len(b) && b[v] == '{' {
+				var seen keySet
 				return eachKey(b, v, func(key []byte, v int) (int, error) {
+					if !seen.add(key, "content") {
+						return 0, errSyntax
+					}
 					if string(key) == "content" {
 						return stringValue(b, v, c)
 					}
@@ -140,6 +153,9 @@ func stringValue(b []byte, i int, c *chunk) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if !utf8.Valid(b[i+1 : end-1]) {
+		return 0, errSyntax // encoding/json would replace the bad bytes
+	}
 	c.text, c.escaped = b[i+1:end-1], esc
 	return end, nil
 }
@@ -152,7 +168,11 @@ func parseUsage(b []byte, i int, c *chunk) (int, error) {
 		return 0, errSyntax
 	}
 	c.usage = true
+	var seen keySet
 	return eachKey(b, i, func(key []byte, v int) (int, error) {
+		if !seen.add(key, "prompt_tokens", "completion_tokens") {
+			return 0, errSyntax
+		}
 		switch string(key) {
 		case "prompt_tokens":
 			return intValue(b, v, &c.promptTokens)
@@ -172,11 +192,38 @@ func intValue(b []byte, i int, dst *int) (int, error) {
 		n = n*10 + int(b[j]-'0')
 		j++
 	}
-	if j == i || j-i > 15 {
+	if j == i || j-i > 15 || (b[i] == '0' && j-i > 1) {
 		return 0, errSyntax
 	}
 	*dst = n
 	return j, nil
+}
+
+// keySet remembers which of an object's wanted keys were seen, so that the
+// scanner leaves to encoding/json what it would read differently: a wanted
+// key given twice (encoding/json keeps the last), or spelled in another
+// case (encoding/json matches keys case-insensitively, "Usage" and
+// "uſage" included).
+type keySet uint8
+
+// add records key; false means the scanner must give up on this chunk.
+func (s *keySet) add(key []byte, wanted ...string) bool {
+	for i, w := range wanted {
+		if string(key) == w {
+			bit := keySet(1) << i
+			if *s&bit != 0 {
+				return false
+			}
+			*s |= bit
+			return true
+		}
+	}
+	for _, w := range wanted {
+		if bytes.EqualFold(key, []byte(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 // eachKey walks the object starting at b[i] == '{', calling fn with each key
@@ -243,6 +290,10 @@ func skipValue(b []byte, i int) (int, error) {
 			case '}', ']':
 				depth--
 				if depth == 0 {
+					// skipped, but it must be JSON all the same
+					if !json.Valid(b[i : j+1]) {
+						return 0, errSyntax
+					}
 					return j + 1, nil
 				}
 			}
@@ -258,7 +309,7 @@ func skipValue(b []byte, i int) (int, error) {
 			j++
 		}
 	done:
-		if j == i {
+		if !validScalar(b[i:j]) {
 			return 0, errSyntax
 		}
 		return j, nil
@@ -277,8 +328,13 @@ func skipString(b []byte, i int) (int, bool, error) {
 			return 0, false, errSyntax
 		}
 		q := j + k
-		if !esc && bytes.IndexByte(b[j:q], '\\') >= 0 {
-			esc = true
+		for _, ch := range b[j:q] {
+			if ch < 0x20 {
+				return 0, false, errSyntax // a raw control character: not JSON
+			}
+			if ch == '\\' {
+				esc = true
+			}
 		}
 		if esc {
 			n := 0
@@ -289,9 +345,82 @@ func skipString(b []byte, i int) (int, bool, error) {
 				j = q + 1
 				continue
 			}
+			if !validEscapes(b[i+1 : q]) {
+				return 0, false, errSyntax
+			}
 		}
 		return q + 1, esc, nil
 	}
+}
+
+// validEscapes reports whether every backslash in s starts a JSON escape.
+func validEscapes(s []byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if i+1 >= len(s) {
+			return false
+		}
+		switch s[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i++
+		case 'u':
+			if i+6 > len(s) {
+				return false
+			}
+			for _, h := range s[i+2 : i+6] {
+				if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+					return false
+				}
+			}
+			i += 5
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validScalar reports whether s is a JSON literal or number.
+func validScalar(s []byte) bool {
+	switch string(s) {
+	case "true", "false", "null":
+		return true
+	}
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 func ws(b []byte, i int) int {

@@ -109,7 +109,16 @@ func (e *evaluator) int(attr *hcl.Attribute) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+	if math.Abs(f) > 1<<53 {
+		// exactness ends at 2^53: do not print a rounded echo of the value
+		exact := formatNumber(f)
+		if v, ok := e.value(attr); ok && v.Type() == cty.Number && v.IsKnown() && !v.IsNull() {
+			exact = v.AsBigFloat().Text('f', -1)
+		}
+		e.errorAt(attr, "Number too large", "%s = %s is beyond any sensible value; it must be a whole number of at most 2^53 (9007199254740992).", attr.Name, exact)
+		return 0, false
+	}
+	if f != math.Trunc(f) {
 		e.errorAt(attr, "Invalid number", "%s must be a whole number, not %s.", attr.Name, formatNumber(f))
 		return 0, false
 	}

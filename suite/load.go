@@ -59,6 +59,8 @@ type loader struct {
 	defaultsBody hcl.Body
 	// implicit is the simulator used when a suite declares no target at all.
 	implicit *Target
+	// invalidTargets describes target blocks whose name made them unusable.
+	invalidTargets []string
 }
 
 // loadSource is Load on bytes already read; the fuzz test calls it directly.

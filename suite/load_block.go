@@ -1,8 +1,19 @@
 package suite
 
 import (
+	"time"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/load"
+)
+
+// Values above these are accepted with a warning: they are almost
+// certainly typos (an extra zero, 1e8 for 1e3).
+const (
+	AbsurdConcurrency = 10000
+	AbsurdRate        = 100000
+	AbsurdRequests    = 10000000
+	AbsurdTokens      = 1 << 20
 )
 
 // loadBlock is `load {...}`: how traffic arrives and when the run stops.
@@ -43,6 +54,10 @@ func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 			ev.errorAt(b.Concurrency, "Invalid concurrency", "concurrency = %d: it is how many requests may be in flight at once, so it must be at least 1.", n)
 		} else {
 			cfg.Concurrency = n
+			if n > AbsurdConcurrency {
+				ev.warnAt(b.Concurrency, "Absurd concurrency",
+					"concurrency = %d: one vLLM server runs a few hundred sequences at once (max_num_seqs), and every request in flight holds a connection and a file descriptor here. Did you mean a smaller number?", n)
+			}
 		}
 	}
 	if r, ok := ev.num(b.Rate); ok {
@@ -50,6 +65,9 @@ func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 			ev.errorAt(b.Rate, "Invalid rate", "rate = %s: it is the mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", formatNumber(r))
 		} else {
 			cfg.Rate = r
+			if r > AbsurdRate {
+				ev.warnAt(b.Rate, "Absurd rate", "rate = %s requests per second is far beyond what one server answers; did you mean a smaller number?", formatNumber(r))
+			}
 		}
 	}
 	if v, ok := ev.num(b.Burstiness); ok {
@@ -68,6 +86,9 @@ func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 			ev.errorAt(b.Requests, "Invalid request count", "requests = %d: a run needs at least 1 measured request.", n)
 		} else {
 			cfg.Requests, reqOK = n, true
+			if n > AbsurdRequests {
+				ev.warnAt(b.Requests, "Absurd request count", "requests = %d: at a thousand requests a second this run would take %s; did you mean a smaller number?", n, time.Duration(n/1000)*time.Second)
+			}
 		}
 	}
 	if d, ok := ev.duration(b.Duration); ok {

@@ -27,6 +27,7 @@ func (l *loader) decodeTargets(servers, endpoints, simulators hcl.Blocks) {
 			if !hclsyntaxValidIdentifier(t.Name) {
 				l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+kb.kind+" name",
 					"%q can't be referenced as %s.%s; use letters, digits, underscores and dashes, starting with a letter.", t.Name, kb.kind, t.Name)
+				l.invalidTargets = append(l.invalidTargets, fmt.Sprintf("%s %q (line %d)", kb.kind, t.Name, b.DefRange.Start.Line))
 				continue
 			}
 			if prev, dup := seen[t.Ref()]; dup {
@@ -113,6 +114,8 @@ func (l *loader) resolveTargetRef(expr hcl.Expression, attrRange hcl.Range) *Tar
 		declared := "This suite declares no targets."
 		if refs := l.targetRefs(); len(refs) > 0 {
 			declared = "Declared targets: " + strings.Join(refs, ", ") + "."
+		} else if len(l.invalidTargets) > 0 {
+			declared = "This suite declares no usable target: " + strings.Join(l.invalidTargets, ", ") + " could not be read (see the error there)."
 		}
 		l.errorf(expr.Range().Ptr(), attrRange.Ptr(), "Reference to undefined target",
 			"There is no %s block named %q. %s%s", kind, tr[1].(hcl.TraverseAttr).Name, declared, didYouMean(ref, l.targetRefs()))

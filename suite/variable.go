@@ -22,6 +22,10 @@ func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 	vals := map[string]cty.Value{}
 	seen := map[string]*hcl.Block{}
 	fnCtx := newEvalContext(l.dir, nil, l.envFunc)
+	declared := map[string]bool{}
+	for _, b := range blocks {
+		declared[b.Labels[0]] = true
+	}
 	for _, b := range blocks {
 		name := b.Labels[0]
 		if !hclsyntaxValidIdentifier(name) {
@@ -40,6 +44,10 @@ func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 
 		var def cty.Value
 		hasDef := false
+		if vb.Default != nil && l.defaultUsesVariables(name, vb.Default, declared) {
+			vals[name] = cty.DynamicVal
+			continue
+		}
 		if vb.Default != nil {
 			ev := &evaluator{ctx: fnCtx, diags: &l.diags, scope: &scope{}}
 			if v, ok := ev.value(vb.Default); ok {
@@ -92,4 +100,31 @@ func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 		})
 	}
 	return vals
+}
+
+// defaultUsesVariables reports (and explains) a default that refers to a
+// variable: defaults are evaluated before any variable has a value, so
+// even a declared one cannot be used there.
+func (l *loader) defaultUsesVariables(name string, def *hcl.Attribute, declared map[string]bool) bool {
+	found := false
+	for _, tr := range def.Expr.Variables() {
+		if tr.RootName() != "var" {
+			continue
+		}
+		found = true
+		other := ""
+		if len(tr) > 1 {
+			if a, ok := tr[1].(hcl.TraverseAttr); ok {
+				other = a.Name
+			}
+		}
+		why := fmt.Sprintf("variable %q is declared, but", other)
+		if !declared[other] {
+			why = fmt.Sprintf("there is no variable %q, and in any case", other)
+		}
+		l.errorf(tr.SourceRange().Ptr(), def.Range.Ptr(), "Variable in a variable's default",
+			"The default of variable %q refers to var.%s: %s a default is evaluated before any variable has a value. Repeat the value, or set %s with --var %s=VALUE.",
+			name, other, why, name, name)
+	}
+	return found
 }

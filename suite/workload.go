@@ -61,6 +61,9 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 				ev.errorAt(attr, "Invalid "+what, "%s = %d: %s must be at least 1.", attr.Name, n, what)
 				return
 			}
+			if n > AbsurdTokens {
+				ev.warnAt(attr, "Absurd "+what, "%s = %d tokens is longer than any model's context; did you mean a smaller number?", attr.Name, n)
+			}
 			*dst = n
 		}
 	}

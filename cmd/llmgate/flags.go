@@ -94,6 +94,9 @@ func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePat
 		return runner.Options{}, err
 	}
 	plan, info := f.shard.cut(e, plan)
+	if err := checkFileLimit(plan, true); err != nil {
+		return runner.Options{}, err
+	}
 	// testcontainers prints a ten-line Docker banner through its default
 	// logger the first time it meets the daemon: not llmgate's output.
 	tclog.SetDefault(tclog.NewNoopLogger())

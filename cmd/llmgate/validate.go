@@ -65,6 +65,11 @@ func runValidate(ctx context.Context, e *env, args []string) error {
 			continue
 		}
 		p := s.Plan()
+		if err := checkFileLimit(p, false); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
+			failed = true
+			continue
+		}
 		fmt.Fprintf(e.stdout, "%s: ok (%d scenario(s), %d run(s))\n", f, len(s.Scenarios), len(p.Runs()))
 		if shard.shard != nil {
 			p, _ = shard.cut(e, p)
