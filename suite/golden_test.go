@@ -140,6 +140,8 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "missing_condition.hcl", pos: "7:3", summary: "Missing required argument"},
 		// 70 nested parentheses: refused before parsing.
 		{file: "deep_nesting.hcl", pos: "4:81", summary: "Nesting too deep"},
+		// A sweep value with a comma and an equals sign.
+		{file: "sweep_value_separator.hcl", pos: "4:31", summary: "Unusable sweep value"},
 		// 299 additions in one expression: refused before parsing.
 		{file: "long_expression.hcl", pos: "4:532", summary: "Expression too long"},
 	}

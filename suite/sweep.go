@@ -3,6 +3,7 @@ package suite
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -91,6 +92,12 @@ func (l *loader) decodeSweep(b *sweepBlock) []sweepKey {
 				ev.errorAt(elAttr, "Sweep values of the wrong type", "%s values must be numbers, not %s.", a.Name, friendlyType(el.Type()))
 				bad = true
 				continue
+			case strings.ContainsAny(text, runNameSeparators) || strings.IndexFunc(text, unicode.IsControl) >= 0:
+				ev.errorAt(elAttr, "Unusable sweep value",
+					"%s value %q holds a bracket, comma, equals sign, line break or control character; runs are named scenario[key=value,...], so such a value would make the name ambiguous and break the results table. Use a value without them.",
+					a.Name, text)
+				bad = true
+				continue
 			case seen[text]:
 				ev.errorAt(elAttr, "Duplicate sweep value", "%s lists %s twice; each sweep point must be distinct.", a.Name, text)
 				bad = true
@@ -150,6 +157,10 @@ func points(keys []sweepKey) [][]Param {
 	}
 	return out
 }
+
+// runNameSeparators are the characters runName gives meaning to; a sweep
+// value may not hold them.
+const runNameSeparators = "[],="
 
 // runName is "scenario" or "scenario[key=value,...]".
 func runName(scenario string, params []Param) string {
