@@ -160,7 +160,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return errReported{exitUsage}
 	}
 	g.s = s
-	if err := checkOutputs(g.outputs(), o.suitePath, baselineInput(s, o.baseline)); err != nil {
+	if err := checkOutputs(g.outputs(), append([]string{o.suitePath, baselineInput(s, o.baseline)}, o.given.files...)...); err != nil {
 		return g.usage(err)
 	}
 	ropts, err := o.options(ctx, e, s, o.suitePath)
@@ -308,11 +308,11 @@ func (g *gateRun) markdownPath() string {
 
 // outputs are the files the gate writes.
 func (g *gateRun) outputs() []output {
-	return []output{
-		{"-o", g.o.out},
-		{"--markdown", g.markdownPath()},
-		{"the rerun file", siblingPath(g.o.out, ".rerun.json")},
+	outs := []output{{"-o", g.o.out}, {"--markdown", g.markdownPath()}}
+	if g.o.out != "" {
+		outs = append(outs, output{"the rerun file", siblingPath(g.o.out, ".rerun.json")})
 	}
+	return outs
 }
 
 // baselineInput is the baseline file the gate reads, "" for none.

@@ -49,6 +49,9 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 	if len(files) == 0 || *out == "" {
 		return usagef("merge needs the shards' results files and -o FILE (see llmgate help merge)")
 	}
+	if err := checkOutputs([]output{{"-o", *out}}, files...); err != nil {
+		return err
+	}
 	in, err := readShardFiles(files)
 	if err != nil {
 		return err

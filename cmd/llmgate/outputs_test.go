@@ -43,6 +43,8 @@ func TestOutputNamingAnInputIsRefused(t *testing.T) {
 		{"compare --json the baseline", []string{"compare", base, base, "--json", base}, "would overwrite the input"},
 		{"report -o the results", []string{"report", base, "-o", base}, "would overwrite the input"},
 		{"run -o a directory", []string{"run", suitePath, "-o", dir}, "is a directory"},
+		{"merge -o a shard", []string{"merge", base, "-o", base}, "would overwrite the input"},
+		{"gate --results -o the results", []string{"gate", suitePath, "--baseline", "none", "--results", base, "-o", base}, "would overwrite the input"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
