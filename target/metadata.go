@@ -51,7 +51,20 @@ func fetchVersion(ctx context.Context, base string) string {
 	if err := getJSON(ctx, base, "/version", "", &v); err != nil {
 		return ""
 	}
-	return v.Version
+	return displayText(v.Version)
+}
+
+// maxDisplayText bounds a server-reported name llmgate only shows.
+const maxDisplayText = 200
+
+// displayText makes a string the server reports about itself (its version,
+// its GPUs) safe to print and publish, and short.
+func displayText(s string) string {
+	s = untrusted.Line(s)
+	if len(s) > maxDisplayText {
+		s = strings.ToValidUTF8(s[:maxDisplayText], "") + "…"
+	}
+	return s
 }
 
 // fetchModels returns the ids GET /v1/models lists.
@@ -131,7 +144,7 @@ func (c *Container) gpuName(ctx context.Context) string {
 	if err != nil {
 		return ""
 	}
-	return summarizeGPUs(string(b))
+	return displayText(summarizeGPUs(string(b)))
 }
 
 // summarizeGPUs turns nvidia-smi's one-name-per-line output into "NAME" or

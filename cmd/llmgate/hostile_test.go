@@ -168,6 +168,12 @@ func TestHostileServerModes(t *testing.T) {
 			if len(h.file.Runs) != 1 {
 				t.Fatalf("results file has %d runs, want 1\nstdout:\n%s\nstderr:\n%s", len(h.file.Runs), h.stdout, h.stderr)
 			}
+			if mode == hostile.Inject {
+				// the server's /version is published in the environment table: neutralised, one line
+				if v := h.file.Environment.VLLMVersion; !strings.HasPrefix(v, "boom ") || strings.ContainsAny(v, "\n\r\x1b") {
+					t.Errorf("version recorded as %q", v)
+				}
+			}
 			run := h.file.Runs[0]
 			switch mode {
 			case hostile.SlowAccept, hostile.EndlessMetrics:

@@ -48,7 +48,8 @@ const (
 	// included) and the server's own HF_TOKEN in the body.
 	EchoAuth Mode = "echo-auth"
 	// Inject answers 500 with a body full of workflow commands, terminal
-	// escapes and markdown: InjectBody.
+	// escapes and markdown (InjectBody), and reports InjectBody as its
+	// version on /version.
 	Inject Mode = "inject"
 	// EndlessMetrics serves completions normally, but /metrics never ends:
 	// EndlessMetricsBytes of distinct samples, then nothing until the
@@ -135,6 +136,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/metrics":
 		s.metrics(w, r)
+		return
+	case "/version":
+		version := "0.0.0-hostile"
+		if s.mode == Inject {
+			version = InjectBody // the server's description of itself is untrusted too
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{"version": version})
 		return
 	case "/v1/completions", "/v1/chat/completions":
 	default:
