@@ -218,8 +218,17 @@ func (s *keySet) add(key []byte, wanted ...string) bool {
 			return true
 		}
 	}
+	// An ASCII key folds to a wanted one only at the same length; only
+	// non-ASCII keys (with "ſ" or the Kelvin sign) need the full check.
+	ascii := true
+	for _, ch := range key {
+		if ch >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
 	for _, w := range wanted {
-		if bytes.EqualFold(key, []byte(w)) {
+		if (!ascii || len(key) == len(w)) && bytes.EqualFold(key, []byte(w)) {
 			return false
 		}
 	}
