@@ -94,3 +94,27 @@ func TestInterruptAtEveryStartPhase(t *testing.T) {
 		})
 	}
 }
+
+// TestCleanupRemovesNeverStartedContainer checks the backstop that a second
+// signal runs, Cleanup by session label, also removes a container that was
+// created but never started.
+func TestCleanupRemovesNeverStartedContainer(t *testing.T) {
+	session := newSession(t)
+	cli, err := tc.NewDockerClientWithOpts(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	if _, err := cli.ContainerCreate(t.Context(), client.ContainerCreateOptions{
+		Config: &container.Config{Image: simImage(t), Labels: map[string]string{LabelSession: session}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := SessionContainers(t.Context(), session); err != nil || len(ids) != 1 {
+		t.Fatalf("the created container is not listed: %v, %v", ids, err)
+	}
+	if err := Cleanup(t.Context(), session); err != nil {
+		t.Fatalf("Cleanup: %v", err)
+	}
+	assertNoContainers(t, session)
+}
