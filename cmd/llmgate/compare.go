@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 func init() {
@@ -119,7 +120,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *mdPath != "" {
-		if err := writeFileAtomic(*mdPath, []byte(report.Markdown(c, report.MarkdownOptions{Title: cur.Suite.Name}))); err != nil {
+		if err := writeFileAtomic(*mdPath, []byte(report.Markdown(c, report.MarkdownOptions{Title: untrusted.Markdown(cur.Suite.Name)}))); err != nil {
 			return err
 		}
 	}

@@ -235,7 +235,7 @@ func (g *gateRun) report(ctx context.Context) error {
 		fmt.Fprintf(e.stdout, "Results written to %s\n", g.o.out)
 	}
 
-	md := report.Markdown(out.Comparison, report.MarkdownOptions{Title: "llmgate · " + g.s.Name})
+	md := report.Markdown(out.Comparison, report.MarkdownOptions{Title: "llmgate · " + untrusted.Markdown(g.s.Name)})
 	if len(out.Notes) > 0 || g.verdict == runner.GateError {
 		var b strings.Builder
 		if g.verdict == runner.GateError {
