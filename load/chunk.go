@@ -62,6 +62,9 @@ func parseChunkFast(b []byte, c *chunk) error {
 			}
 			return end, err
 		case "object":
+			if v < len(b) && b[v] != '"' {
+				return nullValue(b, v) // encoding/json wants a string here
+			}
 			end, err := skipValue(b, v)
 			flat = err == nil && string(b[v:end]) == `"error"`
 			return end, err
@@ -96,34 +99,11 @@ func parseChoices(b []byte, i int, c *chunk) (int, error) {
 		return 0, errSyntax
 	}
 	// the first choice: find text or delta.content
-	var seen keySet
-	end, err := eachKey(b, j, func(key []byte, v int) (int, error) {
-		if !seen.add(key, "text", "delta") {
-			return 0, errSyntax
-		}
-		switch string(key) {
-		case "text":
-			return stringValue(b, v, c)
-		case "delta":
-			if v < len(b) && b[v] == '{' {
-				var seen keySet
-				return eachKey(b, v, func(key []byte, v int) (int, error) {
-					if !seen.add(key, "content") {
-						return 0, errSyntax
-					}
-					if string(key) == "content" {
-						return stringValue(b, v, c)
-					}
-					return skipValue(b, v)
-				})
-			}
-		}
-		return skipValue(b, v)
-	})
+	end, err := parseChoice(b, j, c)
 	if err != nil {
 		return 0, err
 	}
-	// skip any further choices
+	// further choices: not read, but checked as encoding/json would read them
 	for {
 		end = ws(b, end)
 		if end >= len(b) {
@@ -133,13 +113,69 @@ func parseChoices(b []byte, i int, c *chunk) (int, error) {
 		case ']':
 			return end + 1, nil
 		case ',':
-			if end, err = skipValue(b, ws(b, end+1)); err != nil {
+			next := ws(b, end+1)
+			if next < len(b) && b[next] == '{' {
+				var scratch chunk
+				end, err = parseChoice(b, next, &scratch)
+			} else {
+				end, err = nullValue(b, next)
+			}
+			if err != nil {
 				return 0, err
 			}
 		default:
 			return 0, errSyntax
 		}
 	}
+}
+
+// parseChoice reads the choice object at b[i] into c: its text, else its
+// delta.content, as encoding/json would pick them.
+func parseChoice(b []byte, i int, c *chunk) (int, error) {
+	var text, content chunk
+	var seen keySet
+	end, err := eachKey(b, i, func(key []byte, v int) (int, error) {
+		if !seen.add(key, "text", "delta") {
+			return 0, errSyntax
+		}
+		switch string(key) {
+		case "text":
+			return stringValue(b, v, &text)
+		case "delta":
+			if v < len(b) && b[v] == '{' {
+				var seen keySet
+				return eachKey(b, v, func(key []byte, v int) (int, error) {
+					if !seen.add(key, "content") {
+						return 0, errSyntax
+					}
+					if string(key) == "content" {
+						return stringValue(b, v, &content)
+					}
+					return skipValue(b, v)
+				})
+			}
+			return nullValue(b, v) // anything else but an object fails encoding/json
+		}
+		return skipValue(b, v)
+	})
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case text.text != nil:
+		c.text, c.escaped = text.text, text.escaped
+	case content.text != nil:
+		c.text, c.escaped = content.text, content.escaped
+	}
+	return end, nil
+}
+
+// nullValue accepts only null at b[i].
+func nullValue(b []byte, i int) (int, error) {
+	if i+4 <= len(b) && string(b[i:i+4]) == "null" {
+		return i + 4, nil
+	}
+	return 0, errSyntax
 }
 
 func stringValue(b []byte, i int, c *chunk) (int, error) {
