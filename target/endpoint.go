@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Endpoint is a server that is already running (a cluster, llm-d, a laptop).
@@ -66,7 +68,7 @@ func checkHealth(ctx context.Context, base string) error {
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET /health: %s", resp.Status)
+		return fmt.Errorf("GET /health: %s", untrusted.Line(resp.Status))
 	}
 	return nil
 }
