@@ -4,5 +4,5 @@
 // then stops the target. Gate goes on to compare the results with the
 // baseline, confirm unclear changes by a rerun and decide the verdict. It only
 // sequences the other stages; what it is doing is reported through Progress,
-// which the CLI renders.
+// which the progress package renders for the CLI.
 package runner

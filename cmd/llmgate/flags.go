@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/llmgate/llmgate/progress"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
 	tclog "github.com/testcontainers/testcontainers-go/log"
@@ -105,7 +106,7 @@ func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePat
 		OutputPath: f.out,
 		TargetURL:  f.targetURL,
 		LogDir:     f.logDir,
-		Progress:   runner.NewRenderer(e.stdout, e.stdoutTTY, e.getenv("GITHUB_ACTIONS") == "true"),
+		Progress:   progress.NewRenderer(e.stdout, e.stdoutTTY, e.getenv("GITHUB_ACTIONS") == "true"),
 		Env:        runner.DetectEnvironment(ctx, e.getenv, filepath.Dir(suitePath), version()),
 		PlanInfo:   info,
 	}, nil

@@ -1,4 +1,4 @@
-package runner
+package progress
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -23,11 +24,11 @@ func (c *clock) now() time.Time { return c.t }
 
 // script plays a two-scenario plan with one failing assert into p,
 // advancing c by 100 ms per request.
-func script(p Progress, c *clock) {
-	p.Report(PlanStarted{Suite: "demo", Groups: 2, Runs: 2})
-	p.Report(ServerStarting{Group: 0, Groups: 2, Target: "simulator.sim", Kind: "simulator", Scenario: "chat", Runs: []string{"chat"}})
-	p.Report(ServerReady{Group: 0, Target: "simulator.sim", Took: 20 * time.Millisecond, URL: "http://127.0.0.1:4000", Model: "tiny"})
-	p.Report(RunStarted{Index: 0, Runs: 2, Name: "chat", Scenario: "chat", Requests: 20, Warmup: 2, Concurrency: 4})
+func script(p runner.Progress, c *clock) {
+	p.Report(runner.PlanStarted{Suite: "demo", Groups: 2, Runs: 2})
+	p.Report(runner.ServerStarting{Group: 0, Groups: 2, Target: "simulator.sim", Kind: "simulator", Scenario: "chat", Runs: []string{"chat"}})
+	p.Report(runner.ServerReady{Group: 0, Target: "simulator.sim", Took: 20 * time.Millisecond, URL: "http://127.0.0.1:4000", Model: "tiny"})
+	p.Report(runner.RunStarted{Index: 0, Runs: 2, Name: "chat", Scenario: "chat", Requests: 20, Warmup: 2, Concurrency: 4})
 	for i := range 22 {
 		c.t = c.t.Add(100 * time.Millisecond)
 		rec := results.Record{Seq: i, Warmup: i < 2, Sent: time.Duration(i) * 25 * time.Millisecond,
@@ -35,9 +36,9 @@ func script(p Progress, c *clock) {
 		if i == 7 {
 			rec.Error, rec.ErrorKind = "http 500: boom", "http"
 		}
-		p.Report(RequestDone{Record: rec})
+		p.Report(runner.RequestDone{Record: rec})
 	}
-	p.Report(RunFinished{Index: 0, Runs: 2, Run: &results.Run{
+	p.Report(runner.RunFinished{Index: 0, Runs: 2, Run: &results.Run{
 		Name: "chat", Scenario: "chat", Status: results.StatusOK,
 		Summary: results.Summary{
 			Requests:        results.Requests{Completed: 19, Failed: 1},
@@ -52,12 +53,12 @@ func script(p Progress, c *clock) {
 				Values: map[string]float64{"error_rate": 0.05}, File: "demo.hcl", Line: 12, Column: 17},
 		},
 	}})
-	p.Report(ServerStopped{Group: 0, Target: "simulator.sim", Took: 3 * time.Millisecond})
-	p.Report(ServerStarting{Group: 1, Groups: 2, Target: "server.vllm", Kind: "server", ServerArgs: []string{"--max-num-seqs", "8"}, Scenario: "batch", Runs: []string{"batch"}})
-	p.Report(ServerReady{Group: 1, Target: "server.vllm", Took: 2 * time.Second, Err: errors.New("container exited with code 1\nlast 1 log lines:\n  error: unrecognized argument")})
-	p.Report(RunFinished{Index: 1, Runs: 2, Run: &results.Run{Name: "batch", Scenario: "batch", Status: results.StatusFailed,
+	p.Report(runner.ServerStopped{Group: 0, Target: "simulator.sim", Took: 3 * time.Millisecond})
+	p.Report(runner.ServerStarting{Group: 1, Groups: 2, Target: "server.vllm", Kind: "server", ServerArgs: []string{"--max-num-seqs", "8"}, Scenario: "batch", Runs: []string{"batch"}})
+	p.Report(runner.ServerReady{Group: 1, Target: "server.vllm", Took: 2 * time.Second, Err: errors.New("container exited with code 1\nlast 1 log lines:\n  error: unrecognized argument")})
+	p.Report(runner.RunFinished{Index: 1, Runs: 2, Run: &results.Run{Name: "batch", Scenario: "batch", Status: results.StatusFailed,
 		Error: "start server.vllm: container exited with code 1\nlast 2 log lines:\n  error: unrecognized argument\n  usage: vllm serve"}})
-	p.Report(PlanFinished{})
+	p.Report(runner.PlanFinished{})
 }
 
 // TestRenderers compares each renderer's output for the same script with
@@ -66,18 +67,18 @@ func TestRenderers(t *testing.T) {
 	tests := []struct {
 		name   string
 		golden string
-		make   func(w *bytes.Buffer, c *clock) Progress
+		make   func(w *bytes.Buffer, c *clock) runner.Progress
 	}{
 		// Plain lines, as in a CI log: one line per 10 % of the run.
-		{name: "lines", golden: "lines.golden", make: func(w *bytes.Buffer, c *clock) Progress {
+		{name: "lines", golden: "lines.golden", make: func(w *bytes.Buffer, c *clock) runner.Progress {
 			return &text{w: w, now: c.now}
 		}},
 		// The live bar on a terminal, redrawn in place with \r.
-		{name: "terminal", golden: "terminal.golden", make: func(w *bytes.Buffer, c *clock) Progress {
+		{name: "terminal", golden: "terminal.golden", make: func(w *bytes.Buffer, c *clock) runner.Progress {
 			return &text{w: w, live: true, now: c.now}
 		}},
 		// Under GitHub Actions: plain lines inside one group per scenario.
-		{name: "github", golden: "github.golden", make: func(w *bytes.Buffer, c *clock) Progress {
+		{name: "github", golden: "github.golden", make: func(w *bytes.Buffer, c *clock) runner.Progress {
 			return NewGitHub(w, &text{w: w, now: c.now})
 		}},
 	}
@@ -86,7 +87,7 @@ func TestRenderers(t *testing.T) {
 			var buf bytes.Buffer
 			c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 			script(tt.make(&buf, c), c)
-			path := filepath.Join("testdata", "progress", tt.golden)
+			path := filepath.Join("testdata", tt.golden)
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
@@ -112,10 +113,10 @@ func TestTerminalRedrawRate(t *testing.T) {
 	var buf bytes.Buffer
 	c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	p := &text{w: &buf, live: true, now: c.now}
-	p.Report(RunStarted{Name: "r", Runs: 1, Requests: 1000})
+	p.Report(runner.RunStarted{Name: "r", Runs: 1, Requests: 1000})
 	for i := range 999 { // 999 requests over 9.99 s: the last one (100 %) would force a draw
 		c.t = c.t.Add(10 * time.Millisecond)
-		p.Report(RequestDone{Record: results.Record{Seq: i, Sent: time.Duration(i) * 10 * time.Millisecond, E2EL: time.Millisecond}})
+		p.Report(runner.RequestDone{Record: results.Record{Seq: i, Sent: time.Duration(i) * 10 * time.Millisecond, E2EL: time.Millisecond}})
 	}
 	draws := strings.Count(buf.String(), "\r  [")
 	// One draw at the start, then one per 250 ms of 9.99 s.
@@ -156,11 +157,11 @@ func TestGitHubGroupsBalanced(t *testing.T) {
 func TestLinesEndpoint(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewLines(&buf)
-	p.Report(ServerStarting{Target: "http://127.0.0.1:8000", Kind: "endpoint", Scenario: "chat"})
-	p.Report(ServerReady{Target: "http://127.0.0.1:8000", URL: "http://127.0.0.1:8000", Model: "m"})
-	p.Report(ServerStopped{Target: "http://127.0.0.1:8000"})
-	p.Report(ServerStarting{Target: "endpoint.down", Kind: "endpoint", ServerArgs: []string{"--max-num-seqs", "2"}})
-	p.Report(ServerReady{Target: "endpoint.down", Err: errors.New("connection refused")})
+	p.Report(runner.ServerStarting{Target: "http://127.0.0.1:8000", Kind: "endpoint", Scenario: "chat"})
+	p.Report(runner.ServerReady{Target: "http://127.0.0.1:8000", URL: "http://127.0.0.1:8000", Model: "m"})
+	p.Report(runner.ServerStopped{Target: "http://127.0.0.1:8000"})
+	p.Report(runner.ServerStarting{Target: "endpoint.down", Kind: "endpoint", ServerArgs: []string{"--max-num-seqs", "2"}})
+	p.Report(runner.ServerReady{Target: "endpoint.down", Err: errors.New("connection refused")})
 	want := "Checking http://127.0.0.1:8000 (endpoint)\n" +
 		"http://127.0.0.1:8000 answers, model m\n" +
 		"Checking endpoint.down (endpoint) (server_args --max-num-seqs 2 ignored: it is already running)\n" +
@@ -175,7 +176,7 @@ func TestLinesEndpoint(t *testing.T) {
 func TestLinesConfirmStarted(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewLines(&buf)
-	p.Report(ConfirmStarted{Runs: []string{"chat", "sweep[concurrency=8]"}})
+	p.Report(runner.ConfirmStarted{Runs: []string{"chat", "sweep[concurrency=8]"}})
 	want := "\nllmgate: 2 run(s) moved close to or past their band without a clear call; running them once more to confirm: chat, sweep[concurrency=8]\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
@@ -188,14 +189,14 @@ func TestTerminalFitsEightyColumns(t *testing.T) {
 	var buf bytes.Buffer
 	c := &clock{t: time.Unix(0, 0)}
 	p := &text{w: &buf, live: true, now: c.now}
-	p.Report(RunStarted{Name: "r", Runs: 1, Requests: 123456, Warmup: 500})
+	p.Report(runner.RunStarted{Name: "r", Runs: 1, Requests: 123456, Warmup: 500})
 	for i := range 2000 {
 		c.t = c.t.Add(time.Second)
 		rec := results.Record{Seq: i, Warmup: i < 500, Sent: time.Duration(i) * time.Millisecond, TTFT: 1234 * time.Millisecond, E2EL: 99 * time.Second}
 		if i%3 == 0 {
 			rec.Error = "timeout"
 		}
-		p.Report(RequestDone{Record: rec})
+		p.Report(runner.RequestDone{Record: rec})
 	}
 	for _, line := range strings.Split(buf.String(), "\r") {
 		line = strings.TrimSuffix(line, "\x1b[K")
@@ -215,7 +216,7 @@ func TestTerminalFitsEightyColumns(t *testing.T) {
 func TestLinesServerWaiting(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewLines(&buf)
-	p.Report(ServerWaiting{Target: "server.vllm", Elapsed: 90 * time.Second})
+	p.Report(runner.ServerWaiting{Target: "server.vllm", Elapsed: 90 * time.Second})
 	want := "server.vllm is still starting after 90.0s (pulling the image or loading the model; startup_timeout bounds the wait)\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)

@@ -1,21 +1,22 @@
-package runner
+package progress
 
 import (
 	"slices"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runner"
 )
 
 // recentWindow is how many recent completions the in-flight estimate
 // looks at: enough for 2048 requests in flight.
 const recentWindow = 2048
 
-// tracker keeps the running figures of the current run for the renderers.
+// runStats keeps the running figures of the current run for the renderers.
 // Its clock is the records' own offsets, so figures do not depend on when
 // the renderer happens to look.
-type tracker struct {
-	run          RunStarted
+type runStats struct {
+	run          runner.RunStarted
 	done, failed int // measured requests
 	warm         int // warmup requests
 	first, last  time.Duration
@@ -28,9 +29,9 @@ type tracker struct {
 // span is one completed request on the run's clock.
 type span struct{ sent, end time.Duration }
 
-func (t *tracker) reset(e RunStarted) { *t = tracker{run: e, ttft: t.ttft[:0]} }
+func (t *runStats) reset(e runner.RunStarted) { *t = runStats{run: e, ttft: t.ttft[:0]} }
 
-func (t *tracker) add(rec results.Record) {
+func (t *runStats) add(rec results.Record) {
 	if rec.Warmup {
 		t.warm++
 		return
@@ -60,13 +61,13 @@ func (t *tracker) add(rec results.Record) {
 }
 
 // finished counts measured requests, failed included.
-func (t *tracker) finished() int { return t.done + t.failed }
+func (t *runStats) finished() int { return t.done + t.failed }
 
 // elapsed is the measured window so far.
-func (t *tracker) elapsed() time.Duration { return t.last - t.first }
+func (t *runStats) elapsed() time.Duration { return t.last - t.first }
 
 // rate is measured completions per second so far.
-func (t *tracker) rate() float64 {
+func (t *runStats) rate() float64 {
 	if el := t.elapsed().Seconds(); el > 0 {
 		return float64(t.finished()) / el
 	}
@@ -76,7 +77,7 @@ func (t *tracker) rate() float64 {
 // inFlight estimates the requests in flight from finished ones: how many
 // of the recent requests were running at the moment one longest recent
 // latency ago, the latest moment all of them have surely finished.
-func (t *tracker) inFlight() int {
+func (t *runStats) inFlight() int {
 	k := min(t.n, recentWindow)
 	if k == 0 {
 		return 0
@@ -97,7 +98,7 @@ func (t *tracker) inFlight() int {
 }
 
 // ttftP50 is the median TTFT so far, in ms.
-func (t *tracker) ttftP50() float64 {
+func (t *runStats) ttftP50() float64 {
 	if len(t.ttft) == 0 {
 		return 0
 	}
@@ -111,7 +112,7 @@ func (t *tracker) ttftP50() float64 {
 }
 
 // fraction is how far the run is, from 0 to 1, or -1 when unknown.
-func (t *tracker) fraction() float64 {
+func (t *runStats) fraction() float64 {
 	switch {
 	case t.run.Requests > 0:
 		return min(1, float64(t.finished())/float64(t.run.Requests))

@@ -1,30 +1,34 @@
-package runner
+package progress
 
 import (
 	"fmt"
 	"io"
+
+	"github.com/llmgate/llmgate/runner"
 )
 
 // github wraps another renderer in GitHub Actions log groups: one
 // collapsible "::group::Scenario NAME" per scenario.
 type github struct {
 	w     io.Writer
-	inner Progress
+	inner runner.Progress
 	open  string // scenario whose group is open, "" when none
 }
 
 // NewGitHub wraps inner so that each scenario's lines, and the server start
 // before them, sit in a collapsible group of the GitHub Actions log.
-func NewGitHub(w io.Writer, inner Progress) Progress { return &github{w: w, inner: inner} }
+func NewGitHub(w io.Writer, inner runner.Progress) runner.Progress {
+	return &github{w: w, inner: inner}
+}
 
 // Report opens and closes groups around inner's rendering of e.
-func (g *github) Report(e Event) {
+func (g *github) Report(e runner.Event) {
 	switch e := e.(type) {
-	case ServerStarting:
+	case runner.ServerStarting:
 		g.enter(e.Scenario)
-	case RunStarted:
+	case runner.RunStarted:
 		g.enter(e.Scenario)
-	case PlanFinished:
+	case runner.PlanFinished:
 		g.inner.Report(e)
 		g.close()
 		return

@@ -1,4 +1,4 @@
-package runner
+package progress
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/target"
 )
 
@@ -29,26 +30,26 @@ type text struct {
 	live bool
 	now  func() time.Time
 
-	t        tracker
+	t        runStats
 	lastDraw time.Time
 	lastTen  int  // last tenth of the run a plain line was printed for
 	drawn    bool // a bar is on screen and must be cleared
 	endpoint bool // the current group's target is an endpoint
 }
 
-// NewTerminal returns a Progress for a terminal: a live bar redrawn in place
+// NewTerminal returns a runner.Progress for a terminal: a live bar redrawn in place
 // (done/total, req/s, in flight, running TTFT p50) at most four times a second.
-func NewTerminal(w io.Writer) Progress { return &text{w: w, live: true, now: time.Now} }
+func NewTerminal(w io.Writer) runner.Progress { return &text{w: w, live: true, now: time.Now} }
 
-// NewLines returns a Progress for logs: one plain line per event and, while
+// NewLines returns a runner.Progress for logs: one plain line per event and, while
 // a run goes, a line every 5 seconds or every 10 % of the run.
-func NewLines(w io.Writer) Progress { return &text{w: w, now: time.Now} }
+func NewLines(w io.Writer) runner.Progress { return &text{w: w, now: time.Now} }
 
 // NewRenderer picks the renderer for w: the live bar when w is a terminal,
 // plain lines otherwise, with ::group:: lines around each scenario under
 // GitHub Actions.
-func NewRenderer(w io.Writer, terminal, githubActions bool) Progress {
-	var p Progress = NewLines(w)
+func NewRenderer(w io.Writer, terminal, githubActions bool) runner.Progress {
+	var p runner.Progress = NewLines(w)
 	if terminal && !githubActions {
 		p = NewTerminal(w)
 	}
@@ -59,16 +60,16 @@ func NewRenderer(w io.Writer, terminal, githubActions bool) Progress {
 }
 
 var (
-	_ Progress = (*text)(nil)
-	_ Progress = (*github)(nil)
+	_ runner.Progress = (*text)(nil)
+	_ runner.Progress = (*github)(nil)
 )
 
 // Report renders e.
-func (p *text) Report(e Event) {
+func (p *text) Report(e runner.Event) {
 	switch e := e.(type) {
-	case PlanStarted:
+	case runner.PlanStarted:
 		p.printf("Suite %s: %s in %s\n", e.Suite, plural(e.Runs, "run"), plural(e.Groups, "server group"))
-	case ServerStarting:
+	case runner.ServerStarting:
 		p.endpoint = e.Kind == target.KindEndpoint
 		if p.endpoint {
 			note := ""
@@ -83,10 +84,10 @@ func (p *text) Report(e Event) {
 			args = " with " + strings.Join(e.ServerArgs, " ")
 		}
 		p.printf("Starting %s (%s)%s\n", e.Target, e.Kind, args)
-	case ServerWaiting:
+	case runner.ServerWaiting:
 		p.printf("%s is still starting after %s (pulling the image or loading the model; startup_timeout bounds the wait)\n",
 			e.Target, seconds(e.Elapsed))
-	case ServerReady:
+	case runner.ServerReady:
 		switch {
 		case e.Err != nil && p.endpoint:
 			p.printf("%s cannot be used: %s\n", e.Target, firstLine(e.Err.Error()))
@@ -97,33 +98,33 @@ func (p *text) Report(e Event) {
 		default:
 			p.printf("%s is up after %s at %s, model %s\n", e.Target, seconds(e.Took), e.URL, e.Model)
 		}
-	case ServerStopped:
+	case runner.ServerStopped:
 		switch {
 		case e.Err != nil:
 			p.printf("%s: %v\n", e.Target, e.Err)
 		case !p.endpoint: // an endpoint is not ours to stop
 			p.printf("%s stopped after %s\n", e.Target, seconds(e.Took))
 		}
-	case RunStarted:
+	case runner.RunStarted:
 		p.t.reset(e)
 		p.lastDraw, p.lastTen = time.Time{}, 0
 		p.printf("[%d/%d] %s: %s\n", e.Index+1, e.Runs, e.Name, describeLoad(e))
 		if p.live {
 			p.draw()
 		}
-	case RequestDone:
+	case runner.RequestDone:
 		p.t.add(e.Record)
 		p.tick()
-	case RunFinished:
+	case runner.RunFinished:
 		p.printf("[%d/%d] %s\n", e.Index+1, e.Runs, describeRun(e.Run))
 		for _, a := range e.Run.Asserts {
 			if !a.Passed {
 				p.printf("      assert %q failed: %s\n", a.Name, describeAssert(a))
 			}
 		}
-	case PlanFinished:
+	case runner.PlanFinished:
 		p.clear()
-	case ConfirmStarted:
+	case runner.ConfirmStarted:
 		p.printf("\nllmgate: %d run(s) moved close to or past their band without a clear call; running them once more to confirm: %s\n",
 			len(e.Runs), strings.Join(e.Runs, ", "))
 	}
@@ -221,7 +222,7 @@ func (p *text) status(short bool) []string {
 }
 
 // describeLoad says what a run is about to do.
-func describeLoad(e RunStarted) string {
+func describeLoad(e runner.RunStarted) string {
 	var parts []string
 	switch {
 	case e.Requests > 0:
