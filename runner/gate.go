@@ -13,19 +13,6 @@ import (
 	"github.com/llmgate/llmgate/suite"
 )
 
-// GateVerdict is a gate's decision, as the verdict output says it: the
-// comparison's own Decide, so the headline, the exit code and the verdict
-// output agree.
-type GateVerdict = compare.Decision
-
-// Gate verdicts.
-const (
-	GatePass         = compare.DecisionPass         // everything judged, every assert held, nothing regressed
-	GateFail         = compare.DecisionFail         // an assert failed, a metric regressed or a baseline run is missing
-	GateInconclusive = compare.DecisionInconclusive // passed, with changes the runs could not call
-	GateError        = compare.DecisionError        // something could not be judged: invalid, unreachable, interrupted
-)
-
 // BaselineNone as GateOptions.Baseline judges the asserts only, whatever
 // the suite's gate block says.
 const BaselineNone = "none"
@@ -74,15 +61,15 @@ type GateOutcome struct {
 	Comparison *compare.Comparison
 	// Runs sums up Current: invalid and partial runs, and the failed
 	// asserts of runs that cannot be judged.
-	Runs Verdict
-	// Verdict is the gate's decision.
-	Verdict GateVerdict
+	Runs RunTally
+	// Decision is the gate's verdict: pass, fail, inconclusive or error.
+	Decision compare.Decision
 	// Regressions and Inconclusive count the comparison's rows with those
 	// verdicts.
 	Regressions, Inconclusive int
 	// Problems are why the gate could not judge everything: the run's
 	// error and every run or file the comparison could not judge
-	// (Comparison.NotJudged). They make the verdict GateError unless
+	// (Comparison.NotJudged). They make the verdict compare.DecisionError unless
 	// something failed the gate anyway.
 	Problems []error
 	// Notes are what the user must know that does not change the verdict.
@@ -102,7 +89,7 @@ func (o *GateOutcome) FailedAsserts() []compare.FailedAssert {
 // exists but cannot be read, or when it is of another suite or plan (see
 // compare.CheckComparable); then nothing ran. Every
 // later problem (a target that did not start, an invalid run, an
-// interruption) is in the outcome, with the verdict GateError unless
+// interruption) is in the outcome, with the verdict compare.DecisionError unless
 // something failed the gate anyway.
 func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
@@ -124,7 +111,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 		cur = &results.File{Version: results.SchemaVersion, Partial: true}
 	}
 	out.Current = cur
-	out.Runs = Judge(cur)
+	out.Runs = TallyRuns(cur)
 	out.Comparison = guarded(cur, cfg, func() *compare.Comparison { return compare.Compare(out.Baseline, cur, cfg) }) // no baseline: asserts only
 	if out.Baseline != nil && opts.Rerun && runErr == nil && ctx.Err() == nil {
 		if names := out.Comparison.RerunRuns(); len(names) > 0 {
@@ -134,7 +121,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	if note := out.Runs.UnjudgedNote(); note != "" {
 		g.note(note)
 	}
-	out.Verdict, out.Problems = decide(out.Comparison, runErr)
+	out.Decision, out.Problems = decide(out.Comparison, runErr)
 	n := out.Comparison.Counts()
 	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
 	return out, nil
@@ -274,7 +261,7 @@ func explained(cur *results.File, runErr error) bool {
 // decide is the gate's verdict: the comparison's Decide once the run's
 // error, when there is one, is added to what was not judged. It returns the
 // problems that stood in the way, one per thing not judged.
-func decide(c *compare.Comparison, runErr error) (GateVerdict, []error) {
+func decide(c *compare.Comparison, runErr error) (compare.Decision, []error) {
 	if runErr != nil && !explained(c.Current, runErr) {
 		c.AddProblem(runErr)
 	}

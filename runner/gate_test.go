@@ -26,33 +26,33 @@ func TestGateDecide(t *testing.T) {
 		runErr   error
 		invalid  []string
 		failOn   bool
-		want     GateVerdict
+		want     compare.Decision
 		problems int
 	}{
 		// nothing moved
-		{name: "pass", rows: []compare.Row{row(compare.Unchanged), row(compare.Improvement)}, want: GatePass},
+		{name: "pass", rows: []compare.Row{row(compare.Unchanged), row(compare.Improvement)}, want: compare.DecisionPass},
 		// no baseline and no failed assert: the asserts alone pass the gate
-		{name: "asserts only", want: GatePass},
+		{name: "asserts only", want: compare.DecisionPass},
 		// a regression fails the gate
-		{name: "regression", rows: []compare.Row{row(compare.Regression)}, want: GateFail},
+		{name: "regression", rows: []compare.Row{row(compare.Regression)}, want: compare.DecisionFail},
 		// a failed assert in a judged run fails the gate
-		{name: "assert", failed: failed, want: GateFail},
+		{name: "assert", failed: failed, want: compare.DecisionFail},
 		// inconclusive passes, saying so
-		{name: "inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, want: GateInconclusive},
+		{name: "inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, want: compare.DecisionInconclusive},
 		// ... unless --fail-on inconclusive
-		{name: "inconclusive fails", rows: []compare.Row{row(compare.Inconclusive)}, failOn: true, want: GateFail},
+		{name: "inconclusive fails", rows: []compare.Row{row(compare.Inconclusive)}, failOn: true, want: compare.DecisionFail},
 		// a target that did not start: the gate could not judge
-		{name: "infra", runErr: errors.New("start server.vllm: timeout"), want: GateError, problems: 1},
+		{name: "infra", runErr: errors.New("start server.vllm: timeout"), want: compare.DecisionError, problems: 1},
 		// an invalid run: could not judge either
-		{name: "invalid run", invalid: []string{"chat"}, rows: []compare.Row{row(compare.Invalid)}, want: GateError, problems: 1},
+		{name: "invalid run", invalid: []string{"chat"}, rows: []compare.Row{row(compare.Invalid)}, want: compare.DecisionError, problems: 1},
 		// a run error and an invalid run are two problems
-		{name: "two problems", invalid: []string{"chat"}, runErr: errors.New("x"), want: GateError, problems: 2},
+		{name: "two problems", invalid: []string{"chat"}, runErr: errors.New("x"), want: compare.DecisionError, problems: 2},
 		// a problem outweighs an inconclusive change
-		{name: "error over inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, runErr: errors.New("x"), want: GateError, problems: 1},
+		{name: "error over inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, runErr: errors.New("x"), want: compare.DecisionError, problems: 1},
 		// a failure still wins over an infrastructure problem elsewhere
-		{name: "fail wins", rows: []compare.Row{row(compare.Regression)}, runErr: errors.New("x"), want: GateFail, problems: 1},
+		{name: "fail wins", rows: []compare.Row{row(compare.Regression)}, runErr: errors.New("x"), want: compare.DecisionFail, problems: 1},
 		// a failed assert wins over an invalid run elsewhere
-		{name: "assert wins", failed: failed, invalid: []string{"other"}, want: GateFail, problems: 1},
+		{name: "assert wins", failed: failed, invalid: []string{"other"}, want: compare.DecisionFail, problems: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,7 +134,7 @@ func TestGate(t *testing.T) {
 		rerun      bool
 		failOn     bool
 		targetURL  string
-		want       GateVerdict
+		want       compare.Decision
 		rerunRan   bool
 		regr, inc  int
 		failed     int
@@ -146,24 +146,24 @@ func TestGate(t *testing.T) {
 	}{
 		// the rerun confirms a change within the band: pass
 		{name: "rerun confirms within band", band: "25%", baseline: "worse", rerun: true,
-			want: GatePass, rerunRan: true, confirmed: true, rowVerdict: compare.Unchanged},
+			want: compare.DecisionPass, rerunRan: true, confirmed: true, rowVerdict: compare.Unchanged},
 		// the rerun confirms a change past the band: a regression fails the gate
 		{name: "rerun confirms regression", band: "15%", baseline: "worse", rerun: true,
-			want: GateFail, rerunRan: true, regr: 1, confirmed: true, rowVerdict: compare.Regression},
+			want: compare.DecisionFail, rerunRan: true, regr: 1, confirmed: true, rowVerdict: compare.Regression},
 		// without the rerun the change stays inconclusive, which passes
 		{name: "no rerun", band: "25%", baseline: "worse",
-			want: GateInconclusive, inc: 1, rowVerdict: compare.Inconclusive},
+			want: compare.DecisionInconclusive, inc: 1, rowVerdict: compare.Inconclusive},
 		// ... and fails with FailOnInconclusive
 		{name: "no rerun, fail on inconclusive", band: "25%", baseline: "worse", failOn: true,
-			want: GateFail, inc: 1, rowVerdict: compare.Inconclusive},
+			want: compare.DecisionFail, inc: 1, rowVerdict: compare.Inconclusive},
 		// baseline none: the asserts alone decide
-		{name: "baseline none", baseline: BaselineNone, rerun: true, want: GatePass, note: "baseline disabled"},
+		{name: "baseline none", baseline: BaselineNone, rerun: true, want: compare.DecisionPass, note: "baseline disabled"},
 		// the suite's baseline does not exist yet: asserts only, with a note
-		{name: "baseline not there yet", rerun: true, want: GatePass, note: "testdata/gate-baseline.json does not exist yet"},
+		{name: "baseline not there yet", rerun: true, want: compare.DecisionPass, note: "testdata/gate-baseline.json does not exist yet"},
 		// a failed assert fails the gate with or without a baseline
-		{name: "failed assert", baseline: BaselineNone, ttftLimit: "0", want: GateFail, failed: 1},
+		{name: "failed assert", baseline: BaselineNone, ttftLimit: "0", want: compare.DecisionFail, failed: 1},
 		// a target that does not answer: the gate cannot judge
-		{name: "unreachable", baseline: "worse", rerun: true, targetURL: "http://127.0.0.1:1", want: GateError, problems: 1},
+		{name: "unreachable", baseline: "worse", rerun: true, targetURL: "http://127.0.0.1:1", want: compare.DecisionError, problems: 1},
 		// an unreadable baseline stops the gate before anything runs
 		{name: "corrupt baseline", baseline: corrupt, wantErr: "baseline " + corrupt},
 	}
@@ -205,9 +205,9 @@ func TestGate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Gate: %v", err)
 			}
-			if o.Verdict != tt.want || o.Regressions != tt.regr || o.Inconclusive != tt.inc || len(o.FailedAsserts()) != tt.failed || len(o.Problems) != tt.problems {
+			if o.Decision != tt.want || o.Regressions != tt.regr || o.Inconclusive != tt.inc || len(o.FailedAsserts()) != tt.failed || len(o.Problems) != tt.problems {
 				t.Errorf("verdict %q, %d regressions, %d inconclusive, %d failed asserts, problems %v; want %q, %d, %d, %d, %d problems",
-					o.Verdict, o.Regressions, o.Inconclusive, len(o.FailedAsserts()), o.Problems, tt.want, tt.regr, tt.inc, tt.failed, tt.problems)
+					o.Decision, o.Regressions, o.Inconclusive, len(o.FailedAsserts()), o.Problems, tt.want, tt.regr, tt.inc, tt.failed, tt.problems)
 			}
 			if o.Current == nil || o.Comparison == nil || o.Comparison.Current != o.Current {
 				t.Fatalf("outcome lacks the current results or their comparison: %+v", o)
@@ -277,14 +277,14 @@ func TestGateBaselineChecks(t *testing.T) {
 		baseline string
 		allow    bool
 		wantErr  string
-		want     GateVerdict
+		want     compare.Decision
 		note     string
 	}{
 		{name: "missing --baseline", baseline: filepath.Join(t.TempDir(), "typo.json"), wantErr: "typo.json does not exist"},
 		{name: "another suite", baseline: write(func(f *results.File) { f.Suite.Name = "other" }), wantErr: `suite "other"`},
 		{name: "another load", baseline: write(func(f *results.File) { f.Runs[0].Params = map[string]string{"rate": "4"} }), wantErr: "sweep values rate=4"},
-		{name: "another suite, allowed", baseline: write(func(f *results.File) { f.Suite.Name = "other" }), allow: true, want: GatePass, note: "--allow-different-baseline"},
-		{name: "baseline run missing", baseline: retired, want: GateFail},
+		{name: "another suite, allowed", baseline: write(func(f *results.File) { f.Suite.Name = "other" }), allow: true, want: compare.DecisionPass, note: "--allow-different-baseline"},
+		{name: "baseline run missing", baseline: retired, want: compare.DecisionFail},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,8 +302,8 @@ func TestGateBaselineChecks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Verdict != tt.want {
-				t.Errorf("verdict %q, want %q (rows %+v, missing %v)", o.Verdict, tt.want, o.Comparison.Rows, o.Comparison.MissingRuns())
+			if o.Decision != tt.want {
+				t.Errorf("verdict %q, want %q (rows %+v, missing %v)", o.Decision, tt.want, o.Comparison.Rows, o.Comparison.MissingRuns())
 			}
 			if tt.note != "" && !strings.Contains(strings.Join(o.Notes, "\n"), tt.note) {
 				t.Errorf("notes %q lack %q", o.Notes, tt.note)
@@ -332,8 +332,8 @@ func TestGateNarrowedPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Verdict != GatePass || len(o.Comparison.MissingRuns()) != 0 {
-		t.Errorf("verdict %q, missing %v; want a pass with nothing missing (problems %v)", o.Verdict, o.Comparison.MissingRuns(), o.Problems)
+	if o.Decision != compare.DecisionPass || len(o.Comparison.MissingRuns()) != 0 {
+		t.Errorf("verdict %q, missing %v; want a pass with nothing missing (problems %v)", o.Decision, o.Comparison.MissingRuns(), o.Problems)
 	}
 	if want := "1 baseline run(s) not run here and not judged: sweep[concurrency=1]"; !strings.Contains(strings.Join(o.Notes, "\n"), want) {
 		t.Errorf("notes %q lack %q", o.Notes, want)
@@ -346,7 +346,7 @@ func TestGuardedComparison(t *testing.T) {
 	cur := &results.File{Version: results.SchemaVersion, Runs: []results.Run{{Name: "chat", Scenario: "chat", Status: results.StatusOK}}}
 	c := guarded(cur, compare.DefaultConfig(), func() *compare.Comparison { panic("betainc: a or b too big; failed to converge") })
 	v, problems := decide(c, nil)
-	if v != GateError || len(problems) != 1 || !strings.Contains(problems[0].Error(), "failed to converge") {
+	if v != compare.DecisionError || len(problems) != 1 || !strings.Contains(problems[0].Error(), "failed to converge") {
 		t.Errorf("verdict %q, problems %v; want error with the panic", v, problems)
 	}
 }

@@ -25,7 +25,7 @@ var ErrGivenResults = errors.New("results do not fit the suite")
 // the baseline cannot be read or the files are of another suite or plan,
 // overlap or repeat a run. Runs of the plan that the files lack (a shard
 // that never uploaded, a shard cut short) are a problem that makes the
-// verdict GateError unless something failed the gate anyway, and the
+// verdict compare.DecisionError unless something failed the gate anyway, and the
 // outcome says which runs, by shard.
 //
 // Confirm-by-rerun needs the runners that measured the runs. A shard job
@@ -83,7 +83,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 		cfg.FailOnInconclusive = true
 	}
 	out.Current = cur
-	out.Runs = Judge(cur)
+	out.Runs = TallyRuns(cur)
 	out.Comparison = compare.Compare(out.Baseline, cur, cfg)
 	if rerun != nil && out.Baseline != nil && len(out.Comparison.RerunRuns()) > 0 {
 		out.Rerun = rerun
@@ -98,7 +98,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	if note := out.Runs.UnjudgedNote(); note != "" {
 		g.note(note)
 	}
-	out.Verdict, out.Problems = decide(out.Comparison, runErr)
+	out.Decision, out.Problems = decide(out.Comparison, runErr)
 	n := out.Comparison.Counts()
 	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -29,7 +30,7 @@ func TestGateResults(t *testing.T) {
 		file     func(s *suite.Suite) *results.File
 		baseline string // "worse": 10 requests completed
 		failOn   bool
-		want     GateVerdict
+		want     compare.Decision
 		note     string
 		problem  string
 		wantErr  error
@@ -38,16 +39,16 @@ func TestGateResults(t *testing.T) {
 		// rerun can be made here: inconclusive, with a note saying why.
 		{name: "rerun needed stays inconclusive", band: "25%", baseline: "worse",
 			file: func(s *suite.Suite) *results.File { return givenChat(s, true, "chat") },
-			want: GateInconclusive, note: "chat changed by less than a single run can call"},
+			want: compare.DecisionInconclusive, note: "chat changed by less than a single run can call"},
 		{name: "fail on inconclusive", band: "25%", baseline: "worse", failOn: true,
 			file: func(s *suite.Suite) *results.File { return givenChat(s, true, "chat") },
-			want: GateFail, note: "stays inconclusive"},
+			want: compare.DecisionFail, note: "stays inconclusive"},
 		{name: "failed assert", baseline: BaselineNone,
 			file: func(s *suite.Suite) *results.File { return givenChat(s, false, "chat") },
-			want: GateFail},
+			want: compare.DecisionFail},
 		{name: "missing run", baseline: BaselineNone,
 			file: func(s *suite.Suite) *results.File { return givenChat(s, true) },
-			want: GateError, problem: "runs missing from the given results: chat"},
+			want: compare.DecisionError, problem: "runs missing from the given results: chat"},
 		{name: "another plan", baseline: BaselineNone,
 			file: func(s *suite.Suite) *results.File {
 				f := givenChat(s, true, "chat")
@@ -89,8 +90,8 @@ func TestGateResults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Verdict != tt.want {
-				t.Errorf("verdict %s, want %s (problems %v, notes %v)", o.Verdict, tt.want, o.Problems, o.Notes)
+			if o.Decision != tt.want {
+				t.Errorf("verdict %s, want %s (problems %v, notes %v)", o.Decision, tt.want, o.Problems, o.Notes)
 			}
 			if o.Rerun != nil {
 				t.Error("a gate on given results made a rerun")
@@ -117,8 +118,8 @@ func TestGateResults(t *testing.T) {
 func TestGateResultsConfirmsWithGivenRerun(t *testing.T) {
 	for _, tt := range []struct {
 		band string
-		want GateVerdict
-	}{{"25%", GatePass}, {"15%", GateFail}} {
+		want compare.Decision
+	}{{"25%", compare.DecisionPass}, {"15%", compare.DecisionFail}} {
 		t.Run(tt.band, func(t *testing.T) {
 			s := loadSuite(t, "gate.hcl", map[string]string{"band": tt.band})
 			rerun := givenChat(s, true, "chat")
@@ -128,8 +129,8 @@ func TestGateResultsConfirmsWithGivenRerun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Verdict != tt.want || o.Rerun == nil || o.Inconclusive != 0 {
-				t.Errorf("verdict %s (want %s), rerun used %v, %d inconclusive; notes %v", o.Verdict, tt.want, o.Rerun != nil, o.Inconclusive, o.Notes)
+			if o.Decision != tt.want || o.Rerun == nil || o.Inconclusive != 0 {
+				t.Errorf("verdict %s (want %s), rerun used %v, %d inconclusive; notes %v", o.Decision, tt.want, o.Rerun != nil, o.Inconclusive, o.Notes)
 			}
 			if len(o.Comparison.Rows) != 1 || o.Comparison.Rows[0].Confirm == nil {
 				t.Errorf("the row was not confirmed by the rerun: %+v", o.Comparison.Rows)

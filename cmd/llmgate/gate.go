@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/ghaction"
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/runner"
@@ -141,7 +142,7 @@ type gateRun struct {
 	gh      *ghaction.Actions
 	s       *suite.Suite
 	out     *runner.GateOutcome // nil until runner.Gate returned
-	verdict runner.GateVerdict
+	verdict compare.Decision
 	mdPath  string
 }
 
@@ -155,7 +156,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	if diags.HasErrors() {
 		g.gh.Annotate(ghaction.DiagnosticAnnotations(diags))
 		_ = g.gh.AppendSummary(invalidSuiteMarkdown(o.suitePath, diags))
-		g.verdict = runner.GateError
+		g.verdict = compare.DecisionError
 		g.setOutputs()
 		return errReported{exitUsage}
 	}
@@ -186,7 +187,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	if err != nil { // the baseline is missing, unreadable or different, or the given results do not fit; nothing ran
 		return g.usage(err)
 	}
-	g.out, g.verdict = out, out.Verdict
+	g.out, g.verdict = out, out.Decision
 
 	problems := out.Problems
 	if err := g.report(ctx); err != nil {
@@ -195,12 +196,12 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 
 	msg := report.Headline(out.Comparison)
 	switch g.verdict {
-	case runner.GateFail:
+	case compare.DecisionFail:
 		for _, p := range problems {
 			fmt.Fprintf(e.stderr, "llmgate: %v\n", p)
 		}
 		return gateErr(fmt.Errorf("gate failed: %s", msg))
-	case runner.GateError:
+	case compare.DecisionError:
 		for _, p := range problems {
 			fmt.Fprintf(e.stderr, "llmgate: %v\n", p)
 		}
@@ -236,9 +237,9 @@ func (g *gateRun) report(ctx context.Context) error {
 	}
 
 	md := report.Markdown(out.Comparison, report.MarkdownOptions{Title: "llmgate · " + untrusted.Markdown(g.s.Name)})
-	if len(out.Notes) > 0 || g.verdict == runner.GateError {
+	if len(out.Notes) > 0 || g.verdict == compare.DecisionError {
 		var b strings.Builder
-		if g.verdict == runner.GateError {
+		if g.verdict == compare.DecisionError {
 			b.WriteString("> [!CAUTION]\n> **The gate could not judge this change.**\n")
 			for _, p := range out.Problems {
 				fmt.Fprintf(&b, "> - %s\n", untrusted.Markdown(p.Error()))
@@ -342,7 +343,7 @@ func (g *gateRun) note(s string) {
 
 // usage reports a usage error, setting verdict=error under Actions.
 func (g *gateRun) usage(err error) error {
-	g.verdict = runner.GateError
+	g.verdict = compare.DecisionError
 	g.setOutputs()
 	return usageErr(err)
 }

@@ -111,7 +111,7 @@ func runFinish(e *env, f *results.File, out string, runErr error) error {
 			fmt.Fprintf(e.stdout, "\nResults written to %s%s\n", out, state)
 		}
 	}
-	v := runner.Judge(f)
+	v := runner.TallyRuns(f)
 	printFailedAsserts(e.stderr, v.FailedAsserts)
 	if note := v.UnjudgedNote(); note != "" {
 		fmt.Fprintf(e.stderr, "llmgate: %s\n", note)

@@ -8,8 +8,10 @@ import (
 	"github.com/llmgate/llmgate/results"
 )
 
-// Verdict sums up a results file the way the exit code needs it.
-type Verdict struct {
+// RunTally counts a results file's asserts and runs by outcome, the way the
+// exit code needs them: failed asserts of runs that may be judged, and the
+// runs that may not.
+type RunTally struct {
 	// FailedAsserts are the failed asserts of runs whose numbers may be
 	// judged (status ok), in run order.
 	FailedAsserts []FailedAssert
@@ -26,10 +28,10 @@ type Verdict struct {
 // the same type as compare's, so that the gate hands either list on as is.
 type FailedAssert = compare.FailedAssert
 
-// Judge reads the verdict out of f: which asserts failed in runs that may
+// TallyRuns reads the tally out of f: which asserts failed in runs that may
 // be judged, and which runs could not be judged.
-func Judge(f *results.File) Verdict {
-	var v Verdict
+func TallyRuns(f *results.File) RunTally {
+	var v RunTally
 	if f == nil {
 		return v
 	}
@@ -65,11 +67,11 @@ func Judge(f *results.File) Verdict {
 }
 
 // GateFailed reports whether an assert failed in a run that may be judged.
-func (v Verdict) GateFailed() bool { return len(v.FailedAsserts) > 0 }
+func (v RunTally) GateFailed() bool { return len(v.FailedAsserts) > 0 }
 
 // Problems are why the runs could not all be judged: runErr (a target that
 // did not start, an interruption), when not nil, and the invalid runs.
-func (v Verdict) Problems(runErr error) []error {
+func (v RunTally) Problems(runErr error) []error {
 	var problems []error
 	if runErr != nil {
 		problems = append(problems, runErr)
@@ -83,7 +85,7 @@ func (v Verdict) Problems(runErr error) []error {
 
 // UnjudgedNote says how many asserts failed in runs that cannot be judged;
 // "" when none did.
-func (v Verdict) UnjudgedNote() string {
+func (v RunTally) UnjudgedNote() string {
 	if len(v.Unjudged) == 0 {
 		return ""
 	}

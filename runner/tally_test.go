@@ -8,45 +8,45 @@ import (
 	"github.com/llmgate/llmgate/results"
 )
 
-// TestJudge checks which failed asserts fail the gate.
-func TestJudge(t *testing.T) {
+// TestTallyRuns checks which failed asserts fail the gate.
+func TestTallyRuns(t *testing.T) {
 	pass := results.AssertResult{Name: "p", Passed: true}
 	fail := results.AssertResult{Name: "f", Passed: false, Message: "too slow"}
 	tests := []struct {
 		name       string
 		runs       []results.Run
 		gateFailed bool
-		want       Verdict
+		want       RunTally
 	}{
 		// Every assert held in ok runs: the gate passes.
 		{name: "all pass", runs: []results.Run{{Name: "a", Status: "ok", Asserts: []results.AssertResult{pass, pass}}},
-			want: Verdict{Asserts: 2, Passed: 2}},
+			want: RunTally{Asserts: 2, Passed: 2}},
 		// A failed assert in an ok run fails the gate.
 		{name: "ok run fails", gateFailed: true,
 			runs: []results.Run{{Name: "a", Status: "ok", Asserts: []results.AssertResult{pass, fail}}},
-			want: Verdict{Asserts: 2, Passed: 1, FailedAsserts: []FailedAssert{{Run: "a", Assert: fail}}}},
+			want: RunTally{Asserts: 2, Passed: 1, FailedAsserts: []FailedAssert{{Run: "a", Assert: fail}}}},
 		// An invalid run's failed assert is recorded but not judged.
 		{name: "invalid run not judged",
 			runs: []results.Run{{Name: "a", Status: "invalid", Asserts: []results.AssertResult{fail}}},
-			want: Verdict{Invalid: []string{"a"}, Unjudged: []FailedAssert{{Run: "a", Assert: fail}}}},
+			want: RunTally{Invalid: []string{"a"}, Unjudged: []FailedAssert{{Run: "a", Assert: fail}}}},
 		// Partial and failed runs are named; failed runs have no asserts.
 		{name: "partial and failed",
 			runs: []results.Run{{Name: "a", Status: "partial", Asserts: []results.AssertResult{pass}}, {Name: "b", Status: "failed"}},
-			want: Verdict{Partial: []string{"a"}, Failed: []string{"b"}}},
+			want: RunTally{Partial: []string{"a"}, Failed: []string{"b"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := Judge(&results.File{Runs: tt.runs})
+			v := TallyRuns(&results.File{Runs: tt.runs})
 			if diff := cmp.Diff(tt.want, v); diff != "" {
-				t.Errorf("Judge (-want +got):\n%s", diff)
+				t.Errorf("TallyRuns (-want +got):\n%s", diff)
 			}
 			if v.GateFailed() != tt.gateFailed {
 				t.Errorf("GateFailed = %v, want %v", v.GateFailed(), tt.gateFailed)
 			}
 		})
 	}
-	if v := Judge(nil); v.GateFailed() {
-		t.Error("Judge(nil) failed the gate")
+	if v := TallyRuns(nil); v.GateFailed() {
+		t.Error("TallyRuns(nil) failed the gate")
 	}
 }
 
@@ -56,7 +56,7 @@ func TestVerdictProblems(t *testing.T) {
 	fail := results.AssertResult{Name: "f", Passed: false}
 	tests := []struct {
 		name     string
-		v        Verdict
+		v        RunTally
 		runErr   error
 		problems []string
 		note     string
@@ -66,10 +66,10 @@ func TestVerdictProblems(t *testing.T) {
 		// the run's error comes first
 		{name: "run error", runErr: errors.New("start simulator.sim: boom"), problems: []string{"start simulator.sim: boom"}},
 		// invalid runs are named, after the run's error
-		{name: "invalid", v: Verdict{Invalid: []string{"a", "b"}}, runErr: errors.New("x"),
+		{name: "invalid", v: RunTally{Invalid: []string{"a", "b"}}, runErr: errors.New("x"),
 			problems: []string{"x", "2 run(s) invalid, the load generator could not keep to its plan, so the server was not judged: a, b"}},
 		// unjudged failed asserts are counted in the note
-		{name: "unjudged", v: Verdict{Unjudged: []FailedAssert{{Run: "a", Assert: fail}}},
+		{name: "unjudged", v: RunTally{Unjudged: []FailedAssert{{Run: "a", Assert: fail}}},
 			note: "1 assert(s) failed in runs that cannot be judged (invalid or partial); they do not fail the gate"},
 	}
 	for _, tt := range tests {
