@@ -46,7 +46,7 @@ func TestActionMetadata(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using = %q, want composite", a.Runs.Using)
 	}
-	for _, in := range []string{"suite", "baseline", "args", "comment", "github-token", "fail-on", "version"} {
+	for _, in := range []string{"suite", "baseline", "args", "comment", "github-token", "fail-on", "report-url", "version"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %q missing", in)
 		}
@@ -92,9 +92,10 @@ func TestActionGateStepPassesArgs(t *testing.T) {
 			want: []string{"gate", "perf/gate.hcl", "--comment=true"}},
 		// every input, with quotes in args and a command substitution that must stay text
 		{name: "all inputs", env: map[string]string{"LLMGATE_COMMENT": "false", "LLMGATE_BASELINE": "perf/base line.json", "LLMGATE_FAIL_ON": "inconclusive",
-			"LLMGATE_ARGS": `--var "image=vllm/vllm-openai:v0.11.0" --only 'chat x' $(touch ` + pwned + `)`},
+			"LLMGATE_REPORT_URL": "https://github.com/o/r/actions/runs/1/artifacts/2",
+			"LLMGATE_ARGS":       `--var "image=vllm/vllm-openai:v0.11.0" --only 'chat x' $(touch ` + pwned + `)`},
 			want: []string{"gate", "perf/gate.hcl", "--comment=false", "--baseline", "perf/base line.json", "--fail-on", "inconclusive",
-				"--var", "image=vllm/vllm-openai:v0.11.0", "--only", "chat x", "$(touch", pwned + ")"}},
+				"--report-url", "https://github.com/o/r/actions/runs/1/artifacts/2", "--var", "image=vllm/vllm-openai:v0.11.0", "--only", "chat x", "$(touch", pwned + ")"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

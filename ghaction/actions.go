@@ -58,15 +58,6 @@ func (a *Actions) Getenv(key string) string {
 	return a.getenv(key)
 }
 
-// Input returns the action input called name (INPUT_<NAME>, with spaces as
-// underscores and hyphens kept, as the runner sets it), or "" outside Actions.
-func (a *Actions) Input(name string) string {
-	if !a.Enabled() {
-		return ""
-	}
-	return a.gha.GetInput(name)
-}
-
 // fileCommand runs f, which writes to the runner file named by env, turning
 // the library's panics into errors.
 func (a *Actions) fileCommand(env, what string, f func()) (err error) {

@@ -10,11 +10,6 @@ func fmtMs(v float64) string {
 	return fmtNum(v) + "ms"
 }
 
-// fmtRate formats a per-second rate.
-func fmtRate(v float64) string {
-	return fmtNum(v)
-}
-
 // fmtNum formats v with about three significant figures and no decimals
 // from 100 up, so columns stay narrow and comparable.
 func fmtNum(v float64) string {

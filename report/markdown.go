@@ -15,12 +15,20 @@ const MaxMarkdown = 65000
 
 // MarkdownOptions tune Markdown.
 type MarkdownOptions struct {
-	// Title is the heading; "llmgate" when empty.
+	// Title is the heading; when empty, "llmgate · " and the suite's name
+	// (escaped), the same for compare and gate.
 	Title string
 	// MaxLen bounds the output in bytes; 0 means MaxMarkdown.
 	MaxLen int
-	// ReportURL, when set, is linked as the full report.
+	// ReportURL, when set, is linked as the full report (the workflow's
+	// HTML report artifact, say). The caller checks it (CheckReportURL).
 	ReportURL string
+	// Problems are why a gate could not judge; when the comparison's
+	// decision is error they are listed in a CAUTION block under the heading.
+	Problems []error
+	// Notes are what the reader must know that does not change the verdict,
+	// one NOTE block each under the heading.
+	Notes []string
 }
 
 // Markdown renders c for a GitHub step summary or PR comment: the verdict
@@ -34,14 +42,19 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	}
 	title := opts.Title
 	if title == "" {
-		title = "llmgate"
+		title = defaultTitle(c)
 	}
 	alpha := alphaOf(c)
 	m := &mdBuilder{limit: limit - 400} // room for the closing tag and the truncation note
 	m.line("### " + title + ": " + Headline(c))
 	m.line("")
+	if blocks := gateBlocks(c, opts.Problems, opts.Notes); blocks != "" {
+		for _, l := range strings.Split(strings.TrimSuffix(blocks, "\n"), "\n") {
+			m.line(l)
+		}
+	}
 	if opts.ReportURL != "" {
-		m.line("[Full report](" + opts.ReportURL + ")")
+		m.line("📄 [Full HTML report](" + opts.ReportURL + ")")
 		m.line("")
 	}
 

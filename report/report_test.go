@@ -44,7 +44,7 @@ func TestMarkdownPassing(t *testing.T) {
 	other.Seed = 7
 	c := compare.Compare(comparetest.File(env, spec), comparetest.File(env, other), compare.DefaultConfig())
 	md := Markdown(c, MarkdownOptions{})
-	if !strings.HasPrefix(md, "### llmgate: ✅ no regression in 4 metrics") {
+	if !strings.HasPrefix(md, "### llmgate · fixture: ✅ no regression in 4 metrics") {
 		t.Errorf("passing verdict line wrong:\n%s", md)
 	}
 }

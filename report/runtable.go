@@ -24,7 +24,7 @@ func RunTable(w io.Writer, f *results.File) error {
 		}
 		t.add(r.Name, r.Status,
 			strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed),
-			fmtRate(s.Throughput.Requests), fmtRate(s.Throughput.OutputTokens),
+			fmtNum(s.Throughput.Requests), fmtNum(s.Throughput.OutputTokens),
 			fmtMs(s.TTFT.P50), fmtMs(s.TTFT.P95), fmtMs(s.TPOT.P50), fmtMs(s.E2EL.P95),
 			assertCell(r.Asserts))
 	}

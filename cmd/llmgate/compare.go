@@ -7,7 +7,6 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/report"
-	"github.com/llmgate/llmgate/untrusted"
 )
 
 func init() {
@@ -58,6 +57,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	suitePath := fs.String("suite", "", "suite `FILE` whose gate block gives bands and alpha")
 	rerunPath := fs.String("rerun", "", "results `FILE` of a confirming rerun of the runs compare asked to rerun")
 	mdPath := fs.String("markdown", "", "also write the markdown summary to `FILE`")
+	reportURL := fs.String("report-url", "", "link the HTML report at `URL` from the markdown summary")
 	jsonPath := fs.String("json", "", "also write the verdicts as JSON to `FILE`")
 	failOn := fs.String("fail-on", "", "also fail on `inconclusive` verdicts")
 	allowDifferent := fs.Bool("allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
@@ -80,6 +80,11 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	}
 	if *failOn != "" && *failOn != "inconclusive" {
 		return usagef("--fail-on takes only \"inconclusive\", got %q", *failOn)
+	}
+	if *reportURL != "" {
+		if err := report.CheckReportURL(*reportURL); err != nil {
+			return usageErr(fmt.Errorf("--report-url: %w", err))
+		}
 	}
 	if err := checkOutputs([]output{{"--markdown", *mdPath}, {"--json", *jsonPath}}, pos[0], pos[1], *suitePath, *rerunPath); err != nil {
 		return err
@@ -120,7 +125,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *mdPath != "" {
-		if err := writeFileAtomic(*mdPath, []byte(report.Markdown(c, report.MarkdownOptions{Title: untrusted.Markdown(cur.Suite.Name)}))); err != nil {
+		if err := writeFileAtomic(*mdPath, []byte(report.Markdown(c, report.MarkdownOptions{ReportURL: *reportURL}))); err != nil {
 			return err
 		}
 	}

@@ -123,13 +123,18 @@ func TestCompareOutputs(t *testing.T) {
 	base := writeResults(t, dir, "base.json", 100, 1, false)
 	slow := writeResults(t, dir, "slow.json", 150, 3, false)
 	md, js := filepath.Join(dir, "summary.md"), filepath.Join(dir, "verdicts.json")
-	code, _, stderr := runCLI(t, "compare", base, slow, "--markdown", md, "--json", js)
+	const url = "https://github.com/o/r/actions/runs/1/artifacts/2"
+	code, _, stderr := runCLI(t, "compare", base, slow, "--markdown", md, "--json", js, "--report-url", url)
 	if code != exitGate {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
 	b, err := os.ReadFile(md)
-	if err != nil || !strings.HasPrefix(string(b), "### fixture: ❌ 1 regression") {
+	// The same title as gate's, and the report linked.
+	if err != nil || !strings.HasPrefix(string(b), "### llmgate · fixture: ❌ 1 regression") || !strings.Contains(string(b), "[Full HTML report]("+url+")") {
 		t.Errorf("markdown %q, %v", firstLine(string(b)), err)
+	}
+	if code, _, stderr := runCLI(t, "compare", base, slow, "--report-url", "javascript:alert(1)"); code != exitUsage || !strings.Contains(stderr, "--report-url") {
+		t.Errorf("a bad --report-url: exit %d, %s; want 2 naming the flag", code, stderr)
 	}
 	var v struct {
 		Failed bool `json:"failed"`

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/ghaction"
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/untrusted"
 )
 
 func init() {
@@ -93,6 +91,7 @@ type gateOptions struct {
 	suitePath string
 	baseline  string
 	markdown  string
+	reportURL string
 	vars      map[string]string
 	comment   bool
 	rerun     bool
@@ -108,6 +107,7 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	o.register(fs, "write the results file to `PATH`")
 	fs.StringVar(&o.baseline, "baseline", "", "compare with the results file at `FILE` (default: the suite's gate.baseline; none: asserts only)")
 	fs.StringVar(&o.markdown, "markdown", "", "write the markdown report to `FILE` (under GitHub Actions, default: beside the results file)")
+	fs.StringVar(&o.reportURL, "report-url", "", "link the HTML report at `URL` (the workflow's artifact, say) from the markdown report and comment")
 	fs.BoolVar(&o.comment, "comment", true, "post or update the pull-request comment under GitHub Actions")
 	fs.BoolVar(&o.rerun, "rerun", true, "run inconclusive runs once more to confirm before judging them")
 	fs.StringVar(&o.failOn, "fail-on", "", "also fail on `inconclusive` changes")
@@ -123,6 +123,11 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	o.suitePath = pos[0]
 	if o.vars, err = o.check(); err != nil {
 		return err
+	}
+	if o.reportURL != "" {
+		if err := report.CheckReportURL(o.reportURL); err != nil {
+			return usageErr(fmt.Errorf("--report-url: %w", err))
+		}
 	}
 	switch o.failOn {
 	case "", "regression", "inconclusive":
@@ -155,7 +160,9 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	}
 	if diags.HasErrors() {
 		g.gh.Annotate(ghaction.DiagnosticAnnotations(diags))
-		_ = g.gh.AppendSummary(invalidSuiteMarkdown(o.suitePath, diags))
+		if err := g.gh.AppendSummary(report.InvalidSuiteMarkdown(o.suitePath, diags)); err != nil {
+			fmt.Fprintf(e.stderr, "llmgate: %v\n", err)
+		}
 		g.verdict = compare.DecisionError
 		g.setOutputs()
 		return errReported{exitUsage}
@@ -236,21 +243,7 @@ func (g *gateRun) report(ctx context.Context) error {
 		fmt.Fprintf(e.stdout, "Results written to %s\n", g.o.out)
 	}
 
-	md := report.Markdown(out.Comparison, report.MarkdownOptions{Title: "llmgate · " + untrusted.Markdown(g.s.Name)})
-	if len(out.Notes) > 0 || g.verdict == compare.DecisionError {
-		var b strings.Builder
-		if g.verdict == compare.DecisionError {
-			b.WriteString("> [!CAUTION]\n> **The gate could not judge this change.**\n")
-			for _, p := range out.Problems {
-				fmt.Fprintf(&b, "> - %s\n", untrusted.Markdown(p.Error()))
-			}
-			b.WriteString("\n")
-		}
-		for _, n := range out.Notes {
-			fmt.Fprintf(&b, "> [!NOTE]\n> %s\n\n", n)
-		}
-		md = gateInsertAfterHeading(md, b.String())
-	}
+	md := report.Markdown(out.Comparison, report.MarkdownOptions{ReportURL: g.o.reportURL, Problems: out.Problems, Notes: out.Notes})
 	g.mdPath = g.markdownPath()
 	if g.mdPath != "" {
 		if err := writeFileAtomic(g.mdPath, []byte(md)); err != nil {
@@ -261,18 +254,17 @@ func (g *gateRun) report(ctx context.Context) error {
 		}
 	}
 
-	if !g.gh.Enabled() {
-		return errors.Join(errs...)
-	}
-	if err := g.gh.AppendSummary(md); err != nil {
+	res, err := g.gh.PublishGate(ctx, ghaction.GateReport{
+		Suite:       g.s.Name,
+		Markdown:    md,
+		Annotations: ghaction.GateAnnotations(out.Comparison, g.s, out.FailedAsserts()),
+		Outputs:     g.outputValues(),
+		Comment:     g.o.comment,
+	}, nil)
+	if err != nil {
 		errs = append(errs, err)
 	}
-	g.gh.Annotate(ghaction.GateAnnotations(out.Comparison, g.s, out.FailedAsserts()))
-	if err := g.setOutputs(); err != nil {
-		errs = append(errs, err)
-	}
-	if g.o.comment {
-		res := g.gh.PostComment(ctx, g.s.Name, md, nil)
+	if g.gh.Enabled() && g.o.comment {
 		switch res.Outcome {
 		case ghaction.CommentCreated, ghaction.CommentUpdated:
 			fmt.Fprintf(e.stdout, "Pull-request comment %s: %s\n", res.Outcome, res.URL)
@@ -283,11 +275,8 @@ func (g *gateRun) report(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// setOutputs sets the step outputs from what the gate knows so far.
-func (g *gateRun) setOutputs() error {
-	if !g.gh.Enabled() {
-		return nil
-	}
+// outputValues are the step outputs from what the gate knows so far.
+func (g *gateRun) outputValues() ghaction.Outputs {
 	o := ghaction.Outputs{Verdict: string(g.verdict), SummaryPath: g.mdPath}
 	if g.out != nil {
 		o.Regressions, o.FailedAsserts = g.out.Regressions, len(g.out.FailedAsserts())
@@ -295,7 +284,16 @@ func (g *gateRun) setOutputs() error {
 	if g.resultsWritten() {
 		o.ResultsPath = g.o.out
 	}
-	return g.gh.SetOutputs(o)
+	return o
+}
+
+// setOutputs sets the step outputs of a gate that stopped before it could
+// report; an output that cannot be written is said on stderr, since the
+// gate is already failing with its own error.
+func (g *gateRun) setOutputs() {
+	if err := g.gh.SetOutputs(g.outputValues()); err != nil {
+		fmt.Fprintf(g.e.stderr, "llmgate: %v\n", err)
+	}
 }
 
 // markdownPath is where the markdown report goes: --markdown, else beside
@@ -346,36 +344,4 @@ func (g *gateRun) usage(err error) error {
 	g.verdict = compare.DecisionError
 	g.setOutputs()
 	return usageErr(err)
-}
-
-// gateInsertAfterHeading puts block after md's first line when that line is
-// a heading (so the verdict stays first), else before md.
-func gateInsertAfterHeading(md, block string) string {
-	first, rest, ok := strings.Cut(md, "\n")
-	if ok && strings.HasPrefix(first, "#") {
-		return first + "\n\n" + block + strings.TrimLeft(rest, "\n")
-	}
-	return block + md
-}
-
-// invalidSuiteMarkdown is the step summary of a suite that did not load:
-// each error at its file:line:col, so the job page says why nothing ran.
-func invalidSuiteMarkdown(path string, diags hcl.Diagnostics) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "### llmgate · %s: ⛔ invalid suite, nothing ran\n\n", untrusted.Markdown(path))
-	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
-			continue
-		}
-		pos := path
-		if d.Subject != nil {
-			pos = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
-		}
-		fmt.Fprintf(&b, "- %s: **%s**", untrusted.Code(pos), untrusted.Markdown(d.Summary))
-		if d.Detail != "" {
-			fmt.Fprintf(&b, " %s", untrusted.Markdown(d.Detail))
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
 }
