@@ -2,17 +2,13 @@ package compare
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/golden"
 	"github.com/llmgate/llmgate/results"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/compare")
 
 // TestVerdictsGolden pins the whole JSON of a comparison with a regression,
 // an inconclusive run, an invalid run, new and missing runs and a changed
@@ -29,18 +25,5 @@ func TestVerdictsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("..", "testdata", "compare", "verdicts.json")
-	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run go test -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
-		t.Errorf("verdicts differ from %s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, filepath.Join("..", "testdata", "compare", "verdicts.json"), string(got)+"\n")
 }

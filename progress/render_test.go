@@ -3,19 +3,16 @@ package progress
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/llmgate/llmgate/internal/golden"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // clock is a fake wall clock the script advances.
 type clock struct{ t time.Time }
@@ -87,22 +84,7 @@ func TestRenderers(t *testing.T) {
 			var buf bytes.Buffer
 			c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 			script(tt.make(&buf, c), c)
-			path := filepath.Join("testdata", tt.golden)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("read golden file (run with -update to create it): %v", err)
-			}
-			if diff := cmp.Diff(string(want), buf.String()); diff != "" {
-				t.Errorf("%s output differs from %s (-want +got):\n%s", tt.name, path, diff)
-			}
+			golden.Check(t, filepath.Join("testdata", tt.golden), buf.String())
 		})
 	}
 }

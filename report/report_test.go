@@ -16,7 +16,7 @@ func TestTerminal(t *testing.T) {
 	if err := Terminal(&b, c); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "terminal.txt", b.String())
+	checkGolden(t, "terminal.txt", b.String())
 	if !strings.Contains(b.String(), "❌") || !strings.Contains(b.String(), "regression") {
 		t.Errorf("terminal output does not show the regression:\n%s", b.String())
 	}
@@ -25,7 +25,7 @@ func TestTerminal(t *testing.T) {
 func TestMarkdown(t *testing.T) {
 	_, _, c := fixture()
 	md := Markdown(c, MarkdownOptions{Title: "llama-8b-gate"})
-	golden(t, "markdown.md", md)
+	checkGolden(t, "markdown.md", md)
 	first, _, _ := strings.Cut(md, "\n")
 	if !strings.Contains(first, "❌") || !strings.Contains(first, "regression") {
 		t.Errorf("first line %q is not the failing verdict", first)

@@ -25,7 +25,7 @@ func TestRunTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := b.String()
-	golden(t, "runtable.txt", got)
+	checkGolden(t, "runtable.txt", got)
 	// A failed assert must be visible without reading the golden file.
 	if !strings.Contains(got, "0/1 FAIL") {
 		t.Errorf("failed assert not flagged:\n%s", got)

@@ -1,19 +1,16 @@
 package sim
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/llmgate/llmgate/internal/golden"
+)
 
 var (
 	idRE      = regexp.MustCompile(`"id":"(cmpl|chatcmpl|modelperm)-[0-9a-f]{32}"`)
@@ -96,20 +93,7 @@ func TestWireFormat(t *testing.T) {
 			defer resp.Body.Close()
 			b, _ := io.ReadAll(resp.Body)
 			got := fmt.Sprintf("HTTP %d\nContent-Type: %s\n\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), normalize(b))
-			path := filepath.Join("testdata", tc.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./sim -run TestWireFormat -update)", err)
-			}
-			if !bytes.Equal([]byte(got), want) {
-				t.Errorf("%s differs from %s:\ngot:\n%s\nwant:\n%s", tc.name, path, got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", tc.name+".golden"), got)
 		})
 	}
 }

@@ -2,16 +2,13 @@ package suite
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/llmgate/llmgate/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden diagnostics files under testdata/suites/broken")
 
 // repoRoot is where llmgate validate is usually run from; golden files show
 // paths relative to it, exactly as `llmgate validate testdata/...` prints them.
@@ -59,20 +56,7 @@ func TestBrokenSuitesGolden(t *testing.T) {
 	for _, rel := range brokenSuites(t) {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
 			_, got := loadAsFromRoot(t, rel)
-			golden := filepath.Join(repoRoot, strings.TrimSuffix(rel, ".hcl")+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./suite -run Golden -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("diagnostics differ from %s (-want +got):\n%s", golden, diff)
-			}
+			golden.Check(t, filepath.Join(repoRoot, strings.TrimSuffix(rel, ".hcl")+".golden"), got)
 		})
 	}
 }
