@@ -16,6 +16,10 @@ type chunk struct {
 	// still JSON-escaped when escaped is true; nil when absent.
 	text    []byte
 	escaped bool
+	// output is true when the first choice carries generated output:
+	// non-empty text or content, reasoning content, or tool-call arguments.
+	// A role chunk or an empty-content chunk has choices but no output.
+	output bool
 	// usage is true when the chunk carries a usage object.
 	usage            bool
 	promptTokens     int
@@ -133,6 +137,7 @@ func parseChoices(b []byte, i int, c *chunk) (int, error) {
 // delta.content, as encoding/json would pick them.
 func parseChoice(b []byte, i int, c *chunk) (int, error) {
 	var text, content chunk
+	reasoning := false
 	var seen keySet
 	end, err := eachKey(b, i, func(key []byte, v int) (int, error) {
 		if !seen.add(key, "text", "delta") {
@@ -145,11 +150,25 @@ func parseChoice(b []byte, i int, c *chunk) (int, error) {
 			if v < len(b) && b[v] == '{' {
 				var seen keySet
 				return eachKey(b, v, func(key []byte, v int) (int, error) {
-					if !seen.add(key, "content") {
+					if !seen.add(key, "content", "reasoning_content", "reasoning", "tool_calls") {
 						return 0, errSyntax
 					}
-					if string(key) == "content" {
+					switch string(key) {
+					case "content":
 						return stringValue(b, v, &content)
+					case "reasoning_content", "reasoning":
+						// reasoning is generated output: non-empty text counts
+						end, err := skipValue(b, v)
+						if err == nil && b[v] == '"' && end-v > 2 {
+							reasoning = true
+						}
+						return end, err
+					case "tool_calls":
+						end, err := skipValue(b, v)
+						if err == nil && b[v] != 'n' && string(b[v:end]) != "[]" {
+							return 0, errSyntax // rare: let encoding/json find the arguments
+						}
+						return end, err
 					}
 					return skipValue(b, v)
 				})
@@ -167,6 +186,7 @@ func parseChoice(b []byte, i int, c *chunk) (int, error) {
 	case content.text != nil:
 		c.text, c.escaped = content.text, content.escaped
 	}
+	c.output = len(c.text) > 0 || reasoning
 	return end, nil
 }
 
@@ -480,7 +500,14 @@ type slowChunk struct {
 	Choices []struct {
 		Text  *string `json:"text"`
 		Delta *struct {
-			Content *string `json:"content"`
+			Content          *string `json:"content"`
+			ReasoningContent *string `json:"reasoning_content"`
+			Reasoning        *string `json:"reasoning"`
+			ToolCalls        []struct {
+				Function *struct {
+					Arguments *string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
 		} `json:"delta"`
 	} `json:"choices"`
 	Usage *struct {
@@ -504,6 +531,17 @@ func parseChunkSlow(b []byte, c *chunk) error {
 			c.text = []byte(*ch.Text)
 		case ch.Delta != nil && ch.Delta.Content != nil:
 			c.text = []byte(*ch.Delta.Content)
+		}
+		c.output = len(c.text) > 0
+		if d := ch.Delta; d != nil {
+			if (d.ReasoningContent != nil && *d.ReasoningContent != "") || (d.Reasoning != nil && *d.Reasoning != "") {
+				c.output = true
+			}
+			for _, tc := range d.ToolCalls {
+				if tc.Function != nil && tc.Function.Arguments != nil && *tc.Function.Arguments != "" {
+					c.output = true
+				}
+			}
 		}
 	}
 	if s.Usage != nil {

@@ -9,6 +9,7 @@ import (
 // chunkView is a comparable view of a chunk.
 type chunkView struct {
 	Choices    bool
+	Output     bool
 	Text       string
 	Usage      bool
 	Prompt     int
@@ -17,7 +18,7 @@ type chunkView struct {
 }
 
 func view(c *chunk) chunkView {
-	return chunkView{Choices: c.choices, Text: string(c.appendText(nil)), Usage: c.usage,
+	return chunkView{Choices: c.choices, Output: c.output, Text: string(c.appendText(nil)), Usage: c.usage,
 		Prompt: c.promptTokens, Completion: c.completionTokens, Err: string(c.errMsg)}
 }
 
@@ -31,10 +32,10 @@ func TestParseChunk(t *testing.T) {
 	}{
 		// a vLLM completions chunk with continuous usage
 		{name: "completion", in: `{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":" hello","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":{"prompt_tokens":5,"total_tokens":7,"completion_tokens":2}}`,
-			want: chunkView{Choices: true, Text: " hello", Usage: true, Prompt: 5, Completion: 2}},
+			want: chunkView{Choices: true, Output: true, Text: " hello", Usage: true, Prompt: 5, Completion: 2}},
 		// a chat chunk: the text is delta.content
 		{name: "chat", in: `{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"logprobs":null,"finish_reason":null}]}`,
-			want: chunkView{Choices: true, Text: "Hi"}},
+			want: chunkView{Choices: true, Output: true, Text: "Hi"}},
 		// the role-only first chat chunk has choices but no content
 		{name: "role only", in: `{"choices":[{"index":0,"delta":{"role":"assistant"}}]}`, want: chunkView{Choices: true}},
 		// null content is no text
@@ -43,17 +44,17 @@ func TestParseChunk(t *testing.T) {
 		{name: "usage only", in: `{"id":"c","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":9,"total_tokens":12}}`,
 			want: chunkView{Usage: true, Prompt: 3, Completion: 9}},
 		// usage: null is no usage
-		{name: "usage null", in: `{"choices":[{"text":"a"}],"usage":null}`, want: chunkView{Choices: true, Text: "a"}},
+		{name: "usage null", in: `{"choices":[{"text":"a"}],"usage":null}`, want: chunkView{Choices: true, Output: true, Text: "a"}},
 		// escaped text is unescaped when asked for
-		{name: "escaped", in: `{"choices":[{"text":"a\"b\\c\n\u00e9"}]}`, want: chunkView{Choices: true, Text: "a\"b\\c\n\u00e9"}},
+		{name: "escaped", in: `{"choices":[{"text":"a\"b\\c\n\u00e9"}]}`, want: chunkView{Choices: true, Output: true, Text: "a\"b\\c\n\u00e9"}},
 		// an escaped backslash right before the closing quote ends the string
-		{name: "backslash end", in: `{"id":"x\\","choices":[{"text":"q\\"}]}`, want: chunkView{Choices: true, Text: `q\`}},
+		{name: "backslash end", in: `{"id":"x\\","choices":[{"text":"q\\"}]}`, want: chunkView{Choices: true, Output: true, Text: `q\`}},
 		// an escaped quote does not end the string
-		{name: "escaped quote", in: `{"id":"a\"}b","choices":[{"text":"\"\\\""}]}`, want: chunkView{Choices: true, Text: `"\"`}},
+		{name: "escaped quote", in: `{"id":"a\"}b","choices":[{"text":"\"\\\""}]}`, want: chunkView{Choices: true, Output: true, Text: `"\"`}},
 		// several choices: the first one's text
-		{name: "n=2", in: `{"choices":[{"text":"a"},{"text":"b","x":[1,{"y":"]"}]}]}`, want: chunkView{Choices: true, Text: "a"}},
+		{name: "n=2", in: `{"choices":[{"text":"a"},{"text":"b","x":[1,{"y":"]"}]}]}`, want: chunkView{Choices: true, Output: true, Text: "a"}},
 		// nested objects and arrays elsewhere are skipped
-		{name: "nested", in: ` { "x" : {"a":[1,2,{"b":"}"}]}, "choices" : [ { "text" : "t" } ] } `, want: chunkView{Choices: true, Text: "t"}},
+		{name: "nested", in: ` { "x" : {"a":[1,2,{"b":"}"}]}, "choices" : [ { "text" : "t" } ] } `, want: chunkView{Choices: true, Output: true, Text: "t"}},
 		// an error object in the stream is reported
 		{name: "error", in: `{"error":{"message":"overloaded","code":503}}`, want: chunkView{Err: `{"message":"overloaded","code":503}`}},
 		// vLLM before 0.10.1 sends errors flat, as {"object":"error",...}
@@ -61,17 +62,27 @@ func TestParseChunk(t *testing.T) {
 			want: chunkView{Err: `{"object":"error","message":"boom","type":"BadRequestError","param":null,"code":400}`}},
 		// text that looks like JSON keys and an empty choices array stays text
 		{name: "keys in text", in: `{"choices":[{"text":"\"choices\":[],\"usage\":{\"prompt_tokens\":9}"}]}`,
-			want: chunkView{Choices: true, Text: `"choices":[],"usage":{"prompt_tokens":9}`}},
+			want: chunkView{Choices: true, Output: true, Text: `"choices":[],"usage":{"prompt_tokens":9}`}},
 		// multi-byte UTF-8 passes through raw
-		{name: "utf-8", in: `{"choices":[{"delta":{"content":"héllo, 世界 🙂"}}]}`, want: chunkView{Choices: true, Text: "héllo, 世界 🙂"}},
+		{name: "utf-8", in: `{"choices":[{"delta":{"content":"héllo, 世界 🙂"}}]}`, want: chunkView{Choices: true, Output: true, Text: "héllo, 世界 🙂"}},
 		// empty choices with spaces inside, usage before choices
 		{name: "spaced empty", in: `{"usage":{"completion_tokens":3,"prompt_tokens":1},"choices":[ ]}`, want: chunkView{Usage: true, Prompt: 1, Completion: 3}},
-		// an empty text still makes a content chunk (vLLM counts it for TTFT)
+		// an empty text has choices (vLLM counts it for TTFT) but no output
 		{name: "empty text", in: `{"choices":[{"text":""}]}`, want: chunkView{Choices: true}},
+		// an early role chunk with empty content carries no output
+		{name: "role empty content", in: `{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`, want: chunkView{Choices: true}},
+		// reasoning content is generated output (both field names servers use)
+		{name: "reasoning_content", in: `{"choices":[{"delta":{"content":null,"reasoning_content":"Let me"}}]}`, want: chunkView{Choices: true, Output: true}},
+		{name: "reasoning", in: `{"choices":[{"delta":{"reasoning":"hm"}}]}`, want: chunkView{Choices: true, Output: true}},
+		{name: "empty reasoning", in: `{"choices":[{"delta":{"reasoning_content":""}}]}`, want: chunkView{Choices: true}},
+		// tool-call arguments are generated output; a bare tool-call name is not
+		{name: "tool args", in: `{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"x\""}}]}}]}`, want: chunkView{Choices: true, Output: true}, slow: true},
+		{name: "tool name only", in: `{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":""}}]}}]}`, want: chunkView{Choices: true}, slow: true},
+		{name: "no tool calls", in: `{"choices":[{"delta":{"content":"a","tool_calls":[]}}]}`, want: chunkView{Choices: true, Output: true, Text: "a"}},
 		// a text that is not a string is malformed
 		{name: "text number", in: `{"choices":[{"text":5,"index":0}]}`, wantErr: true},
 		// an escaped key goes the slow way and still parses
-		{name: "escaped key", in: `{"choic\u0065s":[{"text":"z"}]}`, want: chunkView{Choices: true, Text: "z"}, slow: true},
+		{name: "escaped key", in: `{"choic\u0065s":[{"text":"z"}]}`, want: chunkView{Choices: true, Output: true, Text: "z"}, slow: true},
 		// broken JSON is an error
 		{name: "malformed", in: `{"choices":[{"text":"a"}`, wantErr: true},
 		// trailing junk is an error

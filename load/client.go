@@ -263,8 +263,10 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	switch {
 	case !st.tr.usage:
 		fail(rec, KindProtocol, "stream carried no usage: the server ignored stream_options.include_usage, so token counts are unknown")
-	case st.tr.content == 0:
-		fail(rec, KindProtocol, "stream carried no content chunk")
+	case st.tr.outputs == 0:
+		fail(rec, KindProtocol, "stream carried no generated output (no chunk with text, content, reasoning or tool-call arguments)")
+	case st.tr.usageProblem() != "":
+		fail(rec, KindProtocol, st.tr.usageProblem())
 	}
 	if rec.OK() && req.validate != nil {
 		v := req.validate(st.tr.text)

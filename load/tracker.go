@@ -1,25 +1,33 @@
 package load
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
 )
 
 // tracker turns the timed chunks of one streamed response into the timing
-// fields of a results.Record, the way DESIGN.md defines them:
-//   - TTFT: first chunk with non-empty choices minus send;
-//   - E2EL: last chunk with non-empty choices minus send;
-//   - ITL: the gap before each later content chunk, split evenly across the
-//     tokens it carries when continuous usage stats say it carries several
-//     (so the ITLs add up to E2EL-TTFT); a content chunk that adds no token
+// fields of a results.Record:
+//   - TTFT: the first chunk that carries generated output minus send. A
+//     chunk carries output when its first choice has non-empty text or
+//     content, reasoning content or tool-call arguments, or when continuous
+//     usage says it added a token. A role chunk or an empty-content chunk
+//     sent before the first token is not the first token (vLLM times the
+//     first chunk with non-empty choices; it sends its role chunk with the
+//     first token, so both rules agree against vLLM);
+//   - E2EL: last chunk with non-empty choices minus send, as vLLM;
+//   - ITL: from the first output chunk on, the gap before each later output
+//     chunk, split evenly across the tokens it carries when continuous usage
+//     stats say it carries several; a chunk that adds no token or no output
 //     passes its gap on to the next one; tokens that come with the first
 //     chunk have no gap and add no ITL;
-//   - token counts: the last usage object seen, never counted from chunks.
+//   - token counts: the last usage object seen, never counted from chunks;
+//     the number of output chunks is kept to check usage against.
 type tracker struct {
 	sent        time.Time
 	first, last time.Time
-	content     int  // content chunks seen
+	outputs     int  // chunks with generated output seen
 	usage       bool // any usage seen
 	prompt      int
 	completion  int
@@ -33,7 +41,7 @@ type tracker struct {
 func (t *tracker) reset(sent time.Time, expectTokens int, keepText bool) {
 	t.sent = sent
 	t.first, t.last = time.Time{}, time.Time{}
-	t.content, t.usage, t.prompt, t.completion, t.prevTokens, t.pending = 0, false, 0, 0, 0, 0
+	t.outputs, t.usage, t.prompt, t.completion, t.prevTokens, t.pending = 0, false, 0, 0, 0, 0
 	if expectTokens > 1 {
 		t.itl = make([]float64, 0, expectTokens-1)
 	} else {
@@ -55,8 +63,12 @@ func (t *tracker) observe(at time.Time, c *chunk) {
 	if t.keepText && c.text != nil {
 		t.text = c.appendText(t.text)
 	}
-	t.content++
-	if t.content == 1 {
+	output := c.output || (c.usage && c.completionTokens > t.prevTokens)
+	if t.outputs == 0 {
+		if !output {
+			return // a role chunk or an empty chunk before the first token
+		}
+		t.outputs = 1
 		t.first, t.last = at, at
 		if c.usage {
 			t.prevTokens = c.completionTokens
@@ -65,7 +77,11 @@ func (t *tracker) observe(at time.Time, c *chunk) {
 	}
 	gap := at.Sub(t.last) + t.pending
 	t.last = at
-	k := 1
+	k := 0
+	if output {
+		t.outputs++
+		k = 1
+	}
 	if c.usage {
 		k = c.completionTokens - t.prevTokens
 		t.prevTokens = c.completionTokens
@@ -83,11 +99,22 @@ func (t *tracker) observe(at time.Time, c *chunk) {
 
 // fill writes the timing and token fields into rec.
 func (t *tracker) fill(rec *results.Record) {
-	if t.content > 0 {
+	if t.outputs > 0 {
 		rec.TTFT = t.first.Sub(t.sent)
 		rec.E2EL = t.last.Sub(t.sent)
 	}
 	rec.ITL = t.itl
 	rec.InputTokens = t.prompt
 	rec.OutputTokens = t.completion
+}
+
+// usageProblem says how the stream's final usage contradicts the chunks it
+// streamed, or "" when it does not: every chunk that carried generated
+// output carried at least one token, so fewer completion tokens than output
+// chunks cannot be true (and would turn into a wrong TPOT).
+func (t *tracker) usageProblem() string {
+	if t.usage && t.completion < t.outputs {
+		return fmt.Sprintf("usage contradicts the stream: completion_tokens %d after %d chunks of generated output", t.completion, t.outputs)
+	}
+	return ""
 }

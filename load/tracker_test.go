@@ -16,6 +16,7 @@ func TestTrackerTimings(t *testing.T) {
 		choices    bool
 		usage      bool
 		completion int
+		empty      bool // choices without generated output (a role chunk, empty content)
 	}
 	tests := []struct {
 		name string
@@ -23,21 +24,29 @@ func TestTrackerTimings(t *testing.T) {
 		want results.Record
 	}{
 		// one token per chunk: ITL is each gap
-		{name: "single tokens", evs: []ev{{10 * ms, true, true, 1}, {15 * ms, true, true, 2}, {25 * ms, true, true, 3}, {26 * ms, false, true, 3}},
+		{name: "single tokens", evs: []ev{{10 * ms, true, true, 1, false}, {15 * ms, true, true, 2, false}, {25 * ms, true, true, 3, false}, {26 * ms, false, true, 3, false}},
 			want: results.Record{TTFT: 10 * ms, E2EL: 25 * ms, ITL: []float64{5, 10}, OutputTokens: 3, InputTokens: 7}},
 		// a chunk carrying 4 tokens splits its 8 ms gap four ways
-		{name: "multi-token chunk", evs: []ev{{10 * ms, true, true, 1}, {18 * ms, true, true, 5}, {20 * ms, false, true, 5}},
+		{name: "multi-token chunk", evs: []ev{{10 * ms, true, true, 1, false}, {18 * ms, true, true, 5, false}, {20 * ms, false, true, 5, false}},
 			want: results.Record{TTFT: 10 * ms, E2EL: 18 * ms, ITL: []float64{2, 2, 2, 2}, OutputTokens: 5, InputTokens: 7}},
 		// a content chunk with no new token passes its gap on
-		{name: "empty chunk", evs: []ev{{10 * ms, true, true, 1}, {12 * ms, true, true, 1}, {16 * ms, true, true, 2}},
+		{name: "empty chunk", evs: []ev{{10 * ms, true, true, 1, false}, {12 * ms, true, true, 1, false}, {16 * ms, true, true, 2, false}},
 			want: results.Record{TTFT: 10 * ms, E2EL: 16 * ms, ITL: []float64{6}, OutputTokens: 2, InputTokens: 7}},
 		// tokens that come with the first chunk have no gap
-		{name: "first chunk carries two", evs: []ev{{10 * ms, true, true, 2}, {14 * ms, true, true, 3}},
+		{name: "first chunk carries two", evs: []ev{{10 * ms, true, true, 2, false}, {14 * ms, true, true, 3, false}},
 			want: results.Record{TTFT: 10 * ms, E2EL: 14 * ms, ITL: []float64{4}, OutputTokens: 3, InputTokens: 7}},
 		// without continuous usage every content chunk is one gap; the
 		// final usage gives the token count
-		{name: "final usage only", evs: []ev{{10 * ms, true, false, 0}, {13 * ms, true, false, 0}, {20 * ms, false, true, 6}},
+		{name: "final usage only", evs: []ev{{10 * ms, true, false, 0, false}, {13 * ms, true, false, 0, false}, {20 * ms, false, true, 6, false}},
 			want: results.Record{TTFT: 10 * ms, E2EL: 13 * ms, ITL: []float64{3}, OutputTokens: 6, InputTokens: 7}},
+		// an early role chunk and an empty-content chunk are not the first
+		// token; the gap of an empty chunk after it passes on
+		{name: "early role chunk", evs: []ev{{1 * ms, true, false, 0, true}, {2 * ms, true, false, 0, true}, {50 * ms, true, false, 0, false},
+			{55 * ms, true, false, 0, true}, {60 * ms, true, false, 0, false}, {61 * ms, false, true, 2, false}},
+			want: results.Record{TTFT: 50 * ms, E2EL: 60 * ms, ITL: []float64{10}, OutputTokens: 2, InputTokens: 7}},
+		// with continuous usage, a role chunk reporting 0 tokens is not output
+		{name: "role chunk with usage", evs: []ev{{1 * ms, true, true, 0, true}, {30 * ms, true, true, 1, false}, {40 * ms, true, true, 2, false}},
+			want: results.Record{TTFT: 30 * ms, E2EL: 40 * ms, ITL: []float64{10}, OutputTokens: 2, InputTokens: 7}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,7 +54,7 @@ func TestTrackerTimings(t *testing.T) {
 			var tr tracker
 			tr.reset(sent, 8, false)
 			for _, e := range tt.evs {
-				c := chunk{choices: e.choices, usage: e.usage, completionTokens: e.completion, promptTokens: 7}
+				c := chunk{choices: e.choices, output: e.choices && !e.empty, usage: e.usage, completionTokens: e.completion, promptTokens: 7}
 				if !e.usage {
 					c.promptTokens = 0
 				}
@@ -57,5 +66,22 @@ func TestTrackerTimings(t *testing.T) {
 				t.Errorf("record (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestTrackerUsageProblem(t *testing.T) {
+	sent := time.Now()
+	var tr tracker
+	tr.reset(sent, 8, false)
+	for i := range 8 {
+		tr.observe(sent.Add(time.Duration(i+1)*time.Millisecond), &chunk{choices: true, output: true})
+	}
+	tr.observe(sent.Add(9*time.Millisecond), &chunk{usage: true, promptTokens: 3, completionTokens: 1})
+	if got, want := tr.usageProblem(), "usage contradicts the stream: completion_tokens 1 after 8 chunks of generated output"; got != want {
+		t.Errorf("usageProblem = %q, want %q", got, want)
+	}
+	tr.observe(sent.Add(10*time.Millisecond), &chunk{usage: true, promptTokens: 3, completionTokens: 8})
+	if got := tr.usageProblem(); got != "" {
+		t.Errorf("usageProblem with 8 tokens = %q, want none", got)
 	}
 }

@@ -1,0 +1,141 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+)
+
+// earlyRoleServer streams chat completions the way some gateways and
+// simulators do: the role chunk as soon as the request is accepted, an
+// empty-content chunk a few ms later, the first generated output (reasoning
+// content) after ttft, then one content token every itl. It records, for
+// each request, when it actually wrote the first output chunk and the last
+// token, measured from when its handler began: the truth the client's
+// figures are checked against.
+type earlyRoleServer struct {
+	ttft, itl time.Duration
+	tokens    int
+
+	mu    sync.Mutex
+	truth []earlyRoleTruth
+}
+
+type earlyRoleTruth struct {
+	ttft, tpot time.Duration
+}
+
+func (s *earlyRoleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	io.Copy(io.Discard, r.Body)
+	w.Header().Set("Content-Type", "text/event-stream")
+	fl := w.(http.Flusher)
+	chunk := func(delta string) {
+		fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":null}]}\n\n", delta)
+		fl.Flush()
+	}
+	chunk(`{"role":"assistant","content":""}`)
+	time.Sleep(5 * time.Millisecond)
+	chunk(`{"content":""}`)
+	time.Sleep(time.Until(start.Add(s.ttft)))
+	chunk(`{"reasoning_content":"Thinking"}`)
+	first := time.Now()
+	last := first
+	for i := 1; i < s.tokens; i++ {
+		time.Sleep(time.Until(last.Add(s.itl)))
+		chunk(`{"content":" tok"}`)
+		last = time.Now()
+	}
+	fmt.Fprintf(w, "data: {\"id\":\"c\",\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"total_tokens\":%d,\"completion_tokens\":%d}}\n\ndata: [DONE]\n\n", 4+s.tokens, s.tokens)
+	fl.Flush()
+	s.mu.Lock()
+	s.truth = append(s.truth, earlyRoleTruth{ttft: first.Sub(start), tpot: last.Sub(first) / time.Duration(s.tokens-1)})
+	s.mu.Unlock()
+}
+
+// TestFirstTokenAfterEarlyRoleChunk checks TTFT and TPOT against a server
+// with an early role chunk, an empty-content chunk and a reasoning first
+// token: TTFT must be the reasoning chunk's arrival (not the role chunk's,
+// about 0), and TPOT the true gap between tokens (not inflated by the
+// time the role chunk stole from TTFT).
+//
+// The truth is what the server measured from its handler's start to its own
+// writes, so the client's error is the loopback latency of the request plus
+// that of the chunk. The median error must be under 2 ms; single requests
+// may be late by a loaded machine's scheduler, so each is only held to
+// 25 ms (still far from the 50 ms the role chunk would steal).
+func TestFirstTokenAfterEarlyRoleChunk(t *testing.T) {
+	s := &earlyRoleServer{ttft: 50 * time.Millisecond, itl: 10 * time.Millisecond, tokens: 8}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	cfg := Config{BaseURL: srv.URL, Model: "m", Concurrency: 1, Requests: 10,
+		Workload: Workload{Kind: WorkloadRandom, Chat: true, InputTokens: 4, OutputTokens: 8}}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	truth := append([]earlyRoleTruth(nil), s.truth...)
+	s.mu.Unlock()
+	if len(truth) != len(res.Records) {
+		t.Fatalf("server saw %d requests, client recorded %d", len(truth), len(res.Records))
+	}
+	var ttftErr, tpotErr []float64
+	for i, r := range res.Records {
+		if !r.OK() {
+			t.Fatalf("request %d failed: %s", r.Seq, r.Error)
+		}
+		if r.OutputTokens != s.tokens {
+			t.Errorf("request %d: %d output tokens, want %d", r.Seq, r.OutputTokens, s.tokens)
+		}
+		tpot := (r.E2EL - r.TTFT) / time.Duration(r.OutputTokens-1)
+		te := float64(r.TTFT-truth[i].ttft) / 1e6
+		pe := float64(tpot-truth[i].tpot) / 1e6
+		if te < -1 || te > 25 {
+			t.Errorf("request %d: TTFT %v against a true %v", r.Seq, r.TTFT, truth[i].ttft)
+		}
+		if pe < -5 || pe > 5 {
+			t.Errorf("request %d: TPOT %v against a true %v", r.Seq, tpot, truth[i].tpot)
+		}
+		ttftErr = append(ttftErr, te)
+		tpotErr = append(tpotErr, pe)
+	}
+	sort.Float64s(ttftErr)
+	sort.Float64s(tpotErr)
+	med := ttftErr[len(ttftErr)/2]
+	t.Logf("TTFT error against the truth: median %.3f ms, max %.3f ms; TPOT error median %.3f ms", med, ttftErr[len(ttftErr)-1], tpotErr[len(tpotErr)/2])
+	if med > 2 {
+		t.Errorf("median TTFT error %.3f ms, want under 2 ms", med)
+	}
+}
+
+// TestUsageContradictingStreamIsFlagged checks that a final usage of one
+// completion token after eight streamed tokens fails the request with the
+// reason, rather than turning into a TPOT of 0.
+func TestUsageContradictingStreamIsFlagged(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for range 8 {
+			io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"text\":\" tok\"}]}\n\n")
+		}
+		io.WriteString(w, "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	cfg := Config{BaseURL: srv.URL, Model: "m", Concurrency: 1, Requests: 1,
+		Workload: Workload{Kind: WorkloadRandom, InputTokens: 4, OutputTokens: 8}}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Records[0]
+	if want := "usage contradicts the stream: completion_tokens 1 after 8 chunks of generated output"; r.Error != want || r.ErrorKind != KindProtocol {
+		t.Errorf("record error = %q (%s), want %q (%s)", r.Error, r.ErrorKind, want, KindProtocol)
+	}
+}
