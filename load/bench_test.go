@@ -93,7 +93,7 @@ func BenchmarkAccuracy(b *testing.B) {
 						continue
 					}
 					h := fnv.New64a()
-					h.Write(wl.next(r.Seq).body)
+					h.Write(wl.next(slot{seq: r.Seq, index: r.Seq - streams}).body)
 					truth, ok := st.Truth[strconv.FormatUint(h.Sum64(), 10)]
 					if !ok {
 						b.Fatalf("server has no truth for request %d", r.Seq)

@@ -32,6 +32,11 @@ type Config struct {
 	Warmup int
 	// Seed makes arrivals and prompts reproducible.
 	Seed int64
+	// RunName keys prompt content together with Seed: runs with different
+	// names never share prompts (so one run's prompts are not cache hits
+	// for the next on the same server); runs with the same name (a
+	// baseline and a candidate) get identical prompts.
+	RunName string
 	// Timeout bounds each request; 0 means a default of 10 minutes.
 	Timeout time.Duration
 	// OnMeasureStart, when set, is called once, after the warmup and before

@@ -10,7 +10,7 @@ import "sync"
 // session.
 type conversationWorkload struct {
 	w     Workload
-	seed  int64
+	key   promptKey
 	b     bodyMaker
 	turns int
 
@@ -25,11 +25,11 @@ type session struct {
 	history []message
 }
 
-func newConversationWorkload(w Workload, seed int64, b bodyMaker) (*conversationWorkload, error) {
-	return &conversationWorkload{w: w, seed: seed, b: b, turns: max(w.Turns, 1)}, nil
+func newConversationWorkload(w Workload, key promptKey, b bodyMaker) (*conversationWorkload, error) {
+	return &conversationWorkload{w: w, key: key, b: b, turns: max(w.Turns, 1)}, nil
 }
 
-func (cw *conversationWorkload) next(seq int) *request {
+func (cw *conversationWorkload) next(_ slot) *request {
 	cw.mu.Lock()
 	var s *session
 	if n := len(cw.ready); n > 0 {
@@ -41,7 +41,7 @@ func (cw *conversationWorkload) next(seq int) *request {
 	}
 	cw.mu.Unlock()
 
-	r := rng(cw.seed, 5, uint64(s.id)<<16|uint64(s.turn))
+	r := rng(cw.key, 5, uint64(s.id)<<16|uint64(s.turn)) // sessions are numbered across phases: all distinct
 	in := length(r, cw.w.InputTokens, cw.w.RangeRatio)
 	out := length(r, cw.w.OutputTokens, cw.w.RangeRatio)
 	q := message{Role: "user", Content: text(r, in)}

@@ -55,7 +55,7 @@ func newDatasetWorkload(w Workload, seed int64, b bodyMaker) (*datasetWorkload, 
 	if len(dw.entries) == 0 {
 		return nil, fmt.Errorf("dataset workload: %s has no conversation with a human turn followed by an answer", w.DatasetPath)
 	}
-	r := rng(seed, 6, 0)
+	r := rng(promptKey{seed: seed}, 6, 0)
 	r.Shuffle(len(dw.entries), func(i, j int) { dw.entries[i], dw.entries[j] = dw.entries[j], dw.entries[i] })
 	return dw, nil
 }
@@ -64,7 +64,9 @@ func isHuman(from string) bool {
 	return from == "human" || from == "user"
 }
 
-func (dw *datasetWorkload) next(seq int) *request {
-	e := dw.entries[seq%len(dw.entries)]
+// next takes entries in order across both phases, so that the measured
+// phase repeats no warmup prompt unless the dataset is shorter than the run.
+func (dw *datasetWorkload) next(s slot) *request {
+	e := dw.entries[s.seq%len(dw.entries)]
 	return dw.b.chat([]message{{Role: "user", Content: e.prompt}}, e.maxTokens, nil)
 }

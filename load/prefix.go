@@ -3,12 +3,14 @@ package load
 import "fmt"
 
 // prefixWorkload sends prompts that start with one of PrefixGroups shared
-// prefixes of PrefixTokens tokens (request n uses prefix n mod groups),
-// followed by a unique suffix of InputTokens tokens: the shape that prefix
-// caching serves.
+// prefixes of PrefixTokens tokens (request n of a phase uses prefix n mod
+// groups), followed by a unique suffix of InputTokens tokens: the shape that
+// prefix caching serves. The prefixes are the run's own (they derive from
+// its prompt key) and shared by its warmup and measured phases; nothing
+// else is shared.
 type prefixWorkload struct {
 	w        Workload
-	seed     int64
+	key      promptKey
 	b        bodyMaker
 	ids      [][]int
 	texts    []string
@@ -16,13 +18,13 @@ type prefixWorkload struct {
 	suffixIn int
 }
 
-func newPrefixWorkload(w Workload, seed int64, b bodyMaker) (*prefixWorkload, error) {
+func newPrefixWorkload(w Workload, key promptKey, b bodyMaker) (*prefixWorkload, error) {
 	if w.PrefixTokens <= 0 {
 		return nil, fmt.Errorf("prefix workload: prefix_tokens must be positive, got %d", w.PrefixTokens)
 	}
-	pw := &prefixWorkload{w: w, seed: seed, b: b, groups: max(w.PrefixGroups, 1)}
+	pw := &prefixWorkload{w: w, key: key, b: b, groups: max(w.PrefixGroups, 1)}
 	for g := range pw.groups {
-		r := rng(seed, 2, uint64(g))
+		r := rng(key, 2, uint64(g))
 		if w.Chat {
 			pw.texts = append(pw.texts, text(r, w.PrefixTokens))
 		} else {
@@ -32,9 +34,9 @@ func newPrefixWorkload(w Workload, seed int64, b bodyMaker) (*prefixWorkload, er
 	return pw, nil
 }
 
-func (pw *prefixWorkload) next(seq int) *request {
-	r := rng(pw.seed, 3, uint64(seq))
-	g := seq % pw.groups
+func (pw *prefixWorkload) next(s slot) *request {
+	r := rng(pw.key, 3, s.item())
+	g := s.index % pw.groups
 	in := length(r, pw.w.InputTokens, pw.w.RangeRatio)
 	out := length(r, pw.w.OutputTokens, pw.w.RangeRatio)
 	if pw.w.Chat {

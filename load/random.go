@@ -4,13 +4,13 @@ package load
 // /v1/completions (or random words over chat when Chat is set), lengths
 // spread by RangeRatio.
 type randomWorkload struct {
-	w    Workload
-	seed int64
-	b    bodyMaker
+	w   Workload
+	key promptKey
+	b   bodyMaker
 }
 
-func (rw *randomWorkload) next(seq int) *request {
-	r := rng(rw.seed, 1, uint64(seq))
+func (rw *randomWorkload) next(s slot) *request {
+	r := rng(rw.key, 1, s.item())
 	in := length(r, rw.w.InputTokens, rw.w.RangeRatio)
 	out := length(r, rw.w.OutputTokens, rw.w.RangeRatio)
 	if rw.w.Chat {

@@ -83,6 +83,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		cfg.OnMeasureStart()
 	}
 	r.measureStart = time.Now()
+	r.measuredBase = int(r.seq.Load())
 	r.inflight.Store(0)
 	r.maxInflight.Store(0)
 	if cfg.Rate > 0 {
@@ -124,6 +125,7 @@ type runner struct {
 	cl           *client
 	origin       time.Time // offsets in records are from here
 	measureStart time.Time
+	measuredBase int // the Seq of the first measured request
 	sink         chan<- results.Record
 	in           chan results.Record
 	recs         []results.Record
@@ -157,7 +159,11 @@ func (r *runner) send(ctx context.Context, seq int, scheduled time.Time, warmup 
 		}
 	}
 	rec := results.Record{Seq: seq, Warmup: warmup, Scheduled: scheduled.Sub(r.origin)}
-	req := r.wl.next(seq)
+	s := slot{seq: seq, warmup: warmup, index: seq}
+	if !warmup {
+		s.index = seq - r.measuredBase
+	}
+	req := r.wl.next(s)
 	r.cl.do(ctx, req, r.origin, &rec)
 	r.inflight.Add(-1)
 	r.in <- rec

@@ -17,13 +17,13 @@ const DefaultSchema = `{"type":"object","properties":{"name":{"type":"string"},"
 // response_format {type: json_schema}, and validates every answer.
 type structuredWorkload struct {
 	w      Workload
-	seed   int64
+	key    promptKey
 	b      bodyMaker
 	raw    json.RawMessage
 	schema *jsonschema.Schema
 }
 
-func newStructuredWorkload(w Workload, seed int64, b bodyMaker) (*structuredWorkload, error) {
+func newStructuredWorkload(w Workload, key promptKey, b bodyMaker) (*structuredWorkload, error) {
 	src := w.Schema
 	if strings.TrimSpace(src) == "" {
 		src = DefaultSchema
@@ -44,11 +44,11 @@ func newStructuredWorkload(w Workload, seed int64, b bodyMaker) (*structuredWork
 	if err := json.Compact(&compact, []byte(src)); err != nil {
 		return nil, fmt.Errorf("structured workload: schema is not JSON: %w", err)
 	}
-	return &structuredWorkload{w: w, seed: seed, b: b, raw: compact.Bytes(), schema: sch}, nil
+	return &structuredWorkload{w: w, key: key, b: b, raw: compact.Bytes(), schema: sch}, nil
 }
 
-func (sw *structuredWorkload) next(seq int) *request {
-	r := rng(sw.seed, 4, uint64(seq))
+func (sw *structuredWorkload) next(s slot) *request {
+	r := rng(sw.key, 4, s.item())
 	in := length(r, sw.w.InputTokens, sw.w.RangeRatio)
 	out := length(r, sw.w.OutputTokens, sw.w.RangeRatio)
 	prompt := "Reply with only a JSON object that matches this JSON schema: " + string(sw.raw) +

@@ -3,15 +3,55 @@ package load
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 )
 
-// A workload makes the request for each sequence number. Implementations
-// are safe for concurrent use and deterministic under the run's seed (a
+// A workload makes the request for each slot. Implementations are safe for
+// concurrent use and deterministic under the run's prompt key (a
 // conversation's later turns also depend on the answers it got).
 type workload interface {
-	next(seq int) *request
+	next(s slot) *request
+}
+
+// slot is one request's place in a run: its sequence number (warmup
+// included), its phase, and its index within that phase. Prompt content
+// derives from (seed, run name, phase, index), so the measured requests of
+// a run get the same prompts whatever its warmup, and no two requests, runs
+// or phases share a prompt unless the workload declares a shared prefix.
+type slot struct {
+	seq    int
+	warmup bool
+	index  int
+}
+
+// item is the slot's key for rng: its index, with the top bit set for the
+// warmup phase.
+func (s slot) item() uint64 {
+	it := uint64(s.index)
+	if s.warmup {
+		it |= 1 << 63
+	}
+	return it
+}
+
+// promptKey is what every prompt of a run derives from besides its slot:
+// the suite's seed and the run's name. Baseline and candidate runs of the
+// same run share it, and so get identical prompts.
+type promptKey struct {
+	seed int64
+	salt uint64 // FNV-1a of the run name, 0 for no name
+}
+
+func newPromptKey(seed int64, runName string) promptKey {
+	k := promptKey{seed: seed}
+	if runName != "" {
+		h := fnv.New64a()
+		h.Write([]byte(runName))
+		k.salt = h.Sum64()
+	}
+	return k
 }
 
 // API paths.
@@ -32,27 +72,37 @@ const (
 func newWorkload(cfg Config) (workload, error) {
 	w := cfg.Workload
 	b := bodyMaker{model: cfg.Model, ignoreEOS: w.IgnoreEOS == nil || *w.IgnoreEOS}
+	k := newPromptKey(cfg.Seed, cfg.RunName)
 	switch w.Kind {
 	case WorkloadRandom, "":
-		return &randomWorkload{w: w, seed: cfg.Seed, b: b}, nil
+		return &randomWorkload{w: w, key: k, b: b}, nil
 	case WorkloadPrefix:
-		return newPrefixWorkload(w, cfg.Seed, b)
+		return newPrefixWorkload(w, k, b)
 	case WorkloadStructured:
 		// ignore_eos would make the model write past the end of the JSON
 		b.ignoreEOS = w.IgnoreEOS != nil && *w.IgnoreEOS
-		return newStructuredWorkload(w, cfg.Seed, b)
+		return newStructuredWorkload(w, k, b)
 	case WorkloadConversation:
-		return newConversationWorkload(w, cfg.Seed, b)
+		return newConversationWorkload(w, k, b)
 	case WorkloadDataset:
 		return newDatasetWorkload(w, cfg.Seed, b)
 	}
 	return nil, fmt.Errorf("unknown workload kind %q (want random, prefix, structured, conversation or dataset)", w.Kind)
 }
 
-// rng returns a generator for one (seed, stream, item) so that each prompt
-// is the same whatever order requests are made in.
-func rng(seed int64, stream, item uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(seed)^stream*0x9e3779b97f4a7c15, item))
+// rng returns a generator for one (key, stream, item) so that each prompt
+// is the same whatever order requests are made in. The stream says what
+// is drawn (a random prompt, a shared prefix, a conversation turn).
+func rng(k promptKey, stream, item uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(splitmix(uint64(k.seed)^stream*0x9e3779b97f4a7c15), splitmix(item^splitmix(k.salt))))
+}
+
+// splitmix is SplitMix64's finaliser: it spreads nearby keys apart.
+func splitmix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
 }
 
 // length draws a length around n, uniform over [n(1-r), n(1+r)] like vLLM's

@@ -4,7 +4,7 @@ import "time"
 
 // SchemaVersion is the version of the results file this build writes. Files
 // with another major version are refused on read.
-const SchemaVersion = "1.0"
+const SchemaVersion = "1.1"
 
 // File is one results file: everything a run of a suite produced, or a
 // baseline promoted from one.
@@ -93,6 +93,9 @@ type Run struct {
 	Asserts []AssertResult `json:"asserts,omitempty"`
 	// Samples holds per-request samples for significance tests.
 	Samples *Samples `json:"samples,omitempty"`
+	// PrefixCache says whether the server's prefix cache was reset before
+	// the run; nil in files written before llmgate reset it.
+	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`
 }
 
 // Valid reports whether the run's numbers may be judged.

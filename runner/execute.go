@@ -27,8 +27,14 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 	cfg := sr.Load
 	cfg.BaseURL = inst.BaseURL()
 	cfg.Model = inst.Model()
+	cfg.RunName = sr.Name
 	if cfg.APIKey == "" {
 		cfg.APIKey = apiKey
+	}
+	// Start cold: the previous run's prompts must not be cache hits here.
+	run.PrefixCache = &results.CacheReset{Done: true}
+	if rerr := load.ResetPrefixCache(ctx, cfg.BaseURL, cfg.APIKey); rerr != nil {
+		run.PrefixCache = &results.CacheReset{Reason: rerr.Error()}
 	}
 	r.progress.Report(RunStarted{
 		Index: r.done, Runs: r.total, Name: sr.Name, Scenario: sr.Scenario,
@@ -86,9 +92,13 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 	}
 	if err == nil {
 		run.Status = results.StatusOK
-		if len(res.Health.Problems) > 0 {
+		problems := append([]string(nil), res.Health.Problems...)
+		if p := prefixHitProblem(cfg.Workload, run.Summary.Server); p != "" {
+			problems = append(problems, p)
+		}
+		if len(problems) > 0 {
 			run.Status = results.StatusInvalid
-			run.InvalidReasons = append([]string(nil), res.Health.Problems...)
+			run.InvalidReasons = problems
 		}
 	}
 	if run.Status != results.StatusFailed {
@@ -157,4 +167,25 @@ func probe(ctx context.Context, baseURL string) error {
 		return fmt.Errorf("GET /health: %s", resp.Status)
 	}
 	return nil
+}
+
+// MaxUndeclaredPrefixHitRate is the most prefix-cache hits a workload that
+// declares no shared prefix may see: its prompts are unique, so more means
+// the server answered from a cache the run did not mean to use (prompts
+// repeated from an earlier run, or a shared cache nobody reset).
+const MaxUndeclaredPrefixHitRate = 0.05
+
+// prefixHitProblem flags a run whose workload shares no prefix (random or
+// dataset prompts) but whose server reported prefix-cache hits above
+// MaxUndeclaredPrefixHitRate; "" when fine or unknown.
+func prefixHitProblem(wl load.Workload, server *results.ServerMetrics) string {
+	switch wl.Kind {
+	case load.WorkloadRandom, load.WorkloadDataset, "":
+	default:
+		return "" // prefix, conversation and structured prompts share a prefix on purpose
+	}
+	if server == nil || server.PrefixCacheHitRate <= MaxUndeclaredPrefixHitRate {
+		return ""
+	}
+	return fmt.Sprintf("prefix-cache hit rate %.1f%% on a %s workload that shares no prefix (bound %.0f%%): the server answered from prompts cached before the run", 100*server.PrefixCacheHitRate, wl.Kind, 100*MaxUndeclaredPrefixHitRate)
 }

@@ -18,6 +18,15 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/models", s.handleModels)
 	mux.HandleFunc("POST /tokenize", s.handleTokenize)
 	mux.HandleFunc("POST /detokenize", s.handleDetokenize)
+	// vLLM serves this when started with VLLM_SERVER_DEV_MODE=1; the
+	// simulator always does, so that runs on one server can start cold.
+	mux.HandleFunc("POST /reset_prefix_cache", func(w http.ResponseWriter, r *http.Request) {
+		if !s.eng.resetPrefixCache() {
+			writeJSON(w, http.StatusConflict, newAPIError(http.StatusConflict, "ConflictError", "cannot reset the prefix cache while requests hold KV blocks"))
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
 	mux.HandleFunc("GET /version", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"version": Version})

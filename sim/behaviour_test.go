@@ -309,3 +309,55 @@ func TestCloseEndsStreams(t *testing.T) {
 		}
 	}
 }
+
+// POST /reset_prefix_cache forgets cached prefixes: the same prompts sent
+// again after a reset find no hits, while without the reset they all hit.
+func TestResetPrefixCache(t *testing.T) {
+	_, base := startSim(t, mustArgs(t, "--profile", "tiny"))
+	body := func(i int) any { return completion(promptIDs(1000+i, 256), 2) }
+	hits := func() float64 { return scrape(t, base)["vllm:prefix_cache_hits_total"] }
+	reset := func() int {
+		resp, err := http.Post(base+"/reset_prefix_cache", "application/json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	load(t, base+"/v1/completions", 2, 4, body)
+	h0 := hits()
+	load(t, base+"/v1/completions", 2, 4, body)
+	h1 := hits()
+	if code := reset(); code != http.StatusOK {
+		t.Fatalf("reset_prefix_cache answered %d, want 200", code)
+	}
+	load(t, base+"/v1/completions", 2, 4, body)
+	h2 := hits()
+	t.Logf("hits: first pass %v, repeat %v, repeat after reset %v", h0, h1-h0, h2-h1)
+	if h1-h0 < 4*240 {
+		t.Errorf("repeating 4 prompts of 256 tokens hit %v tokens, want at least %d", h1-h0, 4*240)
+	}
+	if h2 != h1 {
+		t.Errorf("after a reset the same prompts hit %v tokens, want 0", h2-h1)
+	}
+}
+
+// The cache refuses a reset while a request holds blocks, like vLLM.
+func TestKVCacheResetRefusedWhileInUse(t *testing.T) {
+	c := newKVCache(8, 16, true)
+	table, ok := c.alloc(2, nil)
+	if !ok {
+		t.Fatal("alloc failed")
+	}
+	c.commit(table[0], 42)
+	if c.reset() {
+		t.Error("reset succeeded while 2 blocks are in use")
+	}
+	c.release(table)
+	if !c.reset() {
+		t.Error("reset refused with no block in use")
+	}
+	if c.lookup([]uint64{42}) != 0 {
+		t.Error("the prefix is still cached after a reset")
+	}
+}

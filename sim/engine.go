@@ -27,7 +27,8 @@ type engine struct {
 	// inbox is filled by handlers; wake tells the loop to look.
 	inMu   sync.Mutex
 	inbox  []*request
-	closed bool // set once the loop stopped taking requests
+	resets []chan bool // prefix-cache reset requests, answered by the loop
+	closed bool        // set once the loop stopped taking requests
 	wake   chan struct{}
 	quit   chan struct{}
 	done   chan struct{}
@@ -99,6 +100,30 @@ func (e *engine) submit(r *request) {
 	select {
 	case e.wake <- struct{}{}:
 	default:
+	}
+}
+
+// resetPrefixCache asks the loop to forget every cached prefix, as vLLM's
+// POST /reset_prefix_cache does; false when blocks are still in use (vLLM
+// refuses then too) or the engine stopped.
+func (e *engine) resetPrefixCache() bool {
+	done := make(chan bool, 1)
+	e.inMu.Lock()
+	if e.closed {
+		e.inMu.Unlock()
+		return false
+	}
+	e.resets = append(e.resets, done)
+	e.inMu.Unlock()
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case ok := <-done:
+		return ok
+	case <-e.done:
+		return false
 	}
 }
 
@@ -198,9 +223,12 @@ func sleepUntil(t time.Time) {
 
 func (e *engine) drainInbox() {
 	e.inMu.Lock()
-	in := e.inbox
-	e.inbox = nil
+	in, resets := e.inbox, e.resets
+	e.inbox, e.resets = nil, nil
 	e.inMu.Unlock()
+	for _, done := range resets {
+		done <- e.cache.reset()
+	}
 	for _, r := range in {
 		if e.firstArrival.IsZero() {
 			e.firstArrival = r.arrival

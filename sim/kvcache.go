@@ -181,6 +181,23 @@ func (c *kvCache) pushHead(id int32) {
 	c.numFree++
 }
 
+// reset forgets every cached prefix, like vLLM's BlockPool.reset_prefix_cache:
+// it refuses (false) while any block is referenced by a request.
+func (c *kvCache) reset() bool {
+	for i := range c.blocks {
+		if c.blocks[i].ref > 0 {
+			return false
+		}
+	}
+	for i := range c.blocks {
+		c.blocks[i].hashed = false
+	}
+	if c.caching {
+		clear(c.cached)
+	}
+	return true
+}
+
 // blockHash chains a block's tokens onto its parent's hash (FNV-1a over the
 // token ids, then a final mix), like vLLM's hash of (parent, tokens).
 func blockHash(parent uint64, tokens []int) uint64 {

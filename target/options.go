@@ -59,9 +59,14 @@ type settings struct {
 	customizers    []tc.ContainerCustomizer
 }
 
+// DevModeEnv is set to "1" in every server container (WithEnv may override
+// it): it makes vLLM serve POST /reset_prefix_cache, which the runner calls
+// between runs so that no run is measured on the previous one's cache hits.
+const DevModeEnv = "VLLM_SERVER_DEV_MODE"
+
 func defaultSettings() *settings {
 	return &settings{
-		env:            map[string]string{},
+		env:            map[string]string{DevModeEnv: "1"},
 		gpuCheck:       true,
 		volumes:        map[string]string{HFCachePath: HFCacheVolume, VLLMCachePath: VLLMCacheVolume},
 		startupTimeout: DefaultStartupTimeout,

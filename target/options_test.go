@@ -241,3 +241,13 @@ func TestSettingsContainerPort(t *testing.T) {
 		})
 	}
 }
+
+func TestSettingsDevModeByDefault(t *testing.T) {
+	s := defaultSettings()
+	if s.env[DevModeEnv] != "1" {
+		t.Errorf("default env %v, want %s=1 so that the prefix cache can be reset", s.env, DevModeEnv)
+	}
+	if err := WithEnv(map[string]string{DevModeEnv: "0"})(s); err != nil || s.env[DevModeEnv] != "0" {
+		t.Errorf("a suite's env cannot override %s: %v %v", DevModeEnv, s.env, err)
+	}
+}

@@ -1,0 +1,58 @@
+package runner
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/results"
+)
+
+// Each point of a sweep on one simulator starts with a reset prefix cache
+// and unique prompts, so none is measured on cache hits (the target is
+// 1 %; before prompts were keyed by run name it was 0, then 0.97).
+func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
+	s := loadSuite(t, "sweep512.hcl", nil)
+	f, err := Run(context.Background(), s, Options{OutputPath: filepath.Join(t.TempDir(), "results.json")})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(f.Runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(f.Runs))
+	}
+	for _, r := range f.Runs {
+		if r.PrefixCache == nil || !r.PrefixCache.Done {
+			t.Errorf("%s: prefix cache not reset: %+v", r.Name, r.PrefixCache)
+		}
+		if r.Summary.Server == nil {
+			t.Fatalf("%s: no server metrics", r.Name)
+		}
+		t.Logf("%s: prefix-cache hit rate %.4f", r.Name, r.Summary.Server.PrefixCacheHitRate)
+		if hr := r.Summary.Server.PrefixCacheHitRate; hr > 0.01 {
+			t.Errorf("%s: prefix-cache hit rate %.3f, want at most 0.01", r.Name, hr)
+		}
+		if r.Status != results.StatusOK {
+			t.Errorf("%s: status %s %v", r.Name, r.Status, r.InvalidReasons)
+		}
+	}
+}
+
+func TestPrefixHitProblem(t *testing.T) {
+	hits := &results.ServerMetrics{PrefixCacheHitRate: 0.5}
+	if p := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, hits); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
+		t.Errorf("random workload with 50%% hits: problem %q", p)
+	}
+	if p := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}); p != "" {
+		t.Errorf("2%% hits flagged: %q", p)
+	}
+	for _, kind := range []string{load.WorkloadPrefix, load.WorkloadConversation, load.WorkloadStructured} {
+		if p := prefixHitProblem(load.Workload{Kind: kind}, hits); p != "" {
+			t.Errorf("%s workload, which shares a prefix on purpose, flagged: %q", kind, p)
+		}
+	}
+	if p := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, nil); p != "" {
+		t.Errorf("no server metrics flagged: %q", p)
+	}
+}
