@@ -81,9 +81,10 @@ func BenchmarkAccuracy(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				inFlight = append(inFlight, res.Health.MeanInFlight)
-				if len(res.Health.Problems) > 0 {
-					b.Logf("load generator health: %v", res.Health.Problems)
+				_, health := res.Analyze(cfg, results.SummarizeOptions{})
+				inFlight = append(inFlight, health.MeanInFlight)
+				if len(health.Problems) > 0 {
+					b.Logf("load generator health: %v", health.Problems)
 				}
 				st := srv.stats(b, false)
 				wl, _ := newWorkload(cfg)

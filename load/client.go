@@ -155,6 +155,8 @@ type request struct {
 	validate func(text []byte) bool
 	// after, when set, is told the answer text when the request ends.
 	after func(text []byte, ok bool)
+	// turn is the request's turn in its conversation (0 for the first).
+	turn int
 }
 
 // do sends req and fills rec: Sent and Finished as offsets from origin,

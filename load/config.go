@@ -1,6 +1,10 @@
 package load
 
-import "time"
+import (
+	"time"
+
+	"github.com/llmgate/llmgate/results"
+)
 
 // Config is everything one run of the load generator needs.
 type Config struct {
@@ -87,4 +91,20 @@ type Workload struct {
 	Chat bool
 	// IgnoreEOS asks the server to generate exactly max_tokens tokens; default true.
 	IgnoreEOS *bool
+}
+
+// Record returns the load configuration as the results file keeps it.
+func (c Config) Record() results.LoadConfig {
+	w := c.Workload
+	kind := w.Kind
+	if kind == "" {
+		kind = WorkloadRandom
+	}
+	return results.LoadConfig{
+		Concurrency: c.Concurrency, Rate: c.Rate, Burstiness: c.Burstiness,
+		Ramp: c.Ramp.Kind, RampFrom: c.Ramp.From, RampOverS: c.Ramp.Over.Seconds(),
+		Requests: c.Requests, DurationS: c.Duration.Seconds(), Warmup: c.Warmup, Seed: c.Seed,
+		Workload: kind, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
+		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, Chat: w.Chat,
+	}
 }

@@ -47,6 +47,7 @@ func (cw *conversationWorkload) next(_ slot) *request {
 	q := message{Role: "user", Content: text(r, in)}
 	msgs := append(append(make([]message, 0, len(s.history)+1), s.history...), q)
 	req := cw.b.chat(msgs, out, nil)
+	req.turn = s.turn
 	req.after = func(answer []byte, ok bool) {
 		if !ok {
 			return

@@ -2,7 +2,6 @@ package load
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
@@ -44,53 +43,23 @@ type Health struct {
 	Problems []string
 }
 
-// checkHealth computes Health from the measured records of a run.
-func checkHealth(cfg Config, recs []results.Record, maxInFlight int) Health {
-	h := Health{Concurrency: cfg.Concurrency, MaxInFlight: maxInFlight}
-	var sent, planned, lag []float64
-	var firstSent, lastSent time.Duration = -1, -1
-	for i := range recs {
-		r := &recs[i]
-		if r.Warmup {
-			continue
-		}
-		sent = append(sent, r.Sent.Seconds())
-		planned = append(planned, r.Scheduled.Seconds())
-		lag = append(lag, float64(r.Sent-r.Scheduled)/float64(time.Millisecond))
-		if firstSent < 0 || r.Sent < firstSent {
-			firstSent = r.Sent
-		}
-		if r.Sent > lastSent {
-			lastSent = r.Sent
-		}
-	}
-	sort.Float64s(lag)
-	h.ScheduleLagP99 = results.Percentile(lag, 99)
-	if n := len(sent); n > 1 {
-		sort.Float64s(sent)
-		sort.Float64s(planned)
-		if span := sent[n-1] - sent[0]; span > 0 {
-			h.AchievedRate = float64(n-1) / span
-		}
-		if span := planned[n-1] - planned[0]; span > 0 && cfg.Rate > 0 {
-			h.PlannedRate = float64(n-1) / span
-		}
-	}
-	if lastSent > firstSent {
-		var busy time.Duration
-		for i := range recs {
-			r := &recs[i]
-			if r.Warmup {
-				continue
-			}
-			from, to := max(r.Sent, firstSent), min(r.Finished, lastSent)
-			if to > from {
-				busy += to - from
-			}
-		}
-		h.MeanInFlight = float64(busy) / float64(lastSent-firstSent)
-	}
+// Analyze computes the run's analysis (summary, samples, per-request log
+// and client figures, in one pass over its records) and judges the load
+// generator's health from the client figures against cfg, the Config the
+// run was made with.
+func (res *Result) Analyze(cfg Config, opts results.SummarizeOptions) (*results.Analysis, Health) {
+	a := results.Analyze(res.Records, opts)
+	n := a.Summary.Requests.Completed + a.Summary.Requests.Failed
+	return a, checkHealth(cfg, a.Summary.Client, n, res.MaxInFlight)
+}
 
+// checkHealth judges the client figures of a run of measured requests.
+func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health {
+	h := Health{Concurrency: cfg.Concurrency, MaxInFlight: maxInFlight,
+		AchievedRate: c.AchievedRate, ScheduleLagP99: c.ScheduleLagP99, MeanInFlight: c.MeanInFlight}
+	if cfg.Rate > 0 {
+		h.PlannedRate = c.PlannedRate
+	}
 	if cfg.Rate > 0 {
 		if h.PlannedRate > 0 && h.AchievedRate < MinRateRatio*h.PlannedRate {
 			p := fmt.Sprintf("achieved rate %.2f req/s is below %.0f%% of the planned %.2f req/s", h.AchievedRate, 100*MinRateRatio, h.PlannedRate)
@@ -106,7 +75,7 @@ func checkHealth(cfg Config, recs []results.Record, maxInFlight int) Health {
 	if cfg.Concurrency > 0 && maxInFlight > cfg.Concurrency {
 		h.Problems = append(h.Problems, fmt.Sprintf("%d requests were in flight at once, above the configured concurrency %d", maxInFlight, cfg.Concurrency))
 	}
-	if cfg.Rate == 0 && cfg.Concurrency > 0 && len(sent) > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
+	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
 		h.MeanInFlight < MinInFlightRatio*float64(cfg.Concurrency) {
 		h.Problems = append(h.Problems, fmt.Sprintf("mean in flight %.1f is below %.0f%% of the configured concurrency %d: the client could not keep its users busy", h.MeanInFlight, 100*MinInFlightRatio, cfg.Concurrency))
 	}

@@ -26,8 +26,8 @@ type Result struct {
 	// Start and End bound the measured phase: Start is when it began (after
 	// warmup), End when its last request ended.
 	Start, End time.Time
-	// Health is the load generator's verdict on itself.
-	Health Health
+	// MaxInFlight is the most measured requests seen in flight at once.
+	MaxInFlight int
 }
 
 // Run drives one run described by cfg: it opens and warms the connection
@@ -97,8 +97,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	<-collected
 
 	sort.Slice(r.recs, func(i, j int) bool { return r.recs[i].Seq < r.recs[j].Seq })
-	res := &Result{Records: r.recs, Start: r.measureStart, End: end}
-	res.Health = checkHealth(cfg, r.recs, int(r.maxInflight.Load()))
+	res := &Result{Records: r.recs, Start: r.measureStart, End: end, MaxInFlight: int(r.maxInflight.Load())}
 	if allUnreachable(r.recs) {
 		return res, fmt.Errorf("%w: %s: every request failed to connect: %s", ErrUnreachable, cfg.BaseURL, r.recs[0].Error)
 	}
@@ -164,6 +163,7 @@ func (r *runner) send(ctx context.Context, seq int, scheduled time.Time, warmup 
 		s.index = seq - r.measuredBase
 	}
 	req := r.wl.next(s)
+	rec.Turn = req.turn
 	r.cl.do(ctx, req, r.origin, &rec)
 	r.inflight.Add(-1)
 	r.in <- rec

@@ -29,8 +29,8 @@ func TestRunClosedLoopNeverExceedsConcurrency(t *testing.T) {
 	if got := f.maxInFlight.Load(); got > 4 {
 		t.Errorf("server saw %d requests at once, concurrency is 4", got)
 	}
-	if res.Health.MaxInFlight > 4 || res.Health.MaxInFlight < 1 {
-		t.Errorf("Health.MaxInFlight = %d", res.Health.MaxInFlight)
+	if res.MaxInFlight > 4 || res.MaxInFlight < 1 {
+		t.Errorf("MaxInFlight = %d", res.MaxInFlight)
 	}
 	if len(res.Records) != 46 {
 		t.Fatalf("%d records, want 46 (6 warmup + 40)", len(res.Records))
@@ -96,8 +96,8 @@ func TestRunOpenLoopSendsPlannedCount(t *testing.T) {
 	if gap < 4999*time.Microsecond || gap > 5001*time.Microsecond {
 		t.Errorf("planned gap %v, want 5ms", gap)
 	}
-	if res.Health.PlannedRate < 199 || res.Health.PlannedRate > 201 {
-		t.Errorf("planned rate %.2f, want 200", res.Health.PlannedRate)
+	if _, h := res.Analyze(cfg, results.SummarizeOptions{}); h.PlannedRate < 199 || h.PlannedRate > 201 {
+		t.Errorf("planned rate %.2f, want 200", h.PlannedRate)
 	}
 	if got := f.maxInFlight.Load(); got > 8 {
 		t.Errorf("server saw %d in flight, cap is 8", got)
@@ -368,7 +368,7 @@ func TestHealthFlagsProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := checkHealth(tt.cfg, tt.recs, tt.max)
+			h := (&Result{Records: tt.recs, MaxInFlight: tt.max}).health(tt.cfg)
 			if len(h.Problems) == 0 || !strings.Contains(strings.Join(h.Problems, "; "), tt.want) {
 				t.Errorf("problems %q, want one about %q", h.Problems, tt.want)
 			}
@@ -380,7 +380,13 @@ func TestHealthFlagsProblems(t *testing.T) {
 		at := time.Duration(i) * 10 * ms
 		rs = append(rs, mk(at, at, at+10*ms), mk(at, at, at+10*ms))
 	}
-	if h := checkHealth(Config{Concurrency: 2}, rs, 2); len(h.Problems) != 0 || h.MeanInFlight < 1.99 {
+	if h := (&Result{Records: rs, MaxInFlight: 2}).health(Config{Concurrency: 2}); len(h.Problems) != 0 || h.MeanInFlight < 1.99 {
 		t.Errorf("healthy run flagged: %+v", h)
 	}
+}
+
+// health is Analyze's verdict alone.
+func (res *Result) health(cfg Config) Health {
+	_, h := res.Analyze(cfg, results.SummarizeOptions{})
+	return h
 }

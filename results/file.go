@@ -3,7 +3,9 @@ package results
 import "time"
 
 // SchemaVersion is the version of the results file this build writes. Files
-// with another major version are refused on read.
+// with another major version are refused on read. 1.1 added, per run, the
+// load configuration (Load), the per-request log (Requests) and the
+// prefix-cache reset (PrefixCache); 1.0 files read with those nil.
 const SchemaVersion = "1.1"
 
 // File is one results file: everything a run of a suite produced, or a
@@ -93,6 +95,12 @@ type Run struct {
 	Asserts []AssertResult `json:"asserts,omitempty"`
 	// Samples holds per-request samples for significance tests.
 	Samples *Samples `json:"samples,omitempty"`
+	// Load is the load the run was driven with; nil in files written before
+	// it was recorded.
+	Load *LoadConfig `json:"load,omitempty"`
+	// Requests is the per-request log of the measured requests (columnar,
+	// see RequestLog); nil in files written before it existed.
+	Requests *RequestLog `json:"requests,omitempty"`
 	// PrefixCache says whether the server's prefix cache was reset before
 	// the run; nil in files written before llmgate reset it.
 	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`

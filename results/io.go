@@ -62,7 +62,7 @@ func majorOf(v string) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
-// Write encodes f as indented JSON with Version set to SchemaVersion; f
+// Write encodes f as indented JSON (arrays of numbers on one line) with Version set to SchemaVersion; f
 // itself is not modified.
 func (f *File) Write(w io.Writer) error {
 	out := *f
@@ -70,10 +70,12 @@ func (f *File) Write(w io.Writer) error {
 	if out.Runs == nil {
 		out.Runs = []Run{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&out); err != nil {
+	raw, err := json.MarshalIndent(&out, "", "  ")
+	if err != nil {
 		return fmt.Errorf("encode results file: %w", err)
+	}
+	if _, err := w.Write(append(collapseScalarArrays(raw), '\n')); err != nil {
+		return fmt.Errorf("write results file: %w", err)
 	}
 	return nil
 }

@@ -9,3 +9,35 @@ type CacheReset struct {
 	// endpoint, refused, ...); empty when Done.
 	Reason string `json:"reason,omitempty"`
 }
+
+// LoadConfig is the load a run was driven with, as numbers: what its name
+// says only for the swept values, and formatted.
+type LoadConfig struct {
+	// Concurrency is the closed loop's users, or the open loop's cap (0: none).
+	Concurrency int `json:"concurrency,omitempty"`
+	// Rate is the open loop's mean arrival rate, requests/s; 0 for a closed loop.
+	Rate float64 `json:"rate,omitempty"`
+	// Burstiness is the gamma shape of inter-arrival gaps (1: Poisson).
+	Burstiness float64 `json:"burstiness,omitempty"`
+	// Ramp, RampFrom (requests/s) and RampOverS (seconds) describe a rate ramp.
+	Ramp      string  `json:"ramp,omitempty"`
+	RampFrom  float64 `json:"ramp_from,omitempty"`
+	RampOverS float64 `json:"ramp_over_s,omitempty"`
+	// Requests and DurationS bound the measured phase (0: no bound).
+	Requests  int     `json:"requests,omitempty"`
+	DurationS float64 `json:"duration_s,omitempty"`
+	// Warmup is the number of warmup requests.
+	Warmup int `json:"warmup,omitempty"`
+	// Seed is the suite's seed; prompts derive from it and the run's name.
+	Seed int64 `json:"seed"`
+	// Workload is the workload kind and the rest its lengths, in tokens.
+	Workload     string  `json:"workload"`
+	InputTokens  int     `json:"input_tokens,omitempty"`
+	OutputTokens int     `json:"output_tokens,omitempty"`
+	RangeRatio   float64 `json:"range_ratio,omitempty"`
+	PrefixTokens int     `json:"prefix_tokens,omitempty"`
+	PrefixGroups int     `json:"prefix_groups,omitempty"`
+	Turns        int     `json:"turns,omitempty"`
+	// Chat is true when prompts went to /v1/chat/completions.
+	Chat bool `json:"chat,omitempty"`
+}

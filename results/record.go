@@ -30,6 +30,9 @@ type Record struct {
 	Error string `json:"error,omitempty"`
 	// ErrorKind classifies Error: "http", "disconnect", "timeout", "protocol", "canceled".
 	ErrorKind string `json:"error_kind,omitempty"`
+	// Turn is the request's turn in its conversation (0 for the first, and
+	// for workloads without conversations).
+	Turn int `json:"turn,omitempty"`
 	// StructuredValid is set for structured-output workloads: whether the answer validated.
 	StructuredValid *bool `json:"structured_valid,omitempty"`
 }

@@ -12,25 +12,9 @@ const (
 // NewSamples keeps the per-request values of the measured, completed
 // requests of recs (milliseconds) for significance tests: TTFT and E2EL of
 // each, TPOT of those with more than one output token, and all ITLs in a
-// compact histogram.
+// compact histogram. It is Analyze's samples.
 func NewSamples(recs []Record) *Samples {
-	s := &Samples{TTFT: []float64{}, TPOT: []float64{}, E2EL: []float64{}, ITL: NewHistogram()}
-	for i := range recs {
-		r := &recs[i]
-		if r.Warmup || !r.OK() {
-			continue
-		}
-		t, e := ms(r.TTFT), ms(r.E2EL)
-		s.TTFT = append(s.TTFT, t)
-		s.E2EL = append(s.E2EL, e)
-		if r.OutputTokens > 1 {
-			s.TPOT = append(s.TPOT, (e-t)/float64(r.OutputTokens-1))
-		}
-		for _, v := range r.ITL {
-			s.ITL.Add(v)
-		}
-	}
-	return s
+	return Analyze(recs, SummarizeOptions{}).Samples
 }
 
 // NewHistogram returns an empty histogram with the default geometry.

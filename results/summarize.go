@@ -18,90 +18,9 @@ func (o SummarizeOptions) any() bool {
 	return o.GoodputTTFT > 0 || o.GoodputTPOT > 0 || o.GoodputE2EL > 0
 }
 
-// Summarize computes a run's Summary from its records with the formulas of
-// `vllm bench serve` (calculate_metrics): warmup records are skipped; TTFT,
-// E2EL and ITL come from completed requests; TPOT is (e2el-ttft)/(out-1) for
-// requests with more than one output token; percentiles interpolate linearly
-// and std is the population standard deviation, as numpy does by default.
-// Throughput is over the measured window (first send to last completion).
-// Server metrics are left nil: the runner adds them from the Scraper.
+// Summarize computes a run's Summary from its records: Analyze's summary.
 func Summarize(recs []Record, opts SummarizeOptions) Summary {
-	var (
-		s                          Summary
-		ttft, tpot, itl, e2el, lag []float64
-		good, structured, valid    int
-		firstSent, lastSent, end   time.Duration
-		measured                   int
-	)
-	for i := range recs {
-		r := &recs[i]
-		if r.Warmup {
-			continue
-		}
-		if measured == 0 || r.Sent < firstSent {
-			firstSent = r.Sent
-		}
-		if measured == 0 || r.Sent > lastSent {
-			lastSent = r.Sent
-		}
-		measured++
-		if f := r.finish(); f > end {
-			end = f
-		}
-		lag = append(lag, ms(r.Sent-r.Scheduled))
-		if !r.OK() {
-			s.Requests.Failed++
-			continue
-		}
-		s.Requests.Completed++
-		s.InputTokens += int64(r.InputTokens)
-		s.OutputTokens += int64(r.OutputTokens)
-		t := ms(r.TTFT)
-		e := ms(r.E2EL)
-		ttft = append(ttft, t)
-		e2el = append(e2el, e)
-		itl = append(itl, r.ITL...)
-		p := 0.0 // vLLM counts tpot as 0 for goodput when out <= 1
-		if r.OutputTokens > 1 {
-			p = (e - t) / float64(r.OutputTokens-1)
-			tpot = append(tpot, p)
-		}
-		if isGood(opts, t, p, e) {
-			good++
-		}
-		if r.StructuredValid != nil {
-			structured++
-			if *r.StructuredValid {
-				valid++
-			}
-		}
-	}
-	s.TTFT = ComputeStats(ttft)
-	s.TPOT = ComputeStats(tpot)
-	s.ITL = ComputeStats(itl)
-	s.E2EL = ComputeStats(e2el)
-
-	if measured > 0 {
-		s.DurationSeconds = (end - firstSent).Seconds()
-	}
-	if d := s.DurationSeconds; d > 0 {
-		s.Throughput.Requests = float64(s.Requests.Completed) / d
-		s.Throughput.OutputTokens = float64(s.OutputTokens) / d
-		s.Throughput.TotalTokens = float64(s.InputTokens+s.OutputTokens) / d
-		s.Goodput.Requests = float64(good) / d
-	}
-	if n := s.Requests.Completed + s.Requests.Failed; n > 0 {
-		s.ErrorRate = float64(s.Requests.Failed) / float64(n)
-		s.Goodput.Ratio = float64(good) / float64(n)
-	}
-	if structured > 0 {
-		s.Structured = &Structured{ValidRate: float64(valid) / float64(structured)}
-	}
-	s.Client.ScheduleLagP99 = Percentile(sortedCopy(lag), 99)
-	if measured > 1 && lastSent > firstSent {
-		s.Client.AchievedRate = float64(measured-1) / (lastSent - firstSent).Seconds()
-	}
-	return s
+	return Analyze(recs, opts).Summary
 }
 
 // isGood applies vLLM's goodput rule: every limit that is set must hold

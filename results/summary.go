@@ -77,8 +77,17 @@ type Structured struct {
 	ValidRate float64 `json:"valid_rate"`
 }
 
-// Client reports the load generator's own health.
+// Client reports the load generator's own figures, from which its health
+// checks judge it.
 type Client struct {
+	// ScheduleLagP99 is the p99 of send time minus planned time, ms.
 	ScheduleLagP99 float64 `json:"schedule_lag_p99"`
-	AchievedRate   float64 `json:"achieved_rate"`
+	// AchievedRate is the rate requests were sent at, requests/s.
+	AchievedRate float64 `json:"achieved_rate"`
+	// PlannedRate is the rate of the planned send times, requests/s (for a
+	// closed loop, its users' own pace).
+	PlannedRate float64 `json:"planned_rate,omitempty"`
+	// MeanInFlight is the time-averaged number of requests in flight from
+	// the first to the last measured send (Little's law).
+	MeanInFlight float64 `json:"mean_in_flight,omitempty"`
 }

@@ -28,6 +28,8 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 	cfg.BaseURL = inst.BaseURL()
 	cfg.Model = inst.Model()
 	cfg.RunName = sr.Name
+	lc := cfg.Record()
+	run.Load = &lc
 	if cfg.APIKey == "" {
 		cfg.APIKey = apiKey
 	}
@@ -43,17 +45,18 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 	})
 
 	res, server, t0, t1, lerr := r.drive(ctx, cfg)
+	var health load.Health
 	run.Started, run.Finished = t0.UTC(), t1.UTC()
 	if res != nil {
 		if !res.Start.IsZero() {
 			run.Started, run.Finished = res.Start.UTC(), res.End.UTC()
 		}
-		run.Summary = results.Summarize(res.Records, results.SummarizeOptions{
+		a, h := res.Analyze(cfg, results.SummarizeOptions{
 			GoodputTTFT: sr.Goodput.TTFT, GoodputTPOT: sr.Goodput.TPOT, GoodputE2EL: sr.Goodput.E2EL,
 		})
+		run.Summary, run.Samples, run.Requests = a.Summary, a.Samples, a.Requests
 		run.Summary.Server = server
-		run.Summary.Client = results.Client{ScheduleLagP99: res.Health.ScheduleLagP99, AchievedRate: res.Health.AchievedRate}
-		run.Samples = results.NewSamples(res.Records)
+		health = h
 	}
 
 	switch {
@@ -92,7 +95,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 	}
 	if err == nil {
 		run.Status = results.StatusOK
-		problems := append([]string(nil), res.Health.Problems...)
+		problems := append([]string(nil), health.Problems...)
 		if p := prefixHitProblem(cfg.Workload, run.Summary.Server); p != "" {
 			problems = append(problems, p)
 		}

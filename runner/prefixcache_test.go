@@ -22,7 +22,7 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 	if len(f.Runs) != 3 {
 		t.Fatalf("%d runs, want 3", len(f.Runs))
 	}
-	for _, r := range f.Runs {
+	for i, r := range f.Runs {
 		if r.PrefixCache == nil || !r.PrefixCache.Done {
 			t.Errorf("%s: prefix cache not reset: %+v", r.Name, r.PrefixCache)
 		}
@@ -32,6 +32,12 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 		t.Logf("%s: prefix-cache hit rate %.4f", r.Name, r.Summary.Server.PrefixCacheHitRate)
 		if hr := r.Summary.Server.PrefixCacheHitRate; hr > 0.01 {
 			t.Errorf("%s: prefix-cache hit rate %.3f, want at most 0.01", r.Name, hr)
+		}
+		if r.Load == nil || r.Load.Concurrency != []int{1, 4, 16}[i] || r.Load.InputTokens != 512 || r.Load.Workload != "random" || r.Load.Requests != 32 {
+			t.Errorf("%s: load config %+v, want concurrency %d, 512 input tokens, 32 requests", r.Name, r.Load, []int{1, 4, 16}[i])
+		}
+		if r.Requests == nil || r.Requests.Len() != 32 {
+			t.Errorf("%s: request log holds %v requests, want 32", r.Name, r.Requests)
 		}
 		if r.Status != results.StatusOK {
 			t.Errorf("%s: status %s %v", r.Name, r.Status, r.InvalidReasons)

@@ -264,6 +264,15 @@ func TestRunAllRequestsFail(t *testing.T) {
 	if len(r.Asserts) != 0 {
 		t.Errorf("asserts evaluated on a run with nothing measured: %+v", r.Asserts)
 	}
+	// each failure is in the per-request log with its kind and reason
+	if r.Requests == nil || r.Requests.Len() != 4 || len(r.Requests.Failures) != 4 {
+		t.Fatalf("request log %+v, want 4 requests, all failed", r.Requests)
+	}
+	for i, f := range r.Requests.Failures {
+		if f.Index != i || f.Kind == "" || f.Reason == "" {
+			t.Errorf("failure %d = %+v, want index %d with a kind and a reason", i, f, i)
+		}
+	}
 }
 
 // startSim serves the tiny simulator on a loopback port of its own, so the

@@ -1,0 +1,157 @@
+package results
+
+import (
+	"sort"
+	"time"
+)
+
+// Analysis is everything a run's records give, computed together so that
+// the summary, the samples, the per-request log and the client figures
+// agree: one pass, one conversion to milliseconds (ms), one rule for when a
+// request finished (Record.finish) and one for which requests count
+// (measured ones; completed ones for latencies).
+type Analysis struct {
+	Summary  Summary
+	Samples  *Samples
+	Requests *RequestLog
+}
+
+// Analyze computes a run's Analysis from its records (warmup ones are
+// skipped) with the formulas of `vllm bench serve` (calculate_metrics):
+// TTFT, E2EL and ITL come from completed requests; TPOT is
+// (e2el-ttft)/(out-1) for requests with more than one output token;
+// percentiles interpolate linearly and std is the population standard
+// deviation, as numpy does by default. Throughput is over the measured
+// window (first send to last finish). The client figures are the schedule
+// lag p99, the achieved and planned send rates, and the mean number of
+// requests in flight between the first and the last send (Little's law).
+// Server metrics are left nil: the runner adds them from the Scraper.
+func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
+	var (
+		s                          Summary
+		samples                    = &Samples{TTFT: []float64{}, TPOT: []float64{}, E2EL: []float64{}, ITL: NewHistogram()}
+		log                        = &RequestLog{}
+		ttft, tpot, itl, e2el, lag []float64
+		spans                      []span
+		good, structured, valid    int
+		firstSent, lastSent, end   time.Duration
+		firstPlan, lastPlan        time.Duration
+		measured                   int
+	)
+	for i := range recs {
+		r := &recs[i]
+		if r.Warmup {
+			continue
+		}
+		if measured == 0 || r.Sent < firstSent {
+			firstSent = r.Sent
+		}
+		if measured == 0 || r.Sent > lastSent {
+			lastSent = r.Sent
+		}
+		if measured == 0 || r.Scheduled < firstPlan {
+			firstPlan = r.Scheduled
+		}
+		if measured == 0 || r.Scheduled > lastPlan {
+			lastPlan = r.Scheduled
+		}
+		measured++
+		f := r.finish()
+		end = max(end, f)
+		spans = append(spans, span{r.Sent, f})
+		lag = append(lag, ms(r.Sent-r.Scheduled))
+		itlMax := 0.0
+		for _, v := range r.ITL {
+			itlMax = max(itlMax, v)
+		}
+		log.add(r, int64(r.Sent/time.Microsecond), itlMax)
+		if !r.OK() {
+			s.Requests.Failed++
+			continue
+		}
+		s.Requests.Completed++
+		s.InputTokens += int64(r.InputTokens)
+		s.OutputTokens += int64(r.OutputTokens)
+		t := ms(r.TTFT)
+		e := ms(r.E2EL)
+		ttft = append(ttft, t)
+		e2el = append(e2el, e)
+		itl = append(itl, r.ITL...)
+		for _, v := range r.ITL {
+			samples.ITL.Add(v)
+		}
+		p := 0.0 // vLLM counts tpot as 0 for goodput when out <= 1
+		if r.OutputTokens > 1 {
+			p = (e - t) / float64(r.OutputTokens-1)
+			tpot = append(tpot, p)
+		}
+		if isGood(opts, t, p, e) {
+			good++
+		}
+		if r.StructuredValid != nil {
+			structured++
+			if *r.StructuredValid {
+				valid++
+			}
+		}
+	}
+	// start offsets are from the first measured send
+	for i := range log.StartUS {
+		log.StartUS[i] -= int64(firstSent / time.Microsecond)
+	}
+	samples.TTFT = append(samples.TTFT, ttft...)
+	samples.E2EL = append(samples.E2EL, e2el...)
+	samples.TPOT = append(samples.TPOT, tpot...)
+	s.TTFT = ComputeStats(ttft)
+	s.TPOT = ComputeStats(tpot)
+	s.ITL = ComputeStats(itl)
+	s.E2EL = ComputeStats(e2el)
+
+	if measured > 0 {
+		s.DurationSeconds = (end - firstSent).Seconds()
+	}
+	if d := s.DurationSeconds; d > 0 {
+		s.Throughput.Requests = float64(s.Requests.Completed) / d
+		s.Throughput.OutputTokens = float64(s.OutputTokens) / d
+		s.Throughput.TotalTokens = float64(s.InputTokens+s.OutputTokens) / d
+		s.Goodput.Requests = float64(good) / d
+	}
+	if n := s.Requests.Completed + s.Requests.Failed; n > 0 {
+		s.ErrorRate = float64(s.Requests.Failed) / float64(n)
+		s.Goodput.Ratio = float64(good) / float64(n)
+	}
+	if structured > 0 {
+		s.Structured = &Structured{ValidRate: float64(valid) / float64(structured)}
+	}
+	sort.Float64s(lag)
+	s.Client.ScheduleLagP99 = Percentile(lag, 99)
+	if measured > 1 && lastSent > firstSent {
+		s.Client.AchievedRate = float64(measured-1) / (lastSent - firstSent).Seconds()
+	}
+	if measured > 1 && lastPlan > firstPlan {
+		s.Client.PlannedRate = float64(measured-1) / (lastPlan - firstPlan).Seconds()
+	}
+	s.Client.MeanInFlight = meanInFlight(spans, firstSent, lastSent)
+	return &Analysis{Summary: s, Samples: samples, Requests: log}
+}
+
+// span is when one request was in flight.
+type span struct{ from, to time.Duration }
+
+// meanInFlight is the time-averaged number of requests in flight between
+// the first and the last send (Little's law); 0 for a single send.
+func meanInFlight(spans []span, first, last time.Duration) float64 {
+	if last <= first {
+		return 0
+	}
+	var busy time.Duration
+	for _, sp := range spans {
+		if from, to := max(sp.from, first), min(sp.to, last); to > from {
+			busy += to - from
+		}
+	}
+	return float64(busy) / float64(last-first)
+}
+
+// us converts a duration to whole microseconds, rounded.
+func us(d time.Duration) int64 { return int64(d.Round(time.Microsecond) / time.Microsecond) }

@@ -1,0 +1,72 @@
+package results
+
+// RequestLog is the per-request record of a run's measured requests, stored
+// column by column (struct of arrays) to stay compact: about 40 bytes of JSON
+// per request, so 100,000 requests take about 4 MB. Every column has one
+// entry per measured request, in send order (Seq), so entry i of each column
+// describes the same request; a column that would hold only zeros is
+// omitted (nil), never shortened. Times are integer microseconds.
+//
+// Importers (vllm-bench results, merged shards) fill the same layout: append
+// one entry to every column per request, keep StartUS relative to the run's
+// first measured send, and list failures in Failures by their index.
+type RequestLog struct {
+	// StartUS is when each request was sent, µs after the first measured send.
+	StartUS []int64 `json:"start_us"`
+	// TTFTUS is the time from send to the first generated token, µs; 0 when
+	// none came.
+	TTFTUS []int64 `json:"ttft_us"`
+	// E2ELUS is the time from send to the last chunk, µs; 0 when none came.
+	E2ELUS []int64 `json:"e2el_us"`
+	// ITLMaxUS is each request's largest inter-token gap, µs (its mean is
+	// the TPOT, (E2EL-TTFT)/(OutputTokens-1)); 0 with fewer than two tokens.
+	ITLMaxUS []int64 `json:"itl_max_us"`
+	// InputTokens and OutputTokens are the server's usage counts.
+	InputTokens  []int `json:"input_tokens"`
+	OutputTokens []int `json:"output_tokens"`
+	// Turn is each request's turn in its conversation (0 for the first);
+	// nil when the workload has no conversations.
+	Turn []int `json:"turn,omitempty"`
+	// Failures lists the failed requests by index into the columns; a
+	// request not listed succeeded.
+	Failures []RequestFailure `json:"failures,omitempty"`
+	// InvalidStructured lists, by index, the successful requests whose
+	// structured answer did not validate against the schema.
+	InvalidStructured []int `json:"invalid_structured,omitempty"`
+}
+
+// RequestFailure is one failed request of a RequestLog.
+type RequestFailure struct {
+	// Index is the request's entry in the RequestLog columns.
+	Index int `json:"i"`
+	// Kind classifies the failure as Record.ErrorKind does ("http",
+	// "disconnect", "timeout", "protocol", "canceled").
+	Kind string `json:"kind"`
+	// Reason is the error: HTTP status and body excerpt, or what went wrong.
+	Reason string `json:"reason"`
+}
+
+// Len is the number of requests in the log.
+func (l *RequestLog) Len() int { return len(l.StartUS) }
+
+// add appends one measured record, sent at start µs.
+func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
+	i := l.Len()
+	l.StartUS = append(l.StartUS, start)
+	l.TTFTUS = append(l.TTFTUS, us(r.TTFT))
+	l.E2ELUS = append(l.E2ELUS, us(r.E2EL))
+	l.ITLMaxUS = append(l.ITLMaxUS, int64(itlMax*1000+0.5))
+	l.InputTokens = append(l.InputTokens, r.InputTokens)
+	l.OutputTokens = append(l.OutputTokens, r.OutputTokens)
+	if r.Turn > 0 && l.Turn == nil {
+		l.Turn = make([]int, i, cap(l.StartUS))
+	}
+	if l.Turn != nil {
+		l.Turn = append(l.Turn, r.Turn)
+	}
+	if !r.OK() {
+		l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: r.ErrorKind, Reason: r.Error})
+	} else if r.StructuredValid != nil && !*r.StructuredValid {
+		l.InvalidStructured = append(l.InvalidStructured, i)
+	}
+}
