@@ -41,6 +41,8 @@ type Health struct {
 	// Problems lists each failed check with its figures; non-empty means the
 	// run is invalid.
 	Problems []string
+	// Unchecked lists the checks the run was too short to apply, with why.
+	Unchecked []string
 }
 
 // Analyze computes the run's analysis (summary, samples, per-request log
@@ -60,6 +62,14 @@ func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 	if cfg.Rate > 0 {
 		h.PlannedRate = c.PlannedRate
 	}
+	if measured < 2 {
+		h.Unchecked = append(h.Unchecked, fmt.Sprintf("send rate and requests in flight: not checked: %d measured request(s)", measured))
+	}
+	// A closed loop's user sends as soon as its previous request ended, so
+	// its lag is the client's own delay: bounded like an open loop's.
+	if measured > 0 && h.ScheduleLagP99 > float64(MaxScheduleLagP99)/float64(time.Millisecond) {
+		h.Problems = append(h.Problems, fmt.Sprintf("schedule lag p99 %.1f ms is above the %v bound: sends went out late", h.ScheduleLagP99, MaxScheduleLagP99))
+	}
 	if cfg.Rate > 0 {
 		if h.PlannedRate > 0 && h.AchievedRate < MinRateRatio*h.PlannedRate {
 			p := fmt.Sprintf("achieved rate %.2f req/s is below %.0f%% of the planned %.2f req/s", h.AchievedRate, 100*MinRateRatio, h.PlannedRate)
@@ -68,12 +78,12 @@ func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 			}
 			h.Problems = append(h.Problems, p)
 		}
-		if h.ScheduleLagP99 > float64(MaxScheduleLagP99)/float64(time.Millisecond) {
-			h.Problems = append(h.Problems, fmt.Sprintf("schedule lag p99 %.1f ms is above the %v bound: sends went out late", h.ScheduleLagP99, MaxScheduleLagP99))
-		}
 	}
 	if cfg.Concurrency > 0 && maxInFlight > cfg.Concurrency {
 		h.Problems = append(h.Problems, fmt.Sprintf("%d requests were in flight at once, above the configured concurrency %d", maxInFlight, cfg.Concurrency))
+	}
+	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured >= 2 && measured <= 2*cfg.Concurrency {
+		h.Unchecked = append(h.Unchecked, fmt.Sprintf("mean in flight (Little's law): not checked: %d measured requests, at most 2 × the concurrency %d", measured, cfg.Concurrency))
 	}
 	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
 		h.MeanInFlight < MinInFlightRatio*float64(cfg.Concurrency) {

@@ -1,7 +1,10 @@
 package load
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -9,38 +12,66 @@ import (
 	"github.com/llmgate/llmgate/results"
 )
 
+// Scrape bounds. vLLM's /metrics is some hundreds of KB (its histograms
+// dominate); a page beyond MaxScrapeBytes or slower than ScrapeTimeout is
+// dropped, so a broken or hostile endpoint costs the client a bounded
+// amount of memory and CPU and cannot distort the latencies it measures.
+const (
+	// DefaultScrapeInterval is how often /metrics is scraped during a run:
+	// often enough that a run of a few seconds has several samples.
+	DefaultScrapeInterval = 250 * time.Millisecond
+	// MaxScrapeBytes bounds one scrape's body.
+	MaxScrapeBytes = 4 << 20
+	// ScrapeTimeout bounds one scrape, connection to last byte.
+	ScrapeTimeout = 2 * time.Second
+)
+
 // Scraper samples a server's Prometheus /metrics before, during and after a
 // run. A server without /metrics (404, not Prometheus text, unreachable) is
-// not an error: Stop then returns nil.
+// not an error: Stop then returns no metrics, and counts the failed scrapes.
 type Scraper struct {
 	url      string
 	apiKey   string
 	interval time.Duration
+	timeout  time.Duration
+	maxBytes int64
 	hc       *http.Client
 
-	mu     sync.Mutex
-	snaps  []results.ServerSnapshot
-	cancel context.CancelFunc
-	done   chan struct{}
+	mu      sync.Mutex
+	origin  time.Time // series times are from here: the measured phase's start
+	snaps   []results.ServerSnapshot
+	at      []time.Time
+	failed  int
+	lastErr string
+	buf     bytes.Buffer
+	cancel  context.CancelFunc
+	done    chan struct{}
 }
 
-// NewScraper returns a scraper of baseURL + "/metrics" every interval (1 s
-// when interval <= 0), sending apiKey as a bearer token when set.
+// NewScraper returns a scraper of baseURL + "/metrics" every interval
+// (DefaultScrapeInterval when interval <= 0), sending apiKey as a bearer
+// token when set.
 func NewScraper(baseURL, apiKey string, interval time.Duration) *Scraper {
 	if interval <= 0 {
-		interval = time.Second
+		interval = DefaultScrapeInterval
 	}
 	return &Scraper{
 		url:      trimSlash(baseURL) + "/metrics",
 		apiKey:   apiKey,
 		interval: interval,
-		hc:       &http.Client{Timeout: 5 * time.Second},
+		timeout:  ScrapeTimeout,
+		maxBytes: MaxScrapeBytes,
+		hc:       &http.Client{},
 	}
 }
 
 // Start takes the "before" scrape, then scrapes every interval until Stop
-// or until ctx ends.
+// or until ctx ends. A scrape is never taken while another runs: a slow one
+// delays the next.
 func (s *Scraper) Start(ctx context.Context) {
+	s.mu.Lock()
+	s.origin = time.Now()
+	s.mu.Unlock()
 	s.scrape(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
@@ -61,8 +92,9 @@ func (s *Scraper) Start(ctx context.Context) {
 }
 
 // Stop ends the periodic scrapes, takes the "after" scrape and returns the
-// run's server metrics, or nil when the server exposed none.
-func (s *Scraper) Stop() *results.ServerMetrics {
+// run's server metrics (nil when the server exposed none) and the time
+// series of its scrapes.
+func (s *Scraper) Stop() (*results.ServerMetrics, *results.ServerSeries) {
 	if s.cancel != nil {
 		s.cancel()
 		<-s.done
@@ -70,7 +102,16 @@ func (s *Scraper) Stop() *results.ServerMetrics {
 	s.scrape(context.Background())
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return results.ServerMetricsFrom(s.snaps)
+	series := &results.ServerSeries{Failed: s.failed, Error: s.lastErr,
+		TMS: []int64{}, KVCacheUsage: []float64{}, Running: []float64{}, Waiting: []float64{}, Preemptions: []float64{}}
+	for i, sn := range s.snaps {
+		series.TMS = append(series.TMS, s.at[i].Sub(s.origin).Milliseconds())
+		series.KVCacheUsage = append(series.KVCacheUsage, sn.KVCacheUsage)
+		series.Running = append(series.Running, sn.RequestsRunning)
+		series.Waiting = append(series.Waiting, sn.RequestsWaiting)
+		series.Preemptions = append(series.Preemptions, sn.Preemptions)
+	}
+	return results.ServerMetricsFrom(s.snaps), series
 }
 
 // Snapshots returns the scrapes taken so far that held vLLM metrics.
@@ -80,49 +121,67 @@ func (s *Scraper) Snapshots() []results.ServerSnapshot {
 	return append([]results.ServerSnapshot(nil), s.snaps...)
 }
 
-// Restart takes a fresh "before" scrape and forgets the earlier ones, so
-// the run's server metrics cover only what follows: the runner calls it when
-// the warmup is over (Config.OnMeasureStart).
+// Restart takes a fresh "before" scrape and forgets the earlier ones (and
+// their failures), so the run's server metrics cover only what follows: the
+// runner calls it when the warmup is over (Config.OnMeasureStart).
 func (s *Scraper) Restart(ctx context.Context) {
-	snap, ok := s.fetch(ctx)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.snaps = s.snaps[:0]
-	if ok {
-		s.snaps = append(s.snaps, snap)
-	}
+	s.snaps, s.at, s.failed, s.lastErr = s.snaps[:0], s.at[:0], 0, ""
+	s.origin = time.Now()
+	s.mu.Unlock()
+	s.scrape(ctx)
 }
 
 func (s *Scraper) scrape(ctx context.Context) {
-	snap, ok := s.fetch(ctx)
-	if !ok {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at := time.Now()
+	snap, err := s.fetch(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.failed++
+			s.lastErr = err.Error()
+		}
 		return
 	}
-	s.mu.Lock()
 	s.snaps = append(s.snaps, snap)
-	s.mu.Unlock()
+	s.at = append(s.at, at)
 }
 
-// fetch scrapes /metrics once; false when it held no vLLM metrics.
-func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, bool) {
+// fetch scrapes /metrics once, within the scraper's time and size bounds,
+// into its reused buffer; the caller holds s.mu.
+func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
 	if err != nil {
-		return results.ServerSnapshot{}, false
+		return results.ServerSnapshot{}, err
 	}
 	if s.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+s.apiKey)
 	}
 	resp, err := s.hc.Do(req)
 	if err != nil {
-		return results.ServerSnapshot{}, false
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return results.ServerSnapshot{}, false
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %s", resp.Status)
 	}
-	snap, err := results.ParseServerMetrics(resp.Body)
-	if err != nil || !snap.Any() {
-		return results.ServerSnapshot{}, false
+	s.buf.Reset()
+	n, err := s.buf.ReadFrom(io.LimitReader(resp.Body, s.maxBytes+1))
+	switch {
+	case n > s.maxBytes:
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read", s.maxBytes)
+	case err != nil:
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: reading the page: %w (bound %v)", err, s.timeout)
 	}
-	return snap, true
+	snap, err := results.ParseServerMetrics(&s.buf)
+	if err != nil {
+		return results.ServerSnapshot{}, err
+	}
+	if !snap.Any() {
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: no vLLM metric on the page")
+	}
+	return snap, nil
 }

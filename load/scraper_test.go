@@ -3,11 +3,18 @@ package load
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/llmgate/llmgate/results"
 )
 
 func TestScraperMaximaAndDeltas(t *testing.T) {
@@ -43,7 +50,7 @@ vllm:prefix_cache_hits{engine="0",model_name="m"} %g
 	s := NewScraper(srv.URL+"/", "k", time.Hour)
 	s.Start(context.Background())
 	s.scrape(context.Background()) // the "during" scrape, taken directly
-	m := s.Stop()
+	m, _ := s.Stop()
 	if m == nil {
 		t.Fatal("no server metrics")
 	}
@@ -63,13 +70,13 @@ func TestScraperWithoutMetricsIsNil(t *testing.T) {
 	defer srv.Close()
 	s := NewScraper(srv.URL, "", time.Hour)
 	s.Start(context.Background())
-	if m := s.Stop(); m != nil {
+	if m, _ := s.Stop(); m != nil {
 		t.Errorf("got %+v from a server without /metrics, want nil", m)
 	}
 	// an unreachable server is no error either
 	s = NewScraper("http://127.0.0.1:1", "", time.Hour)
 	s.Start(context.Background())
-	if m := s.Stop(); m != nil {
+	if m, _ := s.Stop(); m != nil {
 		t.Errorf("got %+v from an unreachable server, want nil", m)
 	}
 }
@@ -89,7 +96,7 @@ func TestScraperRestartForgetsWarmup(t *testing.T) {
 	s := NewScraper(srv.URL, "", time.Hour)
 	s.Start(context.Background())
 	s.Restart(context.Background())
-	m := s.Stop()
+	m, _ := s.Stop()
 	if m == nil {
 		t.Fatal("no server metrics")
 	}
@@ -118,5 +125,115 @@ func TestRunCallsOnMeasureStart(t *testing.T) {
 	}
 	if len(res.Records) != 9 {
 		t.Errorf("%d records, want 9", len(res.Records))
+	}
+}
+
+// TestScraperKeepsSeries checks the time series: one entry per scrape,
+// times from the (re)start, running and waiting requests, KV usage.
+func TestScraperKeepsSeries(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := calls.Add(1)
+		fmt.Fprintf(w, "vllm:kv_cache_usage_perc{engine=\"0\"} %g\nvllm:num_requests_running{engine=\"0\"} %d\nvllm:num_requests_waiting{engine=\"0\"} %d\nvllm:num_preemptions_total{engine=\"0\"} %d\n", float64(i)/10, i, 2*i, 3*i)
+	}))
+	defer srv.Close()
+	s := NewScraper(srv.URL, "", time.Hour)
+	s.Start(context.Background()) // scrape 1, forgotten by the Restart
+	s.Restart(context.Background())
+	s.scrape(context.Background())
+	_, series := s.Stop()
+	want := &results.ServerSeries{KVCacheUsage: []float64{0.2, 0.3, 0.4}, Running: []float64{2, 3, 4}, Waiting: []float64{4, 6, 8}, Preemptions: []float64{6, 9, 12}}
+	if diff := cmp.Diff(want, series, cmpopts.IgnoreFields(results.ServerSeries{}, "TMS")); diff != "" {
+		t.Errorf("series (-want +got):\n%s", diff)
+	}
+	if len(series.TMS) != 3 || series.TMS[0] < 0 || series.TMS[2] < series.TMS[0] {
+		t.Errorf("times %v, want 3 non-decreasing offsets from the restart", series.TMS)
+	}
+}
+
+// TestScraperBoundsEndlessMetrics runs a load against a server whose
+// /metrics streams without end: each scrape stops at MaxScrapeBytes, the
+// failure is recorded, the server gets to write a bounded amount, and the
+// run's TTFT stays that of the server (20 ms).
+func TestScraperBoundsEndlessMetrics(t *testing.T) {
+	var written atomic.Int64
+	line := []byte("# an endless comment line of a broken exporter, repeated forever and ever\n")
+	// the fake server's completions, plus the endless /metrics
+	f := &fakeServer{t: t, perChunk: 1, ttft: 20 * time.Millisecond, itl: time.Millisecond}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		for {
+			n, err := w.Write(line)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	})
+	mux.HandleFunc("/", f.handle)
+	f.srv = httptest.NewServer(mux)
+	defer f.srv.Close()
+
+	s := NewScraper(f.URL(), "", 0)
+	s.Start(context.Background())
+	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 2, Requests: 30,
+		Workload: Workload{Kind: WorkloadRandom, InputTokens: 8, OutputTokens: 4}}
+	res, err := Run(context.Background(), cfg, nil)
+	m, series := s.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m != nil || series.Failed < 2 || !strings.Contains(series.Error, "larger than") {
+		t.Errorf("metrics %+v, series failed %d (%q); want none, and each scrape failed for its size", m, series.Failed, series.Error)
+	}
+	// each scrape reads MaxScrapeBytes+1 and closes; socket buffers hold a few MB more
+	if w, bound := written.Load(), int64(series.Failed)*(MaxScrapeBytes+16<<20); w > bound {
+		t.Errorf("the server wrote %d bytes for %d scrapes, want at most %d", w, series.Failed, bound)
+	}
+	var ttft []float64
+	for _, r := range res.Records {
+		ttft = append(ttft, float64(r.TTFT)/1e6)
+	}
+	sort.Float64s(ttft)
+	med := ttft[len(ttft)/2]
+	t.Logf("%d scrapes failed, %d MB written by the server; median TTFT %.2f ms (server 20 ms)", series.Failed, written.Load()>>20, med)
+	if med < 20 || med > 30 {
+		t.Errorf("median TTFT %.2f ms, want 20-30 ms (the server's 20 ms)", med)
+	}
+}
+
+// TestScraperBoundsSlowMetrics checks that a /metrics that trickles ends at
+// the scrape timeout and is recorded as failed.
+func TestScraperBoundsSlowMetrics(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fl := w.(http.Flusher)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-stop:
+				return
+			case <-tick.C:
+				io.WriteString(w, "# slow\n")
+				fl.Flush()
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	s := NewScraper(srv.URL, "", time.Hour)
+	s.timeout = 200 * time.Millisecond
+	t0 := time.Now()
+	s.Start(context.Background())
+	m, series := s.Stop()
+	took := time.Since(t0)
+	if m != nil || series.Failed != 2 || !strings.Contains(series.Error, "deadline") {
+		t.Errorf("metrics %+v, %d failed (%q); want none, 2 failed on the deadline", m, series.Failed, series.Error)
+	}
+	if took > 5*time.Second {
+		t.Errorf("two bounded scrapes took %v", took)
 	}
 }

@@ -101,6 +101,12 @@ type Run struct {
 	// Requests is the per-request log of the measured requests (columnar,
 	// see RequestLog); nil in files written before it existed.
 	Requests *RequestLog `json:"requests,omitempty"`
+	// ServerSeries is the server's /metrics over the measured phase; nil when
+	// the server was not scraped.
+	ServerSeries *ServerSeries `json:"server_series,omitempty"`
+	// Unchecked lists the load generator's self-checks that the run was
+	// too short (or of the wrong kind) to apply, each with why.
+	Unchecked []string `json:"unchecked,omitempty"`
 	// PrefixCache says whether the server's prefix cache was reset before
 	// the run; nil in files written before llmgate reset it.
 	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`

@@ -41,3 +41,24 @@ type LoadConfig struct {
 	// Chat is true when prompts went to /v1/chat/completions.
 	Chat bool `json:"chat,omitempty"`
 }
+
+// ServerSeries is the time series of a server's /metrics over a run's
+// measured phase, one entry per scrape in each column (the first taken as
+// the phase began, the last after it ended), so that short runs and
+// transients can be seen, not only maxima.
+type ServerSeries struct {
+	// TMS is when each scrape was taken, ms after the measured phase began.
+	TMS []int64 `json:"t_ms"`
+	// KVCacheUsage is vllm:kv_cache_usage_perc (0..1, the largest engine's).
+	KVCacheUsage []float64 `json:"kv_cache_usage"`
+	// Running and Waiting are vllm:num_requests_running and _waiting.
+	Running []float64 `json:"running"`
+	Waiting []float64 `json:"waiting"`
+	// Preemptions is vllm:num_preemptions_total, cumulative since the
+	// server started.
+	Preemptions []float64 `json:"preemptions"`
+	// Failed counts scrapes that gave nothing (no vLLM metrics, too large,
+	// too slow, unreachable); Error is the last one's reason.
+	Failed int    `json:"failed,omitempty"`
+	Error  string `json:"error,omitempty"`
+}

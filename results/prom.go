@@ -18,11 +18,13 @@ import (
 type ServerSnapshot struct {
 	KVCacheUsage     float64 // vllm:kv_cache_usage_perc (0..1), or the older vllm:gpu_cache_usage_perc
 	RequestsWaiting  float64 // vllm:num_requests_waiting
+	RequestsRunning  float64 // vllm:num_requests_running
 	Preemptions      float64 // vllm:num_preemptions_total (counter)
 	PrefixQueries    float64 // vllm:prefix_cache_queries_total (counter, tokens)
 	PrefixHits       float64 // vllm:prefix_cache_hits_total (counter, tokens)
 	HasKVCacheUsage  bool
 	HasWaiting       bool
+	HasRunning       bool
 	HasPreemptions   bool
 	HasPrefixQueries bool
 	HasPrefixHits    bool
@@ -30,7 +32,7 @@ type ServerSnapshot struct {
 
 // Any reports whether the scrape held any vLLM metric we use.
 func (s ServerSnapshot) Any() bool {
-	return s.HasKVCacheUsage || s.HasWaiting || s.HasPreemptions || s.HasPrefixQueries || s.HasPrefixHits
+	return s.HasKVCacheUsage || s.HasWaiting || s.HasRunning || s.HasPreemptions || s.HasPrefixQueries || s.HasPrefixHits
 }
 
 // metric names by snapshot field, without the _total suffix; the first
@@ -38,6 +40,7 @@ func (s ServerSnapshot) Any() bool {
 var (
 	kvNames       = []string{"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"}
 	waitingNames  = []string{"vllm:num_requests_waiting"}
+	runningNames  = []string{"vllm:num_requests_running"}
 	preemptNames  = []string{"vllm:num_preemptions", "vllm:num_preemption"}
 	queriesNames  = []string{"vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries"}
 	hitsNames     = []string{"vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits"}
@@ -55,6 +58,7 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 	var s ServerSnapshot
 	s.KVCacheUsage, s.HasKVCacheUsage = lookup(fams, kvNames, maxf)
 	s.RequestsWaiting, s.HasWaiting = lookup(fams, waitingNames, add)
+	s.RequestsRunning, s.HasRunning = lookup(fams, runningNames, add)
 	s.Preemptions, s.HasPreemptions = lookup(fams, preemptNames, add)
 	s.PrefixQueries, s.HasPrefixQueries = lookup(fams, queriesNames, add)
 	s.PrefixHits, s.HasPrefixHits = lookup(fams, hitsNames, add)

@@ -44,7 +44,8 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		Concurrency: cfg.Concurrency, Rate: cfg.Rate,
 	})
 
-	res, server, t0, t1, lerr := r.drive(ctx, cfg)
+	res, server, series, t0, t1, lerr := r.drive(ctx, cfg)
+	run.ServerSeries = series
 	var health load.Health
 	run.Started, run.Finished = t0.UTC(), t1.UTC()
 	if res != nil {
@@ -57,6 +58,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		run.Summary, run.Samples, run.Requests = a.Summary, a.Samples, a.Requests
 		run.Summary.Server = server
 		health = h
+		run.Unchecked = h.Unchecked
 	}
 
 	switch {
@@ -114,7 +116,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 // every finished request is reported to Progress. The scraper is stopped and
 // the progress channel drained on every path out, a panic in load.Run
 // included, so no goroutine outlives the run.
-func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, server *results.ServerMetrics, t0, t1 time.Time, err error) {
+func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, server *results.ServerMetrics, series *results.ServerSeries, t0, t1 time.Time, err error) {
 	sink := make(chan results.Record, sinkBuffer)
 	drained := make(chan struct{})
 	go func() {
@@ -128,14 +130,14 @@ func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, 
 	// Server metrics cover the measured phase only, as the latencies do.
 	cfg.OnMeasureStart = func() { scraper.Restart(ctx) }
 	defer func() {
-		server = scraper.Stop()
+		server, series = scraper.Stop()
 		close(sink) // load.Run has returned: nothing sends any more
 		<-drained
 	}()
 	t0 = r.now()
 	res, err = load.Run(ctx, cfg, sink)
 	t1 = r.now()
-	return res, server, t0, t1, err
+	return res, server, series, t0, t1, err
 }
 
 // firstError returns the reason of the first failed measured request.

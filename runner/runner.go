@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
@@ -35,7 +36,7 @@ type Options struct {
 	// about themselves (image, vLLM version, GPU, model) fills in the rest.
 	Env results.Environment
 	// ScrapeInterval is how often the server's /metrics is scraped during a
-	// run; 0 means every second.
+	// run; 0 means load.DefaultScrapeInterval (250 ms).
 	ScrapeInterval time.Duration
 	// StopTimeout bounds stopping a target; 0 means two minutes.
 	StopTimeout time.Duration
@@ -103,7 +104,7 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 		r.now = time.Now
 	}
 	if r.opts.ScrapeInterval <= 0 {
-		r.opts.ScrapeInterval = time.Second
+		r.opts.ScrapeInterval = load.DefaultScrapeInterval
 	}
 	if r.opts.StopTimeout <= 0 {
 		r.opts.StopTimeout = 2 * time.Minute

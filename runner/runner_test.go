@@ -150,6 +150,9 @@ func TestRunTinySuite(t *testing.T) {
 	if chat.Summary.Server == nil {
 		t.Error("chat has no server metrics although the simulator serves /metrics")
 	}
+	if chat.ServerSeries == nil || len(chat.ServerSeries.TMS) < 2 || chat.ServerSeries.Failed != 0 {
+		t.Errorf("chat server series %+v, want at least the start and end scrapes, none failed", chat.ServerSeries)
+	}
 	if len(chat.Asserts) != 2 || !chat.Asserts[0].Passed || !chat.Asserts[1].Passed {
 		t.Errorf("chat asserts = %+v, want 2 passed", chat.Asserts)
 	}
