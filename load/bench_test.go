@@ -94,7 +94,7 @@ func BenchmarkAccuracy(b *testing.B) {
 						continue
 					}
 					h := fnv.New64a()
-					h.Write(wl.next(slot{seq: r.Seq, index: r.Seq - streams}).body)
+					h.Write(wl.next(slot{seq: r.Seq, index: r.Index}).body)
 					truth, ok := st.Truth[strconv.FormatUint(h.Sum64(), 10)]
 					if !ok {
 						b.Fatalf("server has no truth for request %d", r.Seq)

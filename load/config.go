@@ -32,8 +32,14 @@ type Config struct {
 	Requests int
 	// Duration stops the run after this long; 0 means no time limit.
 	Duration time.Duration
-	// Warmup requests are sent first and excluded from the metrics.
+	// Warmup requests are sent first and excluded from the metrics. In a
+	// closed loop with a warmup, every user's first request is warmup too
+	// (the start-up wave is never measured), so the warmup lasts at least
+	// one request per user.
 	Warmup int
+	// RampUp staggers a closed loop's start: user u of n sends its first
+	// request u/n of RampUp after the first. 0 starts every user at once.
+	RampUp time.Duration
 	// Seed makes arrivals and prompts reproducible.
 	Seed int64
 	// RunName keys prompt content together with Seed: runs with different
@@ -103,7 +109,7 @@ func (c Config) Record() results.LoadConfig {
 	return results.LoadConfig{
 		Concurrency: c.Concurrency, Rate: c.Rate, Burstiness: c.Burstiness,
 		Ramp: c.Ramp.Kind, RampFrom: c.Ramp.From, RampOverS: c.Ramp.Over.Seconds(),
-		Requests: c.Requests, DurationS: c.Duration.Seconds(), Warmup: c.Warmup, Seed: c.Seed,
+		Requests: c.Requests, DurationS: c.Duration.Seconds(), Warmup: c.Warmup, RampUpS: c.RampUp.Seconds(), Seed: c.Seed,
 		Workload: kind, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
 		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, Chat: w.Chat,
 	}

@@ -31,10 +31,14 @@ type Result struct {
 }
 
 // Run drives one run described by cfg: it opens and warms the connection
-// pool, sends cfg.Warmup warmup requests, then the measured requests paced
-// by cfg (closed loop of Concurrency users when Rate is 0, else open loop at
-// Rate with an optional Concurrency cap) until Requests were sent or
-// Duration passed. Each finished request is also sent on sink when it is not
+// pool, then runs one loop paced by cfg (closed loop of Concurrency users
+// when Rate is 0, else open loop at Rate with an optional Concurrency cap)
+// whose first requests are the warmup and whose later ones are measured,
+// until Requests were measured or Duration passed since the first. The
+// measured phase begins once cfg.Warmup requests were sent and, in a closed
+// loop with a warmup, once every user's first request ended: the start-up
+// wave is never measured, and warmup requests still in flight overlap the
+// first measured ones as they would in steady state. Each finished request is also sent on sink when it is not
 // nil; Run never closes sink. Failed requests are records, not errors: Run
 // fails only for an unusable cfg, or when the target cannot be reached
 // (wrapping ErrUnreachable). When ctx ends, Run stops sending, cancels what
@@ -68,28 +72,13 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	collected := make(chan struct{})
 	go r.collect(collected)
 
-	// warmup: the first requests, closed loop, not measured
-	if cfg.Warmup > 0 {
-		r.closedLoop(ctx, min(cfg.Warmup, conns), cfg.Warmup, 0, true)
-		r.wg.Wait()
-		// connections the warmup did not use may have gone stale meanwhile
-		if err := cl.pool.refresh(ctx); err != nil && ctx.Err() == nil {
-			r.finish()
-			<-collected
-			return &Result{Records: r.recs}, fmt.Errorf("%w: %s: after the warmup: %v", ErrUnreachable, cfg.BaseURL, err)
-		}
-	}
-	if cfg.OnMeasureStart != nil {
-		cfg.OnMeasureStart()
-	}
-	r.measureStart = time.Now()
-	r.measuredBase = int(r.seq.Load())
-	r.inflight.Store(0)
-	r.maxInflight.Store(0)
+	// One loop from start to end: the first requests are the warmup and the
+	// measured ones follow without a pause, so the measured phase starts
+	// from a loop already running (see phases).
 	if cfg.Rate > 0 {
 		r.openLoop(ctx)
 	} else {
-		r.closedLoop(ctx, cfg.Concurrency, cfg.Requests, cfg.Duration, false)
+		r.closedLoop(ctx)
 	}
 	r.wg.Wait()
 	end := time.Now()
@@ -97,7 +86,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	<-collected
 
 	sort.Slice(r.recs, func(i, j int) bool { return r.recs[i].Seq < r.recs[j].Seq })
-	res := &Result{Records: r.recs, Start: r.measureStart, End: end, MaxInFlight: int(r.maxInflight.Load())}
+	res := &Result{Records: r.recs, Start: r.ph.start, End: end, MaxInFlight: int(r.maxInflight.Load())}
 	if allUnreachable(r.recs) {
 		return res, fmt.Errorf("%w: %s: every request failed to connect: %s", ErrUnreachable, cfg.BaseURL, r.recs[0].Error)
 	}
@@ -119,15 +108,14 @@ func connLimit(cfg Config) int { return max(cfg.Concurrency, 0) }
 
 // runner is the state of one Run.
 type runner struct {
-	cfg          Config
-	wl           workload
-	cl           *client
-	origin       time.Time // offsets in records are from here
-	measureStart time.Time
-	measuredBase int // the Seq of the first measured request
-	sink         chan<- results.Record
-	in           chan results.Record
-	recs         []results.Record
+	cfg    Config
+	wl     workload
+	cl     *client
+	origin time.Time // offsets in records are from here
+	ph     phases
+	sink   chan<- results.Record
+	in     chan results.Record
+	recs   []results.Record
 
 	seq         atomic.Int64
 	inflight    atomic.Int64
@@ -148,8 +136,9 @@ func (r *runner) collect(done chan<- struct{}) {
 	}
 }
 
-// send makes request seq, planned at scheduled, and hands its record on.
-func (r *runner) send(ctx context.Context, seq int, scheduled time.Time, warmup bool) {
+// send makes the request of slot s, planned at scheduled, and hands its
+// record on.
+func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 	n := r.inflight.Add(1)
 	for {
 		m := r.maxInflight.Load()
@@ -157,11 +146,7 @@ func (r *runner) send(ctx context.Context, seq int, scheduled time.Time, warmup 
 			break
 		}
 	}
-	rec := results.Record{Seq: seq, Warmup: warmup, Scheduled: scheduled.Sub(r.origin)}
-	s := slot{seq: seq, warmup: warmup, index: seq}
-	if !warmup {
-		s.index = seq - r.measuredBase
-	}
+	rec := results.Record{Seq: s.seq, Warmup: s.warmup, Index: s.index, Scheduled: scheduled.Sub(r.origin)}
 	req := r.wl.next(s)
 	rec.Turn = req.turn
 	r.cl.do(ctx, req, r.origin, &rec)
@@ -169,32 +154,47 @@ func (r *runner) send(ctx context.Context, seq int, scheduled time.Time, warmup 
 	r.in <- rec
 }
 
-// closedLoop runs users goroutines that each send a request as soon as
-// their previous one ended, until count requests were started (0: no limit)
-// or dur passed (0: no limit) or ctx ended.
-func (r *runner) closedLoop(ctx context.Context, users, count int, dur time.Duration, warmup bool) {
-	var started atomic.Int64
+// closedLoop runs Concurrency users that each send a request as soon as
+// their previous one ended, until the phases say stop or ctx ends. With
+// RampUp, user u sends its first request u/Concurrency of RampUp after the
+// first user, so that start-up is staggered on purpose.
+func (r *runner) closedLoop(ctx context.Context) {
+	users := r.cfg.Concurrency
+	if r.cfg.Warmup > 0 {
+		r.ph.needReady = users
+	}
 	start := time.Now()
-	for range users {
+	for u := range users {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			for ctx.Err() == nil {
-				if count > 0 && started.Add(1) > int64(count) {
+			if ramp := r.cfg.RampUp; ramp > 0 && u > 0 {
+				t := time.NewTimer(time.Until(start.Add(ramp * time.Duration(u) / time.Duration(users))))
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-t.C:
+				}
+			}
+			for first := true; ctx.Err() == nil; first = false {
+				s, ok := r.next(time.Now())
+				if !ok {
 					return
 				}
-				now := time.Now()
-				if dur > 0 && now.Sub(start) >= dur {
-					return
+				r.send(ctx, s, time.Now())
+				if first {
+					r.ph.userReady()
 				}
-				r.send(ctx, int(r.seq.Add(1)-1), now, warmup)
 			}
 		}()
 	}
 }
 
 // openLoop sends requests when the pacer says, each in its own goroutine,
-// waiting for a free slot when Concurrency caps requests in flight.
+// waiting for a free slot when Concurrency caps requests in flight. The
+// first Warmup arrivals are the warmup; the pacer's clock runs on through
+// the measured phase.
 func (r *runner) openLoop(ctx context.Context) {
 	pacer := NewPacer(r.cfg)
 	sched, _ := pacer.(scheduler)
@@ -204,11 +204,9 @@ func (r *runner) openLoop(ctx context.Context) {
 	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	loopStart := time.Now()
 	for hits := uint64(0); ; hits++ {
-		if r.cfg.Requests > 0 && hits >= uint64(r.cfg.Requests) {
-			return
-		}
-		elapsed := time.Since(r.measureStart)
+		elapsed := time.Since(loopStart)
 		wait, stop := pacer.Pace(elapsed, hits)
 		if stop {
 			return
@@ -216,9 +214,6 @@ func (r *runner) openLoop(ctx context.Context) {
 		due := elapsed + wait
 		if sched != nil {
 			due, _ = sched.due(hits)
-		}
-		if r.cfg.Duration > 0 && due >= r.cfg.Duration {
-			return
 		}
 		if wait > 0 {
 			timer.Reset(wait)
@@ -235,17 +230,71 @@ func (r *runner) openLoop(ctx context.Context) {
 			case slots <- struct{}{}:
 			}
 		}
-		seq := int(r.seq.Add(1) - 1)
+		at := loopStart.Add(due)
+		s, ok := r.next(at)
+		if !ok {
+			if slots != nil {
+				<-slots
+			}
+			return
+		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			r.send(ctx, seq, r.measureStart.Add(due), false)
+			r.send(ctx, s, at)
 			if slots != nil {
 				<-slots
 			}
 		}()
 	}
 }
+
+// next assigns the next request its slot, planned at at, or says the run
+// is over (Requests measured, or Duration passed since the measured phase
+// began at a plan time of at).
+func (r *runner) next(at time.Time) (slot, bool) {
+	p := &r.ph
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.measuring && p.warmSent >= r.cfg.Warmup && p.ready.Load() >= int64(p.needReady) {
+		if r.cfg.OnMeasureStart != nil {
+			r.cfg.OnMeasureStart()
+		}
+		p.measuring = true
+		p.start = at
+		r.maxInflight.Store(r.inflight.Load())
+	}
+	s := slot{seq: int(r.seq.Add(1) - 1)}
+	if !p.measuring {
+		s.warmup, s.index = true, p.warmSent
+		p.warmSent++
+		return s, true
+	}
+	if (r.cfg.Requests > 0 && p.measSent >= r.cfg.Requests) || (r.cfg.Duration > 0 && at.Sub(p.start) >= r.cfg.Duration) {
+		r.seq.Add(-1)
+		return slot{}, false
+	}
+	s.index = p.measSent
+	p.measSent++
+	return s, true
+}
+
+// phases is the warmup/measured state of one Run. The measured phase
+// begins at the first send after Warmup requests were sent and needReady
+// users (a closed loop with a warmup: all of them) had their first request
+// end; from then on every send is measured.
+type phases struct {
+	mu        sync.Mutex
+	measuring bool
+	start     time.Time // when the measured phase began
+	warmSent  int
+	measSent  int
+	needReady int
+	ready     atomic.Int64 // users whose first request ended
+}
+
+// userReady records that a closed-loop user's first request ended.
+func (p *phases) userReady() { p.ready.Add(1) }
 
 // allUnreachable reports whether there were records and every one failed
 // before reaching the server.

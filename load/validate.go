@@ -29,6 +29,12 @@ func (cfg Config) Validate() error {
 	if cfg.Requests < 0 || cfg.Duration < 0 || cfg.Warmup < 0 {
 		bad("load: requests, duration and warmup must not be negative")
 	}
+	if cfg.RampUp < 0 {
+		bad("load: ramp_up must not be negative")
+	}
+	if cfg.RampUp > 0 && cfg.Rate > 0 {
+		bad("load: ramp_up staggers a closed loop's users; an open loop ramps its rate with a ramp")
+	}
 	if cfg.Requests == 0 && cfg.Duration == 0 {
 		bad("load: set requests or duration, or the run never ends")
 	}

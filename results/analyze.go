@@ -24,7 +24,8 @@ type Analysis struct {
 // deviation, as numpy does by default. Throughput is over the measured
 // window (first send to last finish). The client figures are the schedule
 // lag p99, the achieved and planned send rates, and the mean number of
-// requests in flight between the first and the last send (Little's law).
+// requests in flight (warmup ones included) between the first and the last
+// measured send (Little's law).
 // Server metrics are left nil: the runner adds them from the Scraper.
 func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	var (
@@ -41,6 +42,9 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	for i := range recs {
 		r := &recs[i]
 		if r.Warmup {
+			// warmup requests still in flight keep users busy in the
+			// measured window: they count for Little's law
+			spans = append(spans, span{r.Sent, r.finish()})
 			continue
 		}
 		if measured == 0 || r.Sent < firstSent {

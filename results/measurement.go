@@ -26,8 +26,11 @@ type LoadConfig struct {
 	// Requests and DurationS bound the measured phase (0: no bound).
 	Requests  int     `json:"requests,omitempty"`
 	DurationS float64 `json:"duration_s,omitempty"`
-	// Warmup is the number of warmup requests.
+	// Warmup is the number of warmup requests asked for (a closed loop
+	// also warms up with each user's first request).
 	Warmup int `json:"warmup,omitempty"`
+	// RampUpS is how long a closed loop took to start all its users, s.
+	RampUpS float64 `json:"ramp_up_s,omitempty"`
 	// Seed is the suite's seed; prompts derive from it and the run's name.
 	Seed int64 `json:"seed"`
 	// Workload is the workload kind and the rest its lengths, in tokens.

@@ -9,6 +9,9 @@ type Record struct {
 	Seq int `json:"seq"`
 	// Warmup marks requests excluded from the metrics.
 	Warmup bool `json:"warmup,omitempty"`
+	// Index is the request's index within its phase (warmup or measured):
+	// with the run's seed and name it keys the prompt.
+	Index int `json:"index,omitempty"`
 	// Scheduled is when the arrival process planned the send.
 	Scheduled time.Duration `json:"scheduled_ns"`
 	// Sent is when the request was actually written.

@@ -90,6 +90,8 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "sweep_gpu_memory.hcl", pos: "8:47", summary: "Invalid gpu_memory_utilization"},
 		// warmup above requests.
 		{file: "warmup_exceeds_requests.hcl", pos: "6:19", summary: "Warmup larger than the run"},
+		// ramp_up in an open loop.
+		{file: "ramp_up_open_loop.hcl", pos: "6:16", summary: "ramp_up in an open loop"},
 		// ttft.p96 in an assert.
 		{file: "unknown_metric.hcl", pos: "8:21", summary: "Unknown metric"},
 		// A tolerance label that is no metric.

@@ -24,6 +24,7 @@ type loadBlock struct {
 	Requests    *hcl.Attribute `hcl:"requests,optional"`
 	Duration    *hcl.Attribute `hcl:"duration,optional"`
 	Warmup      *hcl.Attribute `hcl:"warmup,optional"`
+	RampUp      *hcl.Attribute `hcl:"ramp_up,optional"`
 	Seed        *hcl.Attribute `hcl:"seed,optional"`
 	Timeout     *hcl.Attribute `hcl:"timeout,optional"`
 	Ramp        *rampBlock     `hcl:"ramp,block"`
@@ -102,6 +103,16 @@ func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 			ev.errorAt(b.Warmup, "Warmup larger than the run", "warmup = %d is more than requests = %d; warmup requests are sent first and not measured, so keep them to a fraction of the run.", n, cfg.Requests)
 		default:
 			cfg.Warmup = n
+		}
+	}
+	if d, ok := ev.duration(b.RampUp); ok {
+		switch {
+		case b.Rate != nil:
+			ev.errorAt(b.RampUp, "ramp_up in an open loop", "ramp_up staggers the start of a closed loop's users; an open loop (rate) starts at its arrival rate, or ramps it with a ramp block.")
+		case cfg.Duration > 0 && d >= cfg.Duration:
+			ev.errorAt(b.RampUp, "ramp_up longer than the run", "ramp_up = %s is not shorter than duration = %s: the users would still be starting when the run ends.", d, cfg.Duration)
+		default:
+			cfg.RampUp = d
 		}
 	}
 	if n, ok := ev.int(b.Seed); ok {

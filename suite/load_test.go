@@ -320,6 +320,10 @@ func TestValueChecks(t *testing.T) {
 		{name: "ramp without rate", src: wrap("concurrency = 1\nrequests = 10\nramp {\nover = \"1m\"\n}", ""), want: "Ramp without a rate"},
 		// Ramp of an unknown kind.
 		{name: "ramp kind", src: wrap("rate = 5\nrequests = 10\nramp {\nkind = \"linaer\"\nover = \"1m\"\n}", ""), want: `Did you mean "linear"?`},
+		// ramp_up as long as the run.
+		{name: "ramp_up too long", src: wrap("concurrency = 4\nduration = \"10s\"\nramp_up = \"10s\"", ""), want: "ramp_up longer than the run"},
+		// ramp_up that is no duration.
+		{name: "ramp_up number", src: wrap("concurrency = 4\nrequests = 10\nramp_up = 5", ""), want: "duration string with a unit"},
 		// Burstiness on a closed loop.
 		{name: "burstiness without rate", src: wrap("concurrency = 4\nburstiness = 0.5\nrequests = 10", ""), want: "set rate"},
 		// range_ratio of 1 would allow zero-length prompts.
@@ -560,5 +564,12 @@ func TestRequiredArguments(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestRampUpDecoded(t *testing.T) {
+	s := mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 8\n    requests = 40\n    ramp_up = \"2s\"\n  }\n  workload {\n    output_tokens = 4\n  }\n}\n", Options{})
+	if got := s.Scenarios[0].Runs[0].Load.RampUp; got != 2*time.Second {
+		t.Errorf("ramp_up decoded as %v, want 2s", got)
 	}
 }

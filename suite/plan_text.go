@@ -77,6 +77,9 @@ func DescribeLoad(c load.Config) string {
 		}
 	} else {
 		parts = append(parts, fmt.Sprintf("closed loop, %d concurrent", c.Concurrency))
+		if c.RampUp > 0 {
+			parts = append(parts, "users started over "+c.RampUp.String())
+		}
 	}
 	if c.Requests > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests", c.Requests))
