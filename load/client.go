@@ -157,7 +157,14 @@ type request struct {
 	after func(text []byte, ok bool)
 	// turn is the request's turn in its conversation (0 for the first).
 	turn int
+	// calibration marks a request sent before the run to measure the
+	// server (CalibrationHeader), not part of it.
+	calibration bool
 }
+
+// CalibrationHeader is set to "1" on the requests Run sends before the run
+// to calibrate prompt lengths, so that servers and logs can tell them apart.
+const CalibrationHeader = "X-Llmgate-Calibration"
 
 // do sends req and fills rec: Sent and Finished as offsets from origin,
 // timings, tokens, or the error with its kind. It never panics on a bad
@@ -190,6 +197,9 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	hr.Header.Set("Accept", "text/event-stream")
 	if c.apiKey != "" {
 		hr.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	if req.calibration {
+		hr.Header.Set(CalibrationHeader, "1")
 	}
 
 	sent := time.Now()

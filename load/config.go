@@ -95,6 +95,10 @@ type Workload struct {
 	// Chat sends text prompts over /v1/chat/completions instead of token ids
 	// over /v1/completions.
 	Chat bool
+	// TextPrompts sends text instead of token ids to /v1/completions, for
+	// servers that refuse token-id prompts (Run also switches to text by
+	// itself when the server answers a token-id prompt with 400).
+	TextPrompts bool
 	// IgnoreEOS asks the server to generate exactly max_tokens tokens; default true.
 	IgnoreEOS *bool
 }
@@ -111,6 +115,6 @@ func (c Config) Record() results.LoadConfig {
 		Ramp: c.Ramp.Kind, RampFrom: c.Ramp.From, RampOverS: c.Ramp.Over.Seconds(),
 		Requests: c.Requests, DurationS: c.Duration.Seconds(), Warmup: c.Warmup, RampUpS: c.RampUp.Seconds(), Seed: c.Seed,
 		Workload: kind, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
-		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, Chat: w.Chat,
+		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, Chat: w.Chat, TextPrompts: w.TextPrompts,
 	}
 }

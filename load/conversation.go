@@ -14,6 +14,8 @@ type conversationWorkload struct {
 	b     bodyMaker
 	turns int
 
+	lens lengths // calibrated for the first turn; later turns add words only
+
 	mu       sync.Mutex
 	ready    []*session // sessions waiting for their next turn
 	sessions int        // sessions started
@@ -44,7 +46,12 @@ func (cw *conversationWorkload) next(_ slot) *request {
 	r := rng(cw.key, 5, uint64(s.id)<<16|uint64(s.turn)) // sessions are numbered across phases: all distinct
 	in := length(r, cw.w.InputTokens, cw.w.RangeRatio)
 	out := length(r, cw.w.OutputTokens, cw.w.RangeRatio)
-	q := message{Role: "user", Content: text(r, in)}
+	var q message
+	if s.turn == 0 {
+		q = message{Role: "user", Content: cw.lens.prompt(r, in)}
+	} else {
+		q = message{Role: "user", Content: cw.lens.text(r, in)}
+	}
 	msgs := append(append(make([]message, 0, len(s.history)+1), s.history...), q)
 	req := cw.b.chat(msgs, out, nil)
 	req.turn = s.turn
@@ -61,4 +68,8 @@ func (cw *conversationWorkload) next(_ slot) *request {
 		}
 	}
 	return req
+}
+
+func (cw *conversationWorkload) calibration() *calibrationTarget {
+	return &calibrationTarget{chat: true, lens: &cw.lens}
 }

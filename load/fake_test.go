@@ -48,6 +48,8 @@ func newFakeServer(t *testing.T, opts ...func(*fakeServer)) *fakeServer {
 
 func (f *fakeServer) URL() string { return f.srv.URL }
 
+// seen returns the bodies of the run's requests, in arrival order; the
+// calibration requests Run sends first are left out.
 func (f *fakeServer) seen() []map[string]any {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -55,6 +57,10 @@ func (f *fakeServer) seen() []map[string]any {
 }
 
 func (f *fakeServer) handle(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/v1/completions" && r.URL.Path != "/v1/chat/completions" {
+		http.NotFound(w, r) // no /tokenize: Run calibrates by usage
+		return
+	}
 	n := f.inFlight.Add(1)
 	defer f.inFlight.Add(-1)
 	for {
@@ -69,10 +75,12 @@ func (f *fakeServer) handle(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad json", http.StatusBadRequest)
 		return
 	}
-	f.mu.Lock()
-	f.bodies = append(f.bodies, body)
-	f.mu.Unlock()
-	if f.before != nil && !f.before(w, r) {
+	if r.Header.Get(CalibrationHeader) == "" {
+		f.mu.Lock()
+		f.bodies = append(f.bodies, body)
+		f.mu.Unlock()
+	}
+	if f.before != nil && r.Header.Get(CalibrationHeader) == "" && !f.before(w, r) {
 		return
 	}
 	maxTokens := int(body["max_tokens"].(float64))
@@ -80,6 +88,8 @@ func (f *fakeServer) handle(w http.ResponseWriter, r *http.Request) {
 	prompt := 0
 	if p, ok := body["prompt"].([]any); ok {
 		prompt = len(p)
+	} else if p, ok := body["prompt"].(string); ok {
+		prompt = len(strings.Fields(p))
 	} else if msgs, ok := body["messages"].([]any); ok {
 		for _, m := range msgs {
 			prompt += len(strings.Fields(m.(map[string]any)["content"].(string)))

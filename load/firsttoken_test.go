@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -33,7 +34,14 @@ type earlyRoleTruth struct {
 
 func (s *earlyRoleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	io.Copy(io.Discard, r.Body)
+	if r.URL.Path != "/v1/chat/completions" {
+		http.NotFound(w, r)
+		return
+	}
+	var req struct {
+		MaxTokens int `json:"max_tokens"`
+	}
+	json.NewDecoder(r.Body).Decode(&req)
 	w.Header().Set("Content-Type", "text/event-stream")
 	fl := w.(http.Flusher)
 	chunk := func(delta string) {
@@ -54,6 +62,9 @@ func (s *earlyRoleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprintf(w, "data: {\"id\":\"c\",\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"total_tokens\":%d,\"completion_tokens\":%d}}\n\ndata: [DONE]\n\n", 4+s.tokens, s.tokens)
 	fl.Flush()
+	if r.Header.Get(CalibrationHeader) != "" {
+		return // a calibration request: not part of the run
+	}
 	s.mu.Lock()
 	s.truth = append(s.truth, earlyRoleTruth{ttft: first.Sub(start), tpot: last.Sub(first) / time.Duration(s.tokens-1)})
 	s.mu.Unlock()

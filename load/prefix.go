@@ -1,6 +1,9 @@
 package load
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // prefixWorkload sends prompts that start with one of PrefixGroups shared
 // prefixes of PrefixTokens tokens (request n of a phase uses prefix n mod
@@ -16,22 +19,47 @@ type prefixWorkload struct {
 	texts    []string
 	groups   int
 	suffixIn int
+	text     bool // text prompts on /v1/completions
+	lens     lengths
 }
 
 func newPrefixWorkload(w Workload, key promptKey, b bodyMaker) (*prefixWorkload, error) {
 	if w.PrefixTokens <= 0 {
 		return nil, fmt.Errorf("prefix workload: prefix_tokens must be positive, got %d", w.PrefixTokens)
 	}
-	pw := &prefixWorkload{w: w, key: key, b: b, groups: max(w.PrefixGroups, 1)}
+	pw := &prefixWorkload{w: w, key: key, b: b, groups: max(w.PrefixGroups, 1), text: w.TextPrompts}
+	pw.makePrefixes()
+	return pw, nil
+}
+
+// makePrefixes draws the shared prefixes: token ids, or words sized by the
+// calibration for text prompts.
+func (pw *prefixWorkload) makePrefixes() {
+	pw.ids, pw.texts = nil, nil
 	for g := range pw.groups {
-		r := rng(key, 2, uint64(g))
-		if w.Chat {
-			pw.texts = append(pw.texts, text(r, w.PrefixTokens))
+		r := rng(pw.key, 2, uint64(g))
+		if pw.w.Chat || pw.text {
+			pw.texts = append(pw.texts, pw.lens.text(r, pw.w.PrefixTokens))
 		} else {
-			pw.ids = append(pw.ids, tokenIDs(r, w.PrefixTokens))
+			pw.ids = append(pw.ids, tokenIDs(r, pw.w.PrefixTokens))
 		}
 	}
-	return pw, nil
+}
+
+func (pw *prefixWorkload) calibration() *calibrationTarget {
+	if !pw.w.Chat && !pw.text {
+		return nil
+	}
+	return &calibrationTarget{chat: pw.w.Chat, lens: &pw.lens, done: pw.makePrefixes}
+}
+
+func (pw *prefixWorkload) useText() bool {
+	if pw.w.Chat {
+		return false
+	}
+	pw.text = true
+	pw.makePrefixes()
+	return true
 }
 
 func (pw *prefixWorkload) next(s slot) *request {
@@ -39,11 +67,23 @@ func (pw *prefixWorkload) next(s slot) *request {
 	g := s.index % pw.groups
 	in := length(r, pw.w.InputTokens, pw.w.RangeRatio)
 	out := length(r, pw.w.OutputTokens, pw.w.RangeRatio)
-	if pw.w.Chat {
-		return pw.b.chat([]message{{Role: "user", Content: pw.texts[g] + " " + text(r, in)}}, out, nil)
+	switch {
+	case pw.w.Chat:
+		return pw.b.chat([]message{{Role: "user", Content: joinWords(pw.texts[g], pw.lens.prompt(r, in))}}, out, nil)
+	case pw.text:
+		return pw.b.completion(joinWords(pw.texts[g], pw.lens.prompt(r, in)), out)
 	}
 	prompt := make([]int, 0, pw.w.PrefixTokens+in)
 	prompt = append(prompt, pw.ids[g]...)
 	prompt = append(prompt, tokenIDs(r, in)...)
 	return pw.b.completion(prompt, out)
+}
+
+// joinWords joins two texts of words with one space (calibrated texts
+// start with theirs).
+func joinWords(a, b string) string {
+	if strings.HasPrefix(b, " ") {
+		return a + b
+	}
+	return a + " " + b
 }

@@ -1,20 +1,40 @@
 package load
 
 // randomWorkload sends prompts of random token ids with exact lengths to
-// /v1/completions (or random words over chat when Chat is set), lengths
-// spread by RangeRatio.
+// /v1/completions (random words when Chat or text prompts are asked for,
+// sized by the run's calibration), lengths spread by RangeRatio.
 type randomWorkload struct {
-	w   Workload
-	key promptKey
-	b   bodyMaker
+	w    Workload
+	key  promptKey
+	b    bodyMaker
+	text bool // text prompts on /v1/completions
+	lens lengths
 }
 
 func (rw *randomWorkload) next(s slot) *request {
 	r := rng(rw.key, 1, s.item())
 	in := length(r, rw.w.InputTokens, rw.w.RangeRatio)
 	out := length(r, rw.w.OutputTokens, rw.w.RangeRatio)
-	if rw.w.Chat {
-		return rw.b.chat([]message{{Role: "user", Content: text(r, in)}}, out, nil)
+	switch {
+	case rw.w.Chat:
+		return rw.b.chat([]message{{Role: "user", Content: rw.lens.prompt(r, in)}}, out, nil)
+	case rw.text:
+		return rw.b.completion(rw.lens.prompt(r, in), out)
 	}
 	return rw.b.completion(tokenIDs(r, in), out)
+}
+
+func (rw *randomWorkload) calibration() *calibrationTarget {
+	if !rw.w.Chat && !rw.text {
+		return nil
+	}
+	return &calibrationTarget{chat: rw.w.Chat, lens: &rw.lens}
+}
+
+func (rw *randomWorkload) useText() bool {
+	if rw.w.Chat {
+		return false
+	}
+	rw.text = true
+	return true
 }

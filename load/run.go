@@ -28,6 +28,8 @@ type Result struct {
 	Start, End time.Time
 	// MaxInFlight is the most measured requests seen in flight at once.
 	MaxInFlight int
+	// Calibration says how prompt lengths were made to match the workload.
+	Calibration results.Calibration
 }
 
 // Run drives one run described by cfg: it opens and warms the connection
@@ -38,8 +40,9 @@ type Result struct {
 // measured phase begins once cfg.Warmup requests were sent and, in a closed
 // loop with a warmup, once every user's first request ended: the start-up
 // wave is never measured, and warmup requests still in flight overlap the
-// first measured ones as they would in steady state. Each finished request is also sent on sink when it is not
-// nil; Run never closes sink. Failed requests are records, not errors: Run
+// first measured ones as they would in steady state. Before the loop, text
+// prompt lengths are calibrated against the server (see calibrate). Each
+// finished request is also sent on sink when it is not nil; Run never closes sink. Failed requests are records, not errors: Run
 // fails only for an unusable cfg, or when the target cannot be reached
 // (wrapping ErrUnreachable). When ctx ends, Run stops sending, cancels what
 // is in flight and returns what it has.
@@ -67,6 +70,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, cfg.BaseURL, err)
 	}
+	cal := calibrate(ctx, cfg, cl, wl)
 
 	r := &runner{cfg: cfg, wl: wl, cl: cl, origin: time.Now(), sink: sink, in: make(chan results.Record, 1024)}
 	collected := make(chan struct{})
@@ -86,7 +90,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	<-collected
 
 	sort.Slice(r.recs, func(i, j int) bool { return r.recs[i].Seq < r.recs[j].Seq })
-	res := &Result{Records: r.recs, Start: r.ph.start, End: end, MaxInFlight: int(r.maxInflight.Load())}
+	res := &Result{Records: r.recs, Start: r.ph.start, End: end, MaxInFlight: int(r.maxInflight.Load()), Calibration: cal}
 	if allUnreachable(r.recs) {
 		return res, fmt.Errorf("%w: %s: every request failed to connect: %s", ErrUnreachable, cfg.BaseURL, r.recs[0].Error)
 	}

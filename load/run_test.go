@@ -271,7 +271,7 @@ func TestRunDatasetAndPrefix(t *testing.T) {
 
 	f2 := newFakeServer(t)
 	cfg = Config{BaseURL: f2.URL(), Model: "m", Concurrency: 1, Requests: 4,
-		Workload: Workload{Kind: WorkloadPrefix, PrefixTokens: 16, PrefixGroups: 2, InputTokens: 4, OutputTokens: 1}}
+		Workload: Workload{Kind: WorkloadPrefix, PrefixTokens: 16, PrefixGroups: 2, InputTokens: 4, OutputTokens: 2}}
 	if _, err := Run(context.Background(), cfg, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ type structuredWorkload struct {
 	b      bodyMaker
 	raw    json.RawMessage
 	schema *jsonschema.Schema
+	lens   lengths
 }
 
 func newStructuredWorkload(w Workload, key promptKey, b bodyMaker) (*structuredWorkload, error) {
@@ -51,12 +52,20 @@ func (sw *structuredWorkload) next(s slot) *request {
 	r := rng(sw.key, 4, s.item())
 	in := length(r, sw.w.InputTokens, sw.w.RangeRatio)
 	out := length(r, sw.w.OutputTokens, sw.w.RangeRatio)
-	prompt := "Reply with only a JSON object that matches this JSON schema: " + string(sw.raw) +
-		"\nContext: " + text(r, in)
+	prompt := sw.prompt(sw.lens.prompt(r, in))
 	rf := &responseFormat{Type: "json_schema", JSONSchema: jsonSchema{Name: "llmgate", Schema: sw.raw}}
 	req := sw.b.chat([]message{{Role: "user", Content: prompt}}, out, rf)
 	req.validate = sw.valid
 	return req
+}
+
+// prompt frames the context words x with the instruction and the schema.
+func (sw *structuredWorkload) prompt(x string) string {
+	return "Reply with only a JSON object that matches this JSON schema: " + string(sw.raw) + "\nContext: " + x
+}
+
+func (sw *structuredWorkload) calibration() *calibrationTarget {
+	return &calibrationTarget{chat: true, frame: sw.prompt, lens: &sw.lens}
 }
 
 // valid reports whether text parses as JSON and validates against the schema.

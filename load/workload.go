@@ -75,7 +75,7 @@ func newWorkload(cfg Config) (workload, error) {
 	k := newPromptKey(cfg.Seed, cfg.RunName)
 	switch w.Kind {
 	case WorkloadRandom, "":
-		return &randomWorkload{w: w, key: k, b: b}, nil
+		return &randomWorkload{w: w, key: k, b: b, text: w.TextPrompts}, nil
 	case WorkloadPrefix:
 		return newPrefixWorkload(w, k, b)
 	case WorkloadStructured:

@@ -107,6 +107,10 @@ type Run struct {
 	// Unchecked lists the load generator's self-checks that the run was
 	// too short (or of the wrong kind) to apply, each with why.
 	Unchecked []string `json:"unchecked,omitempty"`
+	// Calibration says how prompt lengths were matched to the workload, and
+	// Lengths compares requested and actual lengths; nil in older files.
+	Calibration *Calibration `json:"calibration,omitempty"`
+	Lengths     *Lengths     `json:"lengths,omitempty"`
 	// PrefixCache says whether the server's prefix cache was reset before
 	// the run; nil in files written before llmgate reset it.
 	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`

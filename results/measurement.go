@@ -43,6 +43,37 @@ type LoadConfig struct {
 	Turns        int     `json:"turns,omitempty"`
 	// Chat is true when prompts went to /v1/chat/completions.
 	Chat bool `json:"chat,omitempty"`
+	// TextPrompts is true when /v1/completions was asked for text prompts.
+	TextPrompts bool `json:"text_prompts,omitempty"`
+}
+
+// Calibration says how a run made its text prompts the requested length:
+// the server's tokenizer and chat template decide how many tokens a text
+// is, so llmgate measures them before the run.
+type Calibration struct {
+	// Method is "token_ids" (prompts of token ids: exact, nothing to
+	// calibrate), "tokenize" (the server's POST /tokenize), "usage" (a
+	// request's usage.prompt_tokens), or "none" (it could not; Note says why).
+	Method string `json:"method"`
+	// TokensPerWord and OverheadTokens are the fit: a text of w words
+	// makes a prompt of OverheadTokens + TokensPerWord*w tokens, the chat
+	// template and any fixed instructions included.
+	TokensPerWord  float64 `json:"tokens_per_word,omitempty"`
+	OverheadTokens float64 `json:"overhead_tokens,omitempty"`
+	// TextFallback is set when the server refused token-id prompts, so the
+	// run sent text instead; it holds the server's answer.
+	TextFallback string `json:"text_fallback,omitempty"`
+	// Note explains a Method of "none".
+	Note string `json:"note,omitempty"`
+}
+
+// Lengths compares the prompt and answer lengths a run asked for with what
+// the server reported (mean tokens per completed request, from usage).
+type Lengths struct {
+	InputRequested  float64 `json:"input_requested"`
+	InputActual     float64 `json:"input_actual"`
+	OutputRequested float64 `json:"output_requested,omitempty"`
+	OutputActual    float64 `json:"output_actual"`
 }
 
 // ServerSeries is the time series of a server's /metrics over a run's

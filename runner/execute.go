@@ -57,6 +57,9 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		})
 		run.Summary, run.Samples, run.Requests = a.Summary, a.Samples, a.Requests
 		run.Summary.Server = server
+		cal := res.Calibration
+		run.Calibration = &cal
+		run.Lengths = lengthsOf(cfg.Workload, &run.Summary)
 		health = h
 		run.Unchecked = h.Unchecked
 	}
@@ -101,6 +104,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		if p := prefixHitProblem(cfg.Workload, run.Summary.Server); p != "" {
 			problems = append(problems, p)
 		}
+		problems = append(problems, lengthProblems(run.Lengths)...)
 		if len(problems) > 0 {
 			run.Status = results.StatusInvalid
 			run.InvalidReasons = problems
@@ -193,4 +197,52 @@ func prefixHitProblem(wl load.Workload, server *results.ServerMetrics) string {
 		return ""
 	}
 	return fmt.Sprintf("prefix-cache hit rate %.1f%% on a %s workload that shares no prefix (bound %.0f%%): the server answered from prompts cached before the run", 100*server.PrefixCacheHitRate, wl.Kind, 100*MaxUndeclaredPrefixHitRate)
+}
+
+// MaxLengthError is how far a run's mean prompt or answer length may be
+// from what its workload asked for before the run is flagged: beyond it,
+// the run measured another workload than the one it names.
+const MaxLengthError = 0.05
+
+// lengthsOf compares the lengths wl asked for with the server's usage over
+// the run's completed requests; nil when there is nothing to compare (no
+// request completed, a dataset or a conversation, whose prompts grow).
+func lengthsOf(wl load.Workload, s *results.Summary) *results.Lengths {
+	n := float64(s.Requests.Completed)
+	if n == 0 || wl.Kind == load.WorkloadDataset || wl.Kind == load.WorkloadConversation {
+		return nil
+	}
+	l := &results.Lengths{
+		InputRequested: float64(wl.InputTokens),
+		InputActual:    float64(s.InputTokens) / n,
+		OutputActual:   float64(s.OutputTokens) / n,
+	}
+	if wl.Kind == load.WorkloadPrefix {
+		l.InputRequested += float64(wl.PrefixTokens)
+	}
+	// without ignore_eos the model may stop early: no output length is asked
+	ignoreEOS := wl.IgnoreEOS == nil || *wl.IgnoreEOS
+	if wl.Kind == load.WorkloadStructured {
+		ignoreEOS = wl.IgnoreEOS != nil && *wl.IgnoreEOS
+	}
+	if ignoreEOS {
+		l.OutputRequested = float64(wl.OutputTokens)
+	}
+	return l
+}
+
+// lengthProblems flags mean lengths more than MaxLengthError off.
+func lengthProblems(l *results.Lengths) []string {
+	if l == nil {
+		return nil
+	}
+	var out []string
+	off := func(what string, req, act float64) {
+		if req > 0 && (act < req*(1-MaxLengthError) || act > req*(1+MaxLengthError)) {
+			out = append(out, fmt.Sprintf("mean %s length %.1f tokens is %+.1f%% off the requested %.0f (bound ±%.0f%%)", what, act, 100*(act/req-1), req, 100*MaxLengthError))
+		}
+	}
+	off("prompt", l.InputRequested, l.InputActual)
+	off("answer", l.OutputRequested, l.OutputActual)
+	return out
 }

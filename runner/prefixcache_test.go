@@ -62,3 +62,23 @@ func TestPrefixHitProblem(t *testing.T) {
 		t.Errorf("no server metrics flagged: %q", p)
 	}
 }
+
+func TestLengthProblems(t *testing.T) {
+	s := &results.Summary{Requests: results.Requests{Completed: 10}, InputTokens: 4780, OutputTokens: 640}
+	l := lengthsOf(load.Workload{Kind: load.WorkloadRandom, Chat: true, InputTokens: 256, OutputTokens: 64}, s)
+	if l == nil || l.InputActual != 478 || l.OutputActual != 64 || l.OutputRequested != 64 {
+		t.Fatalf("lengths %+v", l)
+	}
+	p := lengthProblems(l)
+	if len(p) != 1 || !strings.Contains(p[0], "mean prompt length 478.0 tokens is +86.7% off the requested 256") {
+		t.Errorf("problems %q, want the prompt flagged", p)
+	}
+	// within 5 %, and a structured answer that stopped early, are fine
+	s.InputTokens, s.OutputTokens = 2600, 300
+	if p := lengthProblems(lengthsOf(load.Workload{Kind: load.WorkloadStructured, InputTokens: 256, OutputTokens: 64}, s)); len(p) != 0 {
+		t.Errorf("problems %q, want none", p)
+	}
+	if l := lengthsOf(load.Workload{Kind: load.WorkloadConversation, InputTokens: 256}, s); l != nil {
+		t.Errorf("conversation lengths %+v, want none (its prompts grow)", l)
+	}
+}

@@ -324,6 +324,8 @@ func TestValueChecks(t *testing.T) {
 		{name: "ramp_up too long", src: wrap("concurrency = 4\nduration = \"10s\"\nramp_up = \"10s\"", ""), want: "ramp_up longer than the run"},
 		// ramp_up that is no duration.
 		{name: "ramp_up number", src: wrap("concurrency = 4\nrequests = 10\nramp_up = 5", ""), want: "duration string with a unit"},
+		// text_prompts on a chat workload.
+		{name: "text_prompts with chat", src: wrap(ok, "chat = true\ntext_prompts = true"), want: "text_prompts with chat"},
 		// Burstiness on a closed loop.
 		{name: "burstiness without rate", src: wrap("concurrency = 4\nburstiness = 0.5\nrequests = 10", ""), want: "set rate"},
 		// range_ratio of 1 would allow zero-length prompts.

@@ -119,6 +119,9 @@ func DescribeWorkload(w load.Workload) string {
 	case load.WorkloadDataset:
 		parts = append(parts, "dataset "+w.DatasetPath)
 	}
+	if w.TextPrompts {
+		parts = append(parts, "text prompts")
+	}
 	if w.Chat {
 		parts = append(parts, "chat")
 	}

@@ -33,6 +33,7 @@ type workloadBlock struct {
 	Turns        *hcl.Attribute `hcl:"turns,optional"`
 	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
 	Chat         *hcl.Attribute `hcl:"chat,optional"`
+	TextPrompts  *hcl.Attribute `hcl:"text_prompts,optional"`
 	IgnoreEOS    *hcl.Attribute `hcl:"ignore_eos,optional"`
 	Body         hcl.Body       `hcl:",body"`
 	DefRange     hcl.Range      `hcl:",def_range"`
@@ -124,6 +125,12 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 		}
 	}
 	w.Chat, _ = ev.boolean(b.Chat)
+	if v, ok := ev.boolean(b.TextPrompts); ok {
+		if v && w.Chat {
+			ev.errorAt(b.TextPrompts, "text_prompts with chat", "text_prompts = true sends text to /v1/completions instead of token ids; chat prompts are text already. Set one of them.")
+		}
+		w.TextPrompts = v
+	}
 	if v, ok := ev.boolean(b.IgnoreEOS); ok {
 		w.IgnoreEOS = &v
 	}

@@ -1,0 +1,138 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/sim"
+)
+
+// startSim serves the simulator's tiny profile on loopback; without
+// /tokenize when noTokenize.
+func startSim(t *testing.T, noTokenize bool) string {
+	t.Helper()
+	cfg, _, err := sim.ParseArgs([]string{"--profile", "tiny"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	if noTokenize {
+		inner := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/tokenize" {
+				http.NotFound(w, r)
+				return
+			}
+			inner.ServeHTTP(w, r)
+		})
+	}
+	hs := httptest.NewServer(h)
+	t.Cleanup(func() {
+		s.Close()
+		hs.Close()
+	})
+	return hs.URL
+}
+
+// meanInput is the mean usage.prompt_tokens of a run's measured requests.
+func meanInput(t *testing.T, res *Result) float64 {
+	t.Helper()
+	a, _ := res.Analyze(Config{}, results.SummarizeOptions{})
+	if a.Summary.Requests.Failed > 0 || a.Summary.Requests.Completed == 0 {
+		t.Fatalf("%d failed, %d completed: %v", a.Summary.Requests.Failed, a.Summary.Requests.Completed, a.Requests.Failures)
+	}
+	return float64(a.Summary.InputTokens) / float64(a.Summary.Requests.Completed)
+}
+
+// Every prompt path lands within ±2 % of input_tokens on the simulator,
+// whose chat template and tokenizer make text prompts longer than their
+// word count: token ids, text on /v1/completions, chat and structured.
+func TestPromptLengthsMatchInputTokens(t *testing.T) {
+	url, plain := startSim(t, false), startSim(t, true)
+	const in = 256
+	for _, tc := range []struct {
+		name   string
+		wl     Workload
+		method string
+		bound  float64
+	}{
+		{"completions ids", Workload{Kind: WorkloadRandom}, "token_ids", 0.02},
+		{"completions text", Workload{Kind: WorkloadRandom, TextPrompts: true}, "tokenize", 0.02},
+		{"chat", Workload{Kind: WorkloadRandom, Chat: true}, "tokenize", 0.02},
+		{"structured", Workload{Kind: WorkloadStructured}, "tokenize", 0.02},
+		// without /tokenize, a fit of usage over random words of varying
+		// length: looser (the run's lengths check flags beyond 5 %)
+		{"chat by usage", Workload{Kind: WorkloadRandom, Chat: true}, "usage", 0.05},
+		{"structured by usage", Workload{Kind: WorkloadStructured}, "usage", 0.05},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.wl.InputTokens, tc.wl.OutputTokens = in, 4
+			base := url
+			if tc.method == "usage" {
+				base = plain
+			}
+			cfg := Config{BaseURL: base, Model: "llmgate/tiny-sim", Concurrency: 4, Requests: 16, RunName: tc.name, Workload: tc.wl}
+			res, err := Run(context.Background(), cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := meanInput(t, res)
+			t.Logf("%s: requested %d input tokens, server counted %.1f (%+.2f%%); calibration %+v", tc.name, in, got, 100*(got/in-1), res.Calibration)
+			if got < in*(1-tc.bound) || got > in*(1+tc.bound) {
+				t.Errorf("mean prompt %.1f tokens, want %d ± %.0f%%", got, in, 100*tc.bound)
+			}
+			if res.Calibration.Method != tc.method {
+				t.Errorf("calibration method %q, want %q", res.Calibration.Method, tc.method)
+			}
+		})
+	}
+}
+
+// A server that refuses token-id prompts with a 400 gets text instead, and
+// the run says so; without /tokenize the calibration reads usage.
+func TestTokenIDsRefusedFallsBackToText(t *testing.T) {
+	f := newFakeServer(t)
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		var b struct {
+			Prompt any `json:"prompt"`
+		}
+		json.Unmarshal(raw, &b)
+		if _, ids := b.Prompt.([]any); ids {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"message":"prompt must be a string","code":400}}`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		f.handle(w, r)
+	}))
+	defer refusing.Close()
+	cfg := Config{BaseURL: refusing.URL, Model: "m", Concurrency: 2, Requests: 6,
+		Workload: Workload{Kind: WorkloadRandom, InputTokens: 32, OutputTokens: 2}}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := meanInput(t, res); got < 32*0.98 || got > 32*1.02 {
+		t.Errorf("mean prompt %.1f tokens, want 32 ± 2%%", got)
+	}
+	if c := res.Calibration; c.TextFallback == "" || c.Method != "usage" {
+		t.Errorf("calibration %+v, want a text fallback calibrated by usage", c)
+	}
+	for _, b := range f.seen() {
+		if _, ok := b["prompt"].(string); !ok {
+			t.Fatalf("a run request sent prompt %v, want text", b["prompt"])
+		}
+	}
+}
