@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
@@ -124,14 +125,9 @@ func (l *lengths) measure(ctx context.Context, cfg Config, cl *client, t *calibr
 		}
 		return x
 	}
-	if base, err := tokenize(ctx, cfg, false, ""); err == nil {
-		l.cost, l.cheapest = make([]int, len(words)), 0
-		for i, w := range words {
-			n, err := tokenize(ctx, cfg, false, " "+w)
-			if err != nil {
-				return err
-			}
-			l.cost[i] = max(n-base, 1)
+	if cost, err := wordCosts(ctx, cfg); err == nil {
+		l.cost, l.cheapest = cost, 0
+		for i := range cost {
 			if l.cost[i] < l.cost[l.cheapest] {
 				l.cheapest = i
 			}
@@ -171,6 +167,33 @@ func (l *lengths) measure(ctx context.Context, cfg Config, cl *client, t *calibr
 	l.perWord, l.overhead = perWord, (st-perWord*sw)/k
 	cal.Method, cal.TokensPerWord, cal.OverheadTokens = "usage", perWord, l.overhead
 	return nil
+}
+
+// costCache keeps each server's word costs (by base URL and model): a
+// sweep's runs on one server ask /tokenize about the words once.
+var costCache sync.Map // string -> []int
+
+// wordCosts returns the tokens each word of words takes after a space on
+// the server, from its /tokenize (one call per word, once per server).
+func wordCosts(ctx context.Context, cfg Config) ([]int, error) {
+	key := trimSlash(cfg.BaseURL) + "\x00" + cfg.Model
+	if c, ok := costCache.Load(key); ok {
+		return c.([]int), nil
+	}
+	base, err := tokenize(ctx, cfg, false, "")
+	if err != nil {
+		return nil, err
+	}
+	cost := make([]int, len(words))
+	for i, w := range words {
+		n, err := tokenize(ctx, cfg, false, " "+w)
+		if err != nil {
+			return nil, err
+		}
+		cost[i] = max(n-base, 1)
+	}
+	costCache.Store(key, cost)
+	return cost, nil
 }
 
 // probeTokenIDs sends one token-id completion of one token and returns the
