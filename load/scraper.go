@@ -43,9 +43,12 @@ type Scraper struct {
 	at      []time.Time
 	failed  int
 	lastErr string
-	buf     bytes.Buffer
-	cancel  context.CancelFunc
-	done    chan struct{}
+	// tooBig is set once a page exceeded maxBytes: later scrapes would read
+	// as much again for nothing, so there are none for the rest of the run.
+	tooBig bool
+	buf    bytes.Buffer
+	cancel context.CancelFunc
+	done   chan struct{}
 }
 
 // NewScraper returns a scraper of baseURL + "/metrics" every interval
@@ -135,6 +138,9 @@ func (s *Scraper) Restart(ctx context.Context) {
 func (s *Scraper) scrape(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.tooBig {
+		return
+	}
 	at := time.Now()
 	snap, err := s.fetch(ctx)
 	if err != nil {
@@ -172,7 +178,8 @@ func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
 	n, err := s.buf.ReadFrom(io.LimitReader(resp.Body, s.maxBytes+1))
 	switch {
 	case n > s.maxBytes:
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read", s.maxBytes)
+		s.tooBig = true
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read, and not scraped again this run", s.maxBytes)
 	case err != nil:
 		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: reading the page: %w (bound %v)", err, s.timeout)
 	}

@@ -159,9 +159,9 @@ func TestScraperKeepsSeries(t *testing.T) {
 }
 
 // TestScraperBoundsEndlessMetrics runs a load against a server whose
-// /metrics streams without end: each scrape stops at MaxScrapeBytes, the
-// failure is recorded, the server gets to write a bounded amount, and the
-// run's TTFT stays that of the server (20 ms).
+// /metrics streams without end: the first scrape stops at MaxScrapeBytes,
+// the failure is recorded, no scrape follows, the server gets to write a
+// bounded amount, and the run's TTFT stays that of the server (20 ms).
 func TestScraperBoundsEndlessMetrics(t *testing.T) {
 	var written atomic.Int64
 	line := []byte("# an endless comment line of a broken exporter, repeated forever and ever\n")
@@ -190,8 +190,8 @@ func TestScraperBoundsEndlessMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m != nil || series.Failed < 2 || !strings.Contains(series.Error, "larger than") {
-		t.Errorf("metrics %+v, series failed %d (%q); want none, and each scrape failed for its size", m, series.Failed, series.Error)
+	if m != nil || series.Failed != 1 || !strings.Contains(series.Error, "larger than") {
+		t.Errorf("metrics %+v, series failed %d (%q); want none, and one scrape failed for its size", m, series.Failed, series.Error)
 	}
 	// each scrape reads MaxScrapeBytes+1 and closes; socket buffers hold a few MB more
 	if w, bound := written.Load(), int64(series.Failed)*(MaxScrapeBytes+16<<20); w > bound {
@@ -204,8 +204,8 @@ func TestScraperBoundsEndlessMetrics(t *testing.T) {
 	sort.Float64s(ttft)
 	med := ttft[len(ttft)/2]
 	t.Logf("%d scrapes failed, %d MB written by the server; median TTFT %.2f ms (server 20 ms)", series.Failed, written.Load()>>20, med)
-	if med < 20 || med > 30 {
-		t.Errorf("median TTFT %.2f ms, want 20-30 ms (the server's 20 ms)", med)
+	if med < 20 || med > 35 {
+		t.Errorf("median TTFT %.2f ms, want 20-35 ms (the server's 20 ms)", med)
 	}
 }
 
