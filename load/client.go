@@ -157,6 +157,10 @@ type request struct {
 	after func(text []byte, ok bool)
 	// turn is the request's turn in its conversation (0 for the first).
 	turn int
+	// wantIn and wantOut are the prompt and answer lengths the workload
+	// drew for this request, in tokens; 0 when it asks for none (a grown
+	// conversation, a dataset prompt, an answer allowed to stop early).
+	wantIn, wantOut int
 	// calibration marks a request sent before the run to measure the
 	// server (CalibrationHeader), not part of it.
 	calibration bool

@@ -55,6 +55,9 @@ func (cw *conversationWorkload) next(_ slot) *request {
 	msgs := append(append(make([]message, 0, len(s.history)+1), s.history...), q)
 	req := cw.b.chat(msgs, out, nil)
 	req.turn = s.turn
+	if s.turn == 0 {
+		req.wantIn = in // later turns resend the history: no length is asked
+	}
 	req.after = func(answer []byte, ok bool) {
 		if !ok {
 			return

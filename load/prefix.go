@@ -67,16 +67,20 @@ func (pw *prefixWorkload) next(s slot) *request {
 	g := s.index % pw.groups
 	in := length(r, pw.w.InputTokens, pw.w.RangeRatio)
 	out := length(r, pw.w.OutputTokens, pw.w.RangeRatio)
+	var req *request
 	switch {
 	case pw.w.Chat:
-		return pw.b.chat([]message{{Role: "user", Content: joinWords(pw.texts[g], pw.lens.prompt(r, in))}}, out, nil)
+		req = pw.b.chat([]message{{Role: "user", Content: joinWords(pw.texts[g], pw.lens.prompt(r, in))}}, out, nil)
 	case pw.text:
-		return pw.b.completion(joinWords(pw.texts[g], pw.lens.prompt(r, in)), out)
+		req = pw.b.completion(joinWords(pw.texts[g], pw.lens.prompt(r, in)), out)
+	default:
+		prompt := make([]int, 0, pw.w.PrefixTokens+in)
+		prompt = append(prompt, pw.ids[g]...)
+		prompt = append(prompt, tokenIDs(r, in)...)
+		req = pw.b.completion(prompt, out)
 	}
-	prompt := make([]int, 0, pw.w.PrefixTokens+in)
-	prompt = append(prompt, pw.ids[g]...)
-	prompt = append(prompt, tokenIDs(r, in)...)
-	return pw.b.completion(prompt, out)
+	req.wantIn = pw.w.PrefixTokens + in
+	return req
 }
 
 // joinWords joins two texts of words with one space (calibrated texts

@@ -15,13 +15,17 @@ func (rw *randomWorkload) next(s slot) *request {
 	r := rng(rw.key, 1, s.item())
 	in := length(r, rw.w.InputTokens, rw.w.RangeRatio)
 	out := length(r, rw.w.OutputTokens, rw.w.RangeRatio)
+	var req *request
 	switch {
 	case rw.w.Chat:
-		return rw.b.chat([]message{{Role: "user", Content: rw.lens.prompt(r, in)}}, out, nil)
+		req = rw.b.chat([]message{{Role: "user", Content: rw.lens.prompt(r, in)}}, out, nil)
 	case rw.text:
-		return rw.b.completion(rw.lens.prompt(r, in), out)
+		req = rw.b.completion(rw.lens.prompt(r, in), out)
+	default:
+		req = rw.b.completion(tokenIDs(r, in), out)
 	}
-	return rw.b.completion(tokenIDs(r, in), out)
+	req.wantIn = in
+	return req
 }
 
 func (rw *randomWorkload) calibration() *calibrationTarget {

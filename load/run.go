@@ -153,6 +153,7 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 	rec := results.Record{Seq: s.seq, Warmup: s.warmup, Index: s.index, Scheduled: scheduled.Sub(r.origin)}
 	req := r.wl.next(s)
 	rec.Turn = req.turn
+	rec.RequestedInputTokens, rec.RequestedOutputTokens = req.wantIn, req.wantOut
 	r.cl.do(ctx, req, r.origin, &rec)
 	r.inflight.Add(-1)
 	r.in <- rec
@@ -165,7 +166,11 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 func (r *runner) closedLoop(ctx context.Context) {
 	users := r.cfg.Concurrency
 	if r.cfg.Warmup > 0 {
+		// every user's first request, or as many as will be measured
 		r.ph.needReady = users
+		if r.cfg.Requests > 0 {
+			r.ph.needReady = min(users, r.cfg.Requests)
+		}
 	}
 	start := time.Now()
 	for u := range users {

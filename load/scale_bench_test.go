@@ -123,7 +123,7 @@ func runScaleStep(b *testing.B, srv *benchTarget, streams int, ttft, itl time.Du
 		}
 		measuredTokens += int64(r.OutputTokens)
 		h := fnv.New64a()
-		h.Write(wl.next(r.Seq).body)
+		h.Write(wl.next(slot{seq: r.Seq, index: r.Index}).body)
 		tr, ok := truth[strconv.FormatUint(h.Sum64(), 10)]
 		if !ok {
 			b.Fatalf("server has no truth for request %d", r.Seq)
@@ -143,8 +143,8 @@ func runScaleStep(b *testing.B, srv *benchTarget, streams int, ttft, itl time.Du
 	switch {
 	case len(failed) > 0:
 		st.miss = fmt.Sprintf("%d requests failed, first: %s", len(failed), failed[0])
-	case len(res.Health.Problems) > 0:
-		st.miss = "health: " + strings.Join(res.Health.Problems, "; ")
+	case len(res.health(cfg).Problems) > 0:
+		st.miss = "health: " + strings.Join(res.health(cfg).Problems, "; ")
 	case st.ttftP50 > 1:
 		st.miss = fmt.Sprintf("TTFT p50 client error %.2f ms > 1 ms", st.ttftP50)
 	case st.ttftP99 > 5:

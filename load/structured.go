@@ -56,6 +56,7 @@ func (sw *structuredWorkload) next(s slot) *request {
 	rf := &responseFormat{Type: "json_schema", JSONSchema: jsonSchema{Name: "llmgate", Schema: sw.raw}}
 	req := sw.b.chat([]message{{Role: "user", Content: prompt}}, out, rf)
 	req.validate = sw.valid
+	req.wantIn = in
 	return req
 }
 

@@ -210,5 +210,9 @@ func (m bodyMaker) request(path string, b body, maxTokens int) *request {
 	if err != nil {
 		panic("load: marshal request body: " + err.Error()) // only plain data: cannot happen
 	}
-	return &request{path: path, body: raw, maxTokens: maxTokens}
+	req := &request{path: path, body: raw, maxTokens: maxTokens}
+	if m.ignoreEOS {
+		req.wantOut = maxTokens
+	}
+	return req
 }

@@ -14,6 +14,10 @@ type Analysis struct {
 	Summary  Summary
 	Samples  *Samples
 	Requests *RequestLog
+	// Lengths compares the lengths the workload drew with the server's
+	// usage, over the completed requests that asked for one; nil when none
+	// did.
+	Lengths *Lengths
 }
 
 // Analyze computes a run's Analysis from its records (warmup ones are
@@ -38,6 +42,7 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		firstSent, lastSent, end   time.Duration
 		firstPlan, lastPlan        time.Duration
 		measured                   int
+		lens                       lengthSums
 	)
 	for i := range recs {
 		r := &recs[i]
@@ -74,6 +79,7 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 			continue
 		}
 		s.Requests.Completed++
+		lens.add(r)
 		s.InputTokens += int64(r.InputTokens)
 		s.OutputTokens += int64(r.OutputTokens)
 		t := ms(r.TTFT)
@@ -136,7 +142,42 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		s.Client.PlannedRate = float64(measured-1) / (lastPlan - firstPlan).Seconds()
 	}
 	s.Client.MeanInFlight = meanInFlight(spans, firstSent, lastSent)
-	return &Analysis{Summary: s, Samples: samples, Requests: log}
+	return &Analysis{Summary: s, Samples: samples, Requests: log, Lengths: lens.lengths()}
+}
+
+// lengthSums adds up requested and actual lengths of completed requests,
+// each over the requests that asked for a length.
+type lengthSums struct {
+	in, out        int
+	inReq, inAct   int64
+	outReq, outAct int64
+}
+
+func (l *lengthSums) add(r *Record) {
+	if r.RequestedInputTokens > 0 {
+		l.in++
+		l.inReq += int64(r.RequestedInputTokens)
+		l.inAct += int64(r.InputTokens)
+	}
+	if r.RequestedOutputTokens > 0 {
+		l.out++
+		l.outReq += int64(r.RequestedOutputTokens)
+		l.outAct += int64(r.OutputTokens)
+	}
+}
+
+func (l *lengthSums) lengths() *Lengths {
+	if l.in == 0 && l.out == 0 {
+		return nil
+	}
+	var out Lengths
+	if l.in > 0 {
+		out.InputRequested, out.InputActual = float64(l.inReq)/float64(l.in), float64(l.inAct)/float64(l.in)
+	}
+	if l.out > 0 {
+		out.OutputRequested, out.OutputActual = float64(l.outReq)/float64(l.out), float64(l.outAct)/float64(l.out)
+	}
+	return &out
 }
 
 // span is when one request was in flight.

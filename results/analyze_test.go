@@ -38,6 +38,15 @@ func TestAnalyzeRequestLog(t *testing.T) {
 	if diff := cmp.Diff([]float64{10, 20, 30}, a.Samples.TTFT); diff != "" {
 		t.Errorf("samples TTFT (-want +got):\n%s", diff)
 	}
+	if a.Lengths != nil {
+		t.Errorf("lengths %+v from records that asked for none", a.Lengths)
+	}
+	recs[1].RequestedInputTokens, recs[1].RequestedOutputTokens = 8, 4
+	recs[2].RequestedInputTokens = 12
+	recs[3].RequestedInputTokens = 99 // failed: not counted
+	if got, want := Analyze(recs, SummarizeOptions{}).Lengths, (&Lengths{InputRequested: 10, InputActual: 10, OutputRequested: 4, OutputActual: 4}); *got != *want {
+		t.Errorf("lengths %+v, want %+v", got, want)
+	}
 	if a.Summary.TTFT.Max != 30 || a.Summary.Client.MeanInFlight <= 0 {
 		t.Errorf("summary TTFT max %v, mean in flight %v", a.Summary.TTFT.Max, a.Summary.Client.MeanInFlight)
 	}

@@ -67,13 +67,15 @@ type Calibration struct {
 	Note string `json:"note,omitempty"`
 }
 
-// Lengths compares the prompt and answer lengths a run asked for with what
-// the server reported (mean tokens per completed request, from usage).
+// Lengths compares the prompt and answer lengths a run's workload drew with
+// what the server reported in usage: means in tokens per completed request,
+// each over the requests that asked for a length (0 when none did: a
+// conversation's later turns, answers allowed to stop early).
 type Lengths struct {
-	InputRequested  float64 `json:"input_requested"`
-	InputActual     float64 `json:"input_actual"`
+	InputRequested  float64 `json:"input_requested,omitempty"`
+	InputActual     float64 `json:"input_actual,omitempty"`
 	OutputRequested float64 `json:"output_requested,omitempty"`
-	OutputActual    float64 `json:"output_actual"`
+	OutputActual    float64 `json:"output_actual,omitempty"`
 }
 
 // ServerSeries is the time series of a server's /metrics over a run's

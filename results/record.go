@@ -26,6 +26,11 @@ type Record struct {
 	// ITL holds the gaps between successive content chunks, in milliseconds,
 	// already split evenly across the tokens of multi-token chunks.
 	ITL []float64 `json:"itl_ms,omitempty"`
+	// RequestedInputTokens and RequestedOutputTokens are the lengths the
+	// workload asked for; 0 when it asked for none (a conversation's grown
+	// history, a dataset prompt, an answer allowed to stop early).
+	RequestedInputTokens  int `json:"requested_input_tokens,omitempty"`
+	RequestedOutputTokens int `json:"requested_output_tokens,omitempty"`
 	// InputTokens and OutputTokens come from the server's usage.
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`

@@ -59,7 +59,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		run.Summary.Server = server
 		cal := res.Calibration
 		run.Calibration = &cal
-		run.Lengths = lengthsOf(cfg.Workload, &run.Summary)
+		run.Lengths = a.Lengths
 		health = h
 		run.Unchecked = h.Unchecked
 	}
@@ -101,8 +101,12 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 	if err == nil {
 		run.Status = results.StatusOK
 		problems := append([]string(nil), health.Problems...)
-		if p := prefixHitProblem(cfg.Workload, run.Summary.Server); p != "" {
+		p, unchecked := prefixHitProblem(cfg.Workload, run.Summary.Server)
+		if p != "" {
 			problems = append(problems, p)
+		}
+		if unchecked != "" {
+			run.Unchecked = append(run.Unchecked, unchecked)
 		}
 		problems = append(problems, lengthProblems(run.Lengths)...)
 		if len(problems) > 0 {
@@ -186,50 +190,30 @@ const MaxUndeclaredPrefixHitRate = 0.05
 
 // prefixHitProblem flags a run whose workload shares no prefix (random or
 // dataset prompts) but whose server reported prefix-cache hits above
-// MaxUndeclaredPrefixHitRate; "" when fine or unknown.
-func prefixHitProblem(wl load.Workload, server *results.ServerMetrics) string {
+// MaxUndeclaredPrefixHitRate; "" when fine or unknown. With preemptions the
+// check cannot be made (a preempted request recomputed hits its own blocks)
+// and unchecked says so.
+func prefixHitProblem(wl load.Workload, server *results.ServerMetrics) (problem, unchecked string) {
 	switch wl.Kind {
 	case load.WorkloadRandom, load.WorkloadDataset, "":
 	default:
-		return "" // prefix, conversation and structured prompts share a prefix on purpose
+		return "", "" // prefix, conversation and structured prompts share a prefix on purpose
 	}
-	if server == nil || server.PrefixCacheHitRate <= MaxUndeclaredPrefixHitRate {
-		return ""
+	switch {
+	case server == nil:
+		return "", ""
+	case server.Preemptions > 0:
+		return "", fmt.Sprintf("prefix-cache hits: not checked: %.0f preemptions (a preempted request recomputed hits its own cached blocks)", server.Preemptions)
+	case server.PrefixCacheHitRate <= MaxUndeclaredPrefixHitRate:
+		return "", ""
 	}
-	return fmt.Sprintf("prefix-cache hit rate %.1f%% on a %s workload that shares no prefix (bound %.0f%%): the server answered from prompts cached before the run", 100*server.PrefixCacheHitRate, wl.Kind, 100*MaxUndeclaredPrefixHitRate)
+	return fmt.Sprintf("prefix-cache hit rate %.1f%% on a %s workload that shares no prefix (bound %.0f%%): the server answered from prompts cached before the run", 100*server.PrefixCacheHitRate, wl.Kind, 100*MaxUndeclaredPrefixHitRate), ""
 }
 
 // MaxLengthError is how far a run's mean prompt or answer length may be
 // from what its workload asked for before the run is flagged: beyond it,
 // the run measured another workload than the one it names.
 const MaxLengthError = 0.05
-
-// lengthsOf compares the lengths wl asked for with the server's usage over
-// the run's completed requests; nil when there is nothing to compare (no
-// request completed, a dataset or a conversation, whose prompts grow).
-func lengthsOf(wl load.Workload, s *results.Summary) *results.Lengths {
-	n := float64(s.Requests.Completed)
-	if n == 0 || wl.Kind == load.WorkloadDataset || wl.Kind == load.WorkloadConversation {
-		return nil
-	}
-	l := &results.Lengths{
-		InputRequested: float64(wl.InputTokens),
-		InputActual:    float64(s.InputTokens) / n,
-		OutputActual:   float64(s.OutputTokens) / n,
-	}
-	if wl.Kind == load.WorkloadPrefix {
-		l.InputRequested += float64(wl.PrefixTokens)
-	}
-	// without ignore_eos the model may stop early: no output length is asked
-	ignoreEOS := wl.IgnoreEOS == nil || *wl.IgnoreEOS
-	if wl.Kind == load.WorkloadStructured {
-		ignoreEOS = wl.IgnoreEOS != nil && *wl.IgnoreEOS
-	}
-	if ignoreEOS {
-		l.OutputRequested = float64(wl.OutputTokens)
-	}
-	return l
-}
 
 // lengthProblems flags mean lengths more than MaxLengthError off.
 func lengthProblems(l *results.Lengths) []string {

@@ -51,38 +51,37 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 
 func TestPrefixHitProblem(t *testing.T) {
 	hits := &results.ServerMetrics{PrefixCacheHitRate: 0.5}
-	if p := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, hits); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
+	if p, _ := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, hits); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
 		t.Errorf("random workload with 50%% hits: problem %q", p)
 	}
-	if p := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}); p != "" {
+	if p, _ := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}); p != "" {
 		t.Errorf("2%% hits flagged: %q", p)
 	}
 	for _, kind := range []string{load.WorkloadPrefix, load.WorkloadConversation, load.WorkloadStructured} {
-		if p := prefixHitProblem(load.Workload{Kind: kind}, hits); p != "" {
+		if p, _ := prefixHitProblem(load.Workload{Kind: kind}, hits); p != "" {
 			t.Errorf("%s workload, which shares a prefix on purpose, flagged: %q", kind, p)
 		}
 	}
-	if p := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, nil); p != "" {
+	if p, _ := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, nil); p != "" {
 		t.Errorf("no server metrics flagged: %q", p)
+	}
+	// preempted requests recomputed hit their own blocks: not checked
+	p, u := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.11, Preemptions: 40})
+	if p != "" || !strings.Contains(u, "not checked: 40 preemptions") {
+		t.Errorf("with preemptions: problem %q, unchecked %q", p, u)
 	}
 }
 
 func TestLengthProblems(t *testing.T) {
-	s := &results.Summary{Requests: results.Requests{Completed: 10}, InputTokens: 4780, OutputTokens: 640}
-	l := lengthsOf(load.Workload{Kind: load.WorkloadRandom, Chat: true, InputTokens: 256, OutputTokens: 64}, s)
-	if l == nil || l.InputActual != 478 || l.OutputActual != 64 || l.OutputRequested != 64 {
-		t.Fatalf("lengths %+v", l)
-	}
-	p := lengthProblems(l)
+	p := lengthProblems(&results.Lengths{InputRequested: 256, InputActual: 478, OutputRequested: 64, OutputActual: 64})
 	if len(p) != 1 || !strings.Contains(p[0], "mean prompt length 478.0 tokens is +86.7% off the requested 256") {
 		t.Errorf("problems %q, want the prompt flagged", p)
 	}
-	// within 5 %, and a structured answer that stopped early, are fine
-	s.InputTokens, s.OutputTokens = 2600, 300
-	if p := lengthProblems(lengthsOf(load.Workload{Kind: load.WorkloadStructured, InputTokens: 256, OutputTokens: 64}, s)); len(p) != 0 {
+	// within 5 %, and no answer length asked for (structured output)
+	if p := lengthProblems(&results.Lengths{InputRequested: 256, InputActual: 260, OutputActual: 30}); len(p) != 0 {
 		t.Errorf("problems %q, want none", p)
 	}
-	if l := lengthsOf(load.Workload{Kind: load.WorkloadConversation, InputTokens: 256}, s); l != nil {
-		t.Errorf("conversation lengths %+v, want none (its prompts grow)", l)
+	if p := lengthProblems(nil); len(p) != 0 {
+		t.Errorf("problems %q without lengths", p)
 	}
 }

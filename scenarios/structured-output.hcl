@@ -52,7 +52,7 @@ scenario "free_form" {
   workload {
     kind          = "random"
     chat          = true
-    input_tokens  = 256
+    input_tokens  = 512
     output_tokens = 200
   }
 }
@@ -62,7 +62,7 @@ scenario "json_schema" {
   workload {
     kind          = "structured"
     chat          = true
-    input_tokens  = 256
+    input_tokens  = 512 # the schema and instructions alone take ~340 of these tokens
     output_tokens = 200
     # A JSON schema written as an HCL object; jsonencode("...") or
     # file("schema.json") work too.
