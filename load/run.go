@@ -165,12 +165,12 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 // first user, so that start-up is staggered on purpose.
 func (r *runner) closedLoop(ctx context.Context) {
 	users := r.cfg.Concurrency
+	if r.cfg.Requests > 0 {
+		// users beyond the measured requests would only ever send warmup
+		users = min(users, r.cfg.Requests)
+	}
 	if r.cfg.Warmup > 0 {
-		// every user's first request, or as many as will be measured
-		r.ph.needReady = users
-		if r.cfg.Requests > 0 {
-			r.ph.needReady = min(users, r.cfg.Requests)
-		}
+		r.ph.needReady = users // every user's first request is warmup
 	}
 	start := time.Now()
 	for u := range users {
