@@ -158,6 +158,9 @@ func parseChoice(b []byte, i int, c *chunk) (int, error) {
 						return stringValue(b, v, &content)
 					case "reasoning_content", "reasoning":
 						// reasoning is generated output: non-empty text counts
+						if v < len(b) && b[v] != '"' && b[v] != 'n' {
+							return 0, errSyntax // not a string: let encoding/json decide
+						}
 						end, err := skipValue(b, v)
 						if err == nil && b[v] == '"' && end-v > 2 {
 							reasoning = true

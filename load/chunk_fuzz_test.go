@@ -29,6 +29,8 @@ func FuzzParseChunk(f *testing.F) {
 		`{"x":tru,"choices":[]}`,
 		"{\"choices\":[{\"text\":\"a\x01b\"}]}",
 		`{"choices":[{"delta":{"content":"x","content":"y"}}]}`,
+		`{"choices":[{"delta":{"role":"assistant","content":"","reasoning_content":"hm"}}]}`,
+		`{"choices":[{"delta":{"reasoning":null,"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
