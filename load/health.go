@@ -17,6 +17,9 @@ const (
 	// MinRateRatio is the least fraction of the planned rate an open loop
 	// must achieve.
 	MinRateRatio = 0.95
+	// MinRequestsForClosedLoopLag is the fewest measured requests for which
+	// a closed loop's schedule lag is judged.
+	MinRequestsForClosedLoopLag = 100
 	// MinInFlightRatio is the least fraction of Concurrency a closed loop
 	// must keep in flight on average (Little's law: throughput × latency).
 	MinInFlightRatio = 0.9
@@ -66,8 +69,13 @@ func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 		h.Unchecked = append(h.Unchecked, fmt.Sprintf("send rate and requests in flight: not checked: %d measured request(s)", measured))
 	}
 	// A closed loop's user sends as soon as its previous request ended, so
-	// its lag is the client's own delay: bounded like an open loop's.
-	if measured > 0 && h.ScheduleLagP99 > float64(MaxScheduleLagP99)/float64(time.Millisecond) {
+	// its lag is the client's own delay: bounded like an open loop's once
+	// the run is long enough that its p99 is not just its slowest send.
+	lagBound := float64(MaxScheduleLagP99) / float64(time.Millisecond)
+	switch {
+	case cfg.Rate == 0 && measured > 0 && measured < MinRequestsForClosedLoopLag:
+		h.Unchecked = append(h.Unchecked, fmt.Sprintf("schedule lag: not checked: %d measured requests, fewer than %d (its p99 would be the slowest single send)", measured, MinRequestsForClosedLoopLag))
+	case measured > 0 && h.ScheduleLagP99 > lagBound:
 		h.Problems = append(h.Problems, fmt.Sprintf("schedule lag p99 %.1f ms is above the %v bound: sends went out late", h.ScheduleLagP99, MaxScheduleLagP99))
 	}
 	if cfg.Rate > 0 {

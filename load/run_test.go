@@ -362,7 +362,14 @@ func TestHealthFlagsProblems(t *testing.T) {
 		// planned 10/s, sent at 5/s
 		{name: "rate", cfg: Config{Rate: 10}, recs: []results.Record{mk(0, 0, ms), mk(100*ms, 200*ms, 201*ms), mk(200*ms, 400*ms, 401*ms)}, want: "achieved rate"},
 		// a closed loop whose users sent 210 ms after their previous request ended
-		{name: "closed-loop lag", cfg: Config{Concurrency: 2}, recs: []results.Record{mk(0, 210*ms, 300*ms), mk(0, 210*ms, 300*ms)}, max: 2, want: "schedule lag p99 210.0 ms"},
+		{name: "closed-loop lag", cfg: Config{Concurrency: 2}, recs: func() []results.Record {
+			var rs []results.Record
+			for i := range MinRequestsForClosedLoopLag {
+				at := time.Duration(i) * 300 * ms
+				rs = append(rs, mk(at, at+210*ms, at+300*ms))
+			}
+			return rs
+		}(), max: 2, want: "schedule lag p99 210.0 ms"},
 		// more in flight than allowed
 		{name: "over", cfg: Config{Concurrency: 2}, recs: []results.Record{mk(0, 0, ms)}, max: 3, want: "above the configured concurrency"},
 		// closed loop of 4 that kept only one busy
@@ -409,7 +416,8 @@ func TestHealthRecordsUncheckedShortRuns(t *testing.T) {
 		rs = append(rs, results.Record{Scheduled: at, Sent: at, Finished: at + 10*ms})
 	}
 	h := (&Result{Records: rs, MaxInFlight: 8}).health(Config{Concurrency: 16})
-	if len(h.Problems) != 0 || len(h.Unchecked) != 1 || !strings.Contains(h.Unchecked[0], "mean in flight (Little's law): not checked: 8 measured requests, at most 2 × the concurrency 16") {
+	if len(h.Problems) != 0 || len(h.Unchecked) != 2 || !strings.Contains(h.Unchecked[1], "mean in flight (Little's law): not checked: 8 measured requests, at most 2 × the concurrency 16") ||
+		!strings.Contains(h.Unchecked[0], "schedule lag: not checked: 8 measured requests") {
 		t.Errorf("problems %q, unchecked %q; want the Little's-law check recorded as not checked", h.Problems, h.Unchecked)
 	}
 	h = (&Result{Records: rs[:1], MaxInFlight: 1}).health(Config{Rate: 5})

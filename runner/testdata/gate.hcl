@@ -22,7 +22,7 @@ scenario "chat" {
   workload {
     kind          = "random"
     input_tokens  = 16
-    output_tokens = 32
+    output_tokens = 64 # long enough that a loaded machine's client gaps stay small beside them
   }
   load {
     concurrency = 2
