@@ -190,8 +190,10 @@ func TestScraperBoundsEndlessMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m != nil || series.Failed != 1 || !strings.Contains(series.Error, "larger than") {
-		t.Errorf("metrics %+v, series failed %d (%q); want none, and one scrape failed for its size", m, series.Failed, series.Error)
+	// one scrape fails for its size and ends the scraping (on a loaded
+	// machine one before it may hit the time bound instead)
+	if m != nil || series.Failed < 1 || series.Failed > 2 || !strings.Contains(series.Error, "larger than") {
+		t.Errorf("metrics %+v, series failed %d (%q); want none, and scraping stopped after a scrape failed for its size", m, series.Failed, series.Error)
 	}
 	// each scrape reads MaxScrapeBytes+1 and closes; socket buffers hold a few MB more
 	if w, bound := written.Load(), int64(series.Failed)*(MaxScrapeBytes+16<<20); w > bound {
