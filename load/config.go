@@ -49,6 +49,9 @@ type Config struct {
 	RunName string
 	// Timeout bounds each request; 0 means a default of 10 minutes.
 	Timeout time.Duration
+	// SelfCheck holds the bounds of the load generator's check of itself;
+	// its zero fields take the defaults.
+	SelfCheck SelfCheck
 	// OnMeasureStart, when set, is called once, after the warmup and before
 	// the first measured send (the runner restarts its /metrics scraper there).
 	OnMeasureStart func()

@@ -60,6 +60,7 @@ func (res *Result) Analyze(cfg Config, opts results.SummarizeOptions) (*results.
 
 // checkHealth judges the client figures of a run of measured requests.
 func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health {
+	bounds := cfg.SelfCheck.withDefaults()
 	h := Health{Concurrency: cfg.Concurrency, MaxInFlight: maxInFlight,
 		AchievedRate: c.AchievedRate, ScheduleLagP99: c.ScheduleLagP99, MeanInFlight: c.MeanInFlight}
 	if cfg.Rate > 0 {
@@ -71,16 +72,16 @@ func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 	// A closed loop's user sends as soon as its previous request ended, so
 	// its lag is the client's own delay: bounded like an open loop's once
 	// the run is long enough that its p99 is not just its slowest send.
-	lagBound := float64(MaxScheduleLagP99) / float64(time.Millisecond)
+	lagBound := float64(bounds.MaxScheduleLagP99) / float64(time.Millisecond)
 	switch {
 	case cfg.Rate == 0 && measured > 0 && measured < MinRequestsForClosedLoopLag:
 		h.Unchecked = append(h.Unchecked, fmt.Sprintf("schedule lag: not checked: %d measured requests, fewer than %d (its p99 would be the slowest single send)", measured, MinRequestsForClosedLoopLag))
 	case measured > 0 && h.ScheduleLagP99 > lagBound:
-		h.Problems = append(h.Problems, fmt.Sprintf("schedule lag p99 %.1f ms is above the %v bound: sends went out late", h.ScheduleLagP99, MaxScheduleLagP99))
+		h.Problems = append(h.Problems, fmt.Sprintf("schedule lag p99 %.1f ms is above the %v bound: sends went out late", h.ScheduleLagP99, bounds.MaxScheduleLagP99))
 	}
 	if cfg.Rate > 0 {
-		if h.PlannedRate > 0 && h.AchievedRate < MinRateRatio*h.PlannedRate {
-			p := fmt.Sprintf("achieved rate %.2f req/s is below %.0f%% of the planned %.2f req/s", h.AchievedRate, 100*MinRateRatio, h.PlannedRate)
+		if h.PlannedRate > 0 && h.AchievedRate < bounds.MinRateRatio*h.PlannedRate {
+			p := fmt.Sprintf("achieved rate %.2f req/s is below %.0f%% of the planned %.2f req/s", h.AchievedRate, 100*bounds.MinRateRatio, h.PlannedRate)
 			if cfg.Concurrency > 0 && maxInFlight >= cfg.Concurrency {
 				p += fmt.Sprintf(" (the concurrency cap of %d was reached)", cfg.Concurrency)
 			}
@@ -94,8 +95,8 @@ func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 		h.Unchecked = append(h.Unchecked, fmt.Sprintf("mean in flight (Little's law): not checked: %d measured requests, at most 2 × the concurrency %d", measured, cfg.Concurrency))
 	}
 	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
-		h.MeanInFlight < MinInFlightRatio*float64(cfg.Concurrency) {
-		h.Problems = append(h.Problems, fmt.Sprintf("mean in flight %.1f is below %.0f%% of the configured concurrency %d: the client could not keep its users busy", h.MeanInFlight, 100*MinInFlightRatio, cfg.Concurrency))
+		h.MeanInFlight < bounds.MinInFlightRatio*float64(cfg.Concurrency) {
+		h.Problems = append(h.Problems, fmt.Sprintf("mean in flight %.1f is below %.0f%% of the configured concurrency %d: the client could not keep its users busy", h.MeanInFlight, 100*bounds.MinInFlightRatio, cfg.Concurrency))
 	}
 	return h
 }

@@ -18,18 +18,19 @@ const (
 
 // loadBlock is `load {...}`: how traffic arrives and when the run stops.
 type loadBlock struct {
-	Concurrency *hcl.Attribute `hcl:"concurrency,optional"`
-	Rate        *hcl.Attribute `hcl:"rate,optional"`
-	Burstiness  *hcl.Attribute `hcl:"burstiness,optional"`
-	Requests    *hcl.Attribute `hcl:"requests,optional"`
-	Duration    *hcl.Attribute `hcl:"duration,optional"`
-	Warmup      *hcl.Attribute `hcl:"warmup,optional"`
-	RampUp      *hcl.Attribute `hcl:"ramp_up,optional"`
-	Seed        *hcl.Attribute `hcl:"seed,optional"`
-	Timeout     *hcl.Attribute `hcl:"timeout,optional"`
-	Ramp        *rampBlock     `hcl:"ramp,block"`
-	Body        hcl.Body       `hcl:",body"`
-	DefRange    hcl.Range      `hcl:",def_range"`
+	Concurrency *hcl.Attribute  `hcl:"concurrency,optional"`
+	Rate        *hcl.Attribute  `hcl:"rate,optional"`
+	Burstiness  *hcl.Attribute  `hcl:"burstiness,optional"`
+	Requests    *hcl.Attribute  `hcl:"requests,optional"`
+	Duration    *hcl.Attribute  `hcl:"duration,optional"`
+	Warmup      *hcl.Attribute  `hcl:"warmup,optional"`
+	RampUp      *hcl.Attribute  `hcl:"ramp_up,optional"`
+	Seed        *hcl.Attribute  `hcl:"seed,optional"`
+	Timeout     *hcl.Attribute  `hcl:"timeout,optional"`
+	Ramp        *rampBlock      `hcl:"ramp,block"`
+	SelfCheck   *selfCheckBlock `hcl:"self_check,block"`
+	Body        hcl.Body        `hcl:",body"`
+	DefRange    hcl.Range       `hcl:",def_range"`
 }
 
 // rampBlock is `ramp { kind = "linear"  from = 1  over = "1m" }` inside load.
@@ -130,6 +131,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 		ev.consequenceRange(where, within, "No arrival process",
 			"Set concurrency = N for a closed loop of N users, or rate = R for an open loop of R requests per second (with concurrency as an optional cap).")
 	}
+	b.SelfCheck.fill(ev, &cfg.SelfCheck)
 	if r := b.Ramp; r != nil {
 		if b.Rate == nil {
 			ev.errorRange(r.DefRange, "Ramp without a rate", "A ramp varies the arrival rate from `from` up to rate; set rate in the load block.")

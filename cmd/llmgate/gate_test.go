@@ -158,7 +158,7 @@ func TestGateNoBaselineJudgesAsserts(t *testing.T) {
 	if code != exitGate {
 		t.Fatalf("failing assert: exit %d, want 1\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, `gate.hcl:31:21: assert "fast_enough" failed in chat: P95 TTFT must stay under the limit`) {
+	if !strings.Contains(stderr, `gate.hcl:37:21: assert "fast_enough" failed in chat: P95 TTFT must stay under the limit`) {
 		t.Errorf("stderr does not place the failed assert:\n%s", stderr)
 	}
 }

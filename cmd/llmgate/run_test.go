@@ -188,7 +188,14 @@ func TestRunQuickstart(t *testing.T) {
 		t.Fatalf("file has %d runs, partial %v; want the chat run, complete", len(f.Runs), f.Partial)
 	}
 	r := f.Runs[0]
-	if r.Status != results.StatusOK || r.Summary.Requests.Completed == 0 || r.Summary.Requests.Failed != 0 {
+	ok := r.Status == results.StatusOK
+	if r.Status == results.StatusInvalid {
+		// quickstart keeps the default self-check bounds, which a busy
+		// two-core machine under -race can miss: then the run is measured
+		// but not judged, and the exit says so.
+		t.Logf("chat marked invalid by the load generator: %v", r.InvalidReasons)
+	}
+	if !ok && r.Status != results.StatusInvalid || r.Summary.Requests.Completed == 0 || r.Summary.Requests.Failed != 0 {
 		t.Fatalf("chat = %s (%s), %d ok, %d failed; want ok with no failures", r.Status, r.Error, r.Summary.Requests.Completed, r.Summary.Requests.Failed)
 	}
 	if len(r.Asserts) != 3 {
@@ -201,7 +208,10 @@ func TestRunQuickstart(t *testing.T) {
 		}
 	}
 	want := exitPass
-	if failed > 0 {
+	switch {
+	case !ok:
+		want = exitInfra
+	case failed > 0:
 		want = exitGate
 	}
 	if code != want {

@@ -1,0 +1,59 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmgate/llmgate/load"
+)
+
+const selfCheckSuite = `
+defaults {
+  load {
+    concurrency = 2
+    requests    = 10
+    self_check {
+      schedule_lag_p99 = "250ms"
+      achieved_rate    = 0.8
+      in_flight        = 0.5
+    }
+  }
+}
+scenario "inherits" {}
+scenario "own" {
+  load {
+    self_check { in_flight = 0.7 }
+  }
+}
+`
+
+// TestSelfCheckBlock checks the bounds reach the load config, and that a
+// scenario's self_check block replaces the defaults' whole.
+func TestSelfCheckBlock(t *testing.T) {
+	s := mustLoad(t, selfCheckSuite, Options{})
+	got := map[string]load.SelfCheck{}
+	for _, r := range s.Plan().Runs() {
+		got[r.Name] = r.Load.SelfCheck
+	}
+	if want := (load.SelfCheck{MaxScheduleLagP99: 250 * time.Millisecond, MinRateRatio: 0.8, MinInFlightRatio: 0.5}); got["inherits"] != want {
+		t.Errorf("inherits: %+v, want %+v", got["inherits"], want)
+	}
+	if want := (load.SelfCheck{MinInFlightRatio: 0.7}); got["own"] != want {
+		t.Errorf("own: %+v, want %+v", got["own"], want)
+	}
+}
+
+func TestSelfCheckBlockErrors(t *testing.T) {
+	for _, tt := range []struct{ attr, want string }{
+		{`schedule_lag_p99 = "0s"`, "must be longer than zero"},
+		{`achieved_rate = 1.5`, "a fraction in (0, 1]"},
+		{`in_flight = 0`, "a fraction in (0, 1]"},
+		{`in_flite = 0.5`, `An argument named "in_flite" is not expected`},
+	} {
+		src := strings.Replace(selfCheckSuite, "self_check { in_flight = 0.7 }", "self_check {\n "+tt.attr+"\n}", 1)
+		if errs := strings.Join(errorsOf(t, src), "\n"); !strings.Contains(errs, tt.want) {
+			t.Errorf("%s: errors %q, want %q", tt.attr, errs, tt.want)
+		}
+	}
+}
