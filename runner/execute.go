@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/llmgate/llmgate/load"
@@ -167,17 +165,12 @@ const probeTimeout = 5 * time.Second
 func probe(ctx context.Context, baseURL string) error {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(baseURL, "/")+"/health", nil)
+	h, err := target.GetHealth(ctx, nil, baseURL)
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode >= 500 {
-		return fmt.Errorf("GET /health: %s", resp.Status)
+	if !h.Alive() {
+		return errors.New(h.String())
 	}
 	return nil
 }

@@ -2,13 +2,11 @@ package target
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
-
-	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Endpoint is a server that is already running (a cluster, llm-d, a laptop).
@@ -31,7 +29,7 @@ func NewEndpoint(ctx context.Context, rawURL, model, apiKey string) (*Endpoint, 
 	}
 	base := strings.TrimRight(rawURL, "/")
 
-	healthErr := checkHealth(ctx, base)
+	healthErr := requireHealthy(ctx, base)
 	served, modelsErr := fetchModels(ctx, base, apiKey)
 	if healthErr != nil && modelsErr != nil {
 		return nil, unavailable(fmt.Errorf("endpoint %s is not reachable: /health: %v; /v1/models: %w", base, healthErr, modelsErr))
@@ -54,21 +52,16 @@ func NewEndpoint(ctx context.Context, rawURL, model, apiKey string) (*Endpoint, 
 	}, nil
 }
 
-// checkHealth GETs /health and wants 200.
-func checkHealth(ctx context.Context, base string) error {
+// requireHealthy GETs /health and wants 200.
+func requireHealthy(ctx context.Context, base string) error {
 	ctx, cancel := context.WithTimeout(ctx, metadataTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/health", nil)
+	h, err := GetHealth(ctx, nil, base)
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET /health: %s", untrusted.Line(resp.Status))
+	if !h.OK() {
+		return errors.New(h.String())
 	}
 	return nil
 }

@@ -95,17 +95,7 @@ func (h *healthStrategy) probe(ctx context.Context, client *http.Client, target 
 		return ""
 	}
 	for _, host := range candidateHosts(ctx, target) {
-		url := "http://" + net.JoinHostPort(host, port.Port()) + "/health"
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			continue
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			continue
-		}
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
+		if h, err := GetHealth(ctx, client, "http://"+net.JoinHostPort(host, port.Port())); err == nil && h.OK() {
 			return host
 		}
 	}

@@ -69,7 +69,7 @@ func StartSimulator(ctx context.Context, model, profile, apiKey string, args []s
 	if p, err := sim.LookupProfile(cfg.Profile); err == nil {
 		s.meta.GPU = p.GPUName
 	}
-	if err := checkHealth(ctx, s.baseURL); err != nil {
+	if err := requireHealthy(ctx, s.baseURL); err != nil {
 		_ = s.Stop(ctx)
 		return nil, unavailable(fmt.Errorf("simulator: %w", err))
 	}
