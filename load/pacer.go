@@ -152,69 +152,82 @@ func gammaRand(r *rand.Rand, shape float64) float64 {
 	}
 }
 
-// LinearRamp raises (or lowers) the rate linearly from From to To requests
-// per second over Over, then holds To. Request n is due when the integral of
-// the rate reaches n.
-type LinearRamp struct {
+// RampShape is how a ramp moves its rate from From to To.
+type RampShape string
+
+// Ramp shapes.
+const (
+	// Linear moves the rate by the same step each second.
+	Linear RampShape = "linear"
+	// Exponential moves it by the same factor each second:
+	// rate(t) = From·(To/From)^(t/Over).
+	Exponential RampShape = "exponential"
+)
+
+// RampPacer changes the rate from From to To requests per second over
+// Over, along Shape, then holds To. Request n is due when the integral of
+// the rate reaches n. A ramp its shape cannot draw (a negative From, or an
+// exponential one from 0 or to the same rate) holds To from the start.
+type RampPacer struct {
 	From, To float64
 	Over     time.Duration
+	Shape    RampShape
 }
 
-var _ Pacer = LinearRamp{}
+var _ Pacer = RampPacer{}
 
 // Pace implements Pacer.
-func (l LinearRamp) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
-	return paceFrom(l, elapsed, hits)
+func (r RampPacer) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	return paceFrom(r, elapsed, hits)
 }
 
-func (l LinearRamp) due(hits uint64) (time.Duration, bool) {
-	T := l.Over.Seconds()
-	if l.From < 0 || !(l.To > 0) || T <= 0 {
-		return Constant{Rate: l.To}.due(hits)
+func (r RampPacer) due(hits uint64) (time.Duration, bool) {
+	T := r.Over.Seconds()
+	if !(r.To > 0) || T <= 0 || !r.drawable() {
+		return Constant{Rate: r.To}.due(hits)
 	}
 	n := float64(hits)
-	a := (l.To - l.From) / T // rate slope
-	atOver := l.From*T + a*T*T/2
-	if n >= atOver {
-		return seconds(T + (n-atOver)/l.To), true
+	if atOver := r.sentBy(T); n >= atOver {
+		return seconds(T + (n-atOver)/r.To), true
 	}
+	return seconds(r.dueAt(n)), true
+}
+
+// drawable reports whether the shape can go from From to To.
+func (r RampPacer) drawable() bool {
+	if r.Shape == Exponential {
+		return r.From > 0 && r.From != r.To
+	}
+	return r.From >= 0
+}
+
+// sentBy is the integral of the rate from 0 to t <= Over: how many requests
+// are due by t.
+func (r RampPacer) sentBy(t float64) float64 {
+	T := r.Over.Seconds()
+	if r.Shape == Exponential {
+		k := math.Log(r.To/r.From) / T
+		return r.From / k * (math.Exp(k*t) - 1)
+	}
+	a := (r.To - r.From) / T // rate slope
+	return r.From*t + a*t*t/2
+}
+
+// dueAt inverts sentBy: the time in seconds at which request n is due,
+// within the ramp.
+func (r RampPacer) dueAt(n float64) float64 {
+	T := r.Over.Seconds()
+	if r.Shape == Exponential {
+		k := math.Log(r.To/r.From) / T
+		return math.Log(1+n*k/r.From) / k
+	}
+	a := (r.To - r.From) / T
 	if a == 0 {
-		return seconds(n / l.From), true
+		return n / r.From
 	}
 	// solve From*t + a/2 t² = n for the smallest t >= 0
-	disc := l.From*l.From + 2*a*n
-	if disc < 0 {
-		disc = 0
-	}
-	return seconds((-l.From + math.Sqrt(disc)) / a), true
-}
-
-// ExponentialRamp changes the rate geometrically from From to To requests
-// per second over Over (rate(t) = From·(To/From)^(t/Over)), then holds To.
-type ExponentialRamp struct {
-	From, To float64
-	Over     time.Duration
-}
-
-var _ Pacer = ExponentialRamp{}
-
-// Pace implements Pacer.
-func (e ExponentialRamp) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
-	return paceFrom(e, elapsed, hits)
-}
-
-func (e ExponentialRamp) due(hits uint64) (time.Duration, bool) {
-	T := e.Over.Seconds()
-	if !(e.From > 0) || !(e.To > 0) || T <= 0 || e.From == e.To {
-		return Constant{Rate: e.To}.due(hits)
-	}
-	k := math.Log(e.To/e.From) / T
-	n := float64(hits)
-	atOver := e.From / k * (math.Exp(k*T) - 1)
-	if n >= atOver {
-		return seconds(T + (n-atOver)/e.To), true
-	}
-	return seconds(math.Log(1+n*k/e.From) / k), true
+	disc := max(r.From*r.From+2*a*n, 0)
+	return (-r.From + math.Sqrt(disc)) / a
 }
 
 func seconds(s float64) time.Duration {
@@ -228,11 +241,9 @@ func NewPacer(cfg Config) Pacer {
 	if !(cfg.Rate > 0) {
 		return nil
 	}
-	switch cfg.Ramp.Kind {
-	case "linear":
-		return LinearRamp{From: cfg.Ramp.From, To: cfg.Rate, Over: cfg.Ramp.Over}
-	case "exponential":
-		return ExponentialRamp{From: cfg.Ramp.From, To: cfg.Rate, Over: cfg.Ramp.Over}
+	switch shape := RampShape(cfg.Ramp.Kind); shape {
+	case Linear, Exponential:
+		return RampPacer{From: cfg.Ramp.From, To: cfg.Rate, Over: cfg.Ramp.Over, Shape: shape}
 	}
 	if cfg.Burstiness > 0 {
 		return NewGamma(cfg.Rate, cfg.Burstiness, cfg.Seed)

@@ -129,9 +129,9 @@ func TestRampsReachTheirRates(t *testing.T) {
 		midCount float64 // requests due by half the ramp
 	}{
 		// linear 2→10 over 10 s: 60 requests by the end, 2·5+0.4·5² = 20 by half time
-		{name: "linear", p: LinearRamp{From: 2, To: 10, Over: over}, atOver: 60, endRate: 10, midCount: 20},
+		{name: "linear", p: RampPacer{From: 2, To: 10, Over: over, Shape: Linear}, atOver: 60, endRate: 10, midCount: 20},
 		// exponential 1→16 over 10 s: k = ln16/10, ∫ = (16-1)/k
-		{name: "exponential", p: ExponentialRamp{From: 1, To: 16, Over: over}, atOver: 15 / (math.Log(16) / 10), endRate: 16,
+		{name: "exponential", p: RampPacer{From: 1, To: 16, Over: over, Shape: Exponential}, atOver: 15 / (math.Log(16) / 10), endRate: 16,
 			midCount: (4 - 1) / (math.Log(16) / 10)},
 	}
 	for _, tt := range tests {
@@ -178,8 +178,8 @@ func TestNewPacer(t *testing.T) {
 		// burstiness set: gamma
 		{name: "gamma", cfg: Config{Rate: 5, Burstiness: 0.5}, want: "load.Gamma"},
 		// a ramp wins
-		{name: "ramp", cfg: Config{Rate: 5, Ramp: Ramp{Kind: "linear", From: 1, Over: time.Second}}, want: "load.LinearRamp"},
-		{name: "exp", cfg: Config{Rate: 5, Ramp: Ramp{Kind: "exponential", From: 1, Over: time.Second}}, want: "load.ExponentialRamp"},
+		{name: "ramp", cfg: Config{Rate: 5, Ramp: Ramp{Kind: "linear", From: 1, Over: time.Second}}, want: "load.RampPacer"},
+		{name: "exp", cfg: Config{Rate: 5, Ramp: Ramp{Kind: "exponential", From: 1, Over: time.Second}}, want: "load.RampPacer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
