@@ -128,9 +128,7 @@ func (e *engine) resetPrefixCache() bool {
 }
 
 func (e *engine) stop() {
-	select {
-	case <-e.quit:
-	default:
+	if !e.quitting() {
 		close(e.quit)
 	}
 	<-e.done
@@ -145,21 +143,15 @@ func (e *engine) run() {
 		e.drainInbox()
 		e.dropCancelled()
 		if len(e.running) == 0 && len(e.waiting) == 0 {
-			e.publishGauges()
-			select {
-			case <-e.quit:
-				e.abortAll()
+			if !e.idle(0) {
 				return
-			case <-e.wake:
-				base = time.Time{}
-				continue
 			}
+			base = time.Time{}
+			continue
 		}
-		select {
-		case <-e.quit:
+		if e.quitting() {
 			e.abortAll()
 			return
-		default:
 		}
 		now := time.Now()
 		// Keep an absolute schedule: a step late by a hiccup (GC, a busy
@@ -179,13 +171,8 @@ func (e *engine) run() {
 		e.schedule(base)
 		if len(e.sched) == 0 {
 			// Nothing fits (cannot happen with a valid config); wait for work.
-			e.publishGauges()
-			select {
-			case <-e.quit:
-				e.abortAll()
+			if !e.idle(10 * time.Millisecond) {
 				return
-			case <-e.wake:
-			case <-time.After(10 * time.Millisecond):
 			}
 			base = time.Time{}
 			continue
@@ -199,6 +186,35 @@ func (e *engine) run() {
 			e.timing.add(late, d, toks)
 		}
 		base = deadline
+	}
+}
+
+// idle publishes the gauges and waits for a wake, or for timeout when it
+// is above 0. It returns false when the engine was told to quit, with every
+// request aborted.
+func (e *engine) idle(timeout time.Duration) bool {
+	e.publishGauges()
+	var expired <-chan time.Time // nil: no timeout
+	if timeout > 0 {
+		expired = time.After(timeout)
+	}
+	select {
+	case <-e.quit:
+		e.abortAll()
+		return false
+	case <-e.wake:
+	case <-expired:
+	}
+	return true
+}
+
+// quitting reports whether the engine was told to quit, without waiting.
+func (e *engine) quitting() bool {
+	select {
+	case <-e.quit:
+		return true
+	default:
+		return false
 	}
 }
 
