@@ -135,7 +135,7 @@ func nearest(s string, candidates []string) string {
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "llmgate gates pull requests on LLM serving performance.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Usage: llmgate COMMAND [flags] [args]")
+	fmt.Fprintln(w, "Usage: llmgate COMMAND [args] [flags]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	names := make([]string, 0, len(commands))

@@ -123,3 +123,17 @@ func TestReportKeepsExistingDefault(t *testing.T) {
 		t.Errorf("report.html not written with -o")
 	}
 }
+
+// TestUsageLinesNameNoOptionalFlag checks usage lines hold the positional
+// arguments and required flags only: 'help CMD' lists every flag, so a
+// usage line that listed some would be incomplete as soon as a flag came.
+func TestUsageLinesNameNoOptionalFlag(t *testing.T) {
+	for name, c := range commands {
+		if strings.Contains(c.usage, "[-") {
+			t.Errorf("%s: usage %q lists an optional flag; write [flags]", name, c.usage)
+		}
+	}
+	if got := usageLine(commands["gate"]); got != "llmgate gate SUITE [flags]" {
+		t.Errorf("gate usage %q", got)
+	}
+}

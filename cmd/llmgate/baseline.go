@@ -14,7 +14,7 @@ func init() {
 	register(&command{
 		name:    "baseline",
 		summary: "promote a results file to be the baseline",
-		usage:   "promote RESULTS --to FILE [--image IMAGE] [--force]",
+		usage:   "promote RESULTS --to FILE [flags]",
 		help: `
 Baseline promote copies RESULTS to FILE (written atomically) and records
 where it came from: the source file, the commit (GITHUB_SHA, else

@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "comment",
 		summary: "post or update llmgate's sticky comment on a pull request",
-		usage:   "REPORT.md --suite NAME --pr NUMBER [--repo OWNER/NAME]",
+		usage:   "REPORT.md --suite NAME --pr NUMBER [flags]",
 		help: `
 Comment posts the markdown report REPORT.md (what 'llmgate gate --markdown'
 wrote) as llmgate's comment for suite NAME on pull request NUMBER, or updates

@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "compare",
 		summary: "compare results with a baseline and fail on a regression",
-		usage:   "BASELINE CURRENT [--suite SUITE] [--rerun RERUN] [--only NAME]... [--markdown FILE] [--json FILE] [--fail-on inconclusive] [--allow-different-baseline]",
+		usage:   "BASELINE CURRENT [flags]",
 		help: `
 Compare sets CURRENT against BASELINE (both results files) run by run and
 metric by metric, prints a benchstat-like table, and exits 1 when a metric

@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		name:    "gate",
 		summary: "run a suite, check its asserts, compare with the baseline, pass or fail",
-		usage:   "SUITE [--baseline FILE] [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N | --results FILE...] [--comment=false] [--fail-on inconclusive] [--markdown FILE] [--allow-different-baseline]",
+		usage:   "SUITE [flags]",
 		help: `
 Gate is what CI runs: it runs SUITE like 'llmgate run', checks every assert,
 compares the results with a baseline results file metric by metric (the

@@ -14,7 +14,7 @@ func init() {
 	register(&command{
 		name:    "import",
 		summary: "convert vllm bench serve results into a results file",
-		usage:   "vllm-bench FILE.json... -o results.json [--name NAME]",
+		usage:   "vllm-bench FILE.json... -o results.json [flags]",
 		help: `
 Import vllm-bench converts the JSON that vllm bench serve --save-result
 writes into an llmgate results file, one run per input file, so numbers you

@@ -15,7 +15,7 @@ func init() {
 	register(&command{
 		name:    "report",
 		summary: "write a self-contained HTML report of a results file",
-		usage:   "RESULTS [--baseline BASELINE] [--suite SUITE] [-o report.html]",
+		usage:   "RESULTS [flags]",
 		help: `
 Report renders RESULTS as one HTML file that opens anywhere, offline: the
 run table, the throughput–latency curve of each sweep, latency CDFs of every

@@ -15,7 +15,7 @@ func init() {
 	register(&command{
 		name:    "run",
 		summary: "run a suite's scenarios and write the results file",
-		usage:   "SUITE [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N] [--log-dir DIR]",
+		usage:   "SUITE [flags]",
 		help: `
 Run brings up each server of SUITE (an HCL file) once per group of runs that
 share it, drives every scenario's load at it, scrapes its /metrics, checks the

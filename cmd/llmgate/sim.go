@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name:    "sim",
 		summary: "run the vLLM-compatible simulator (no GPU needed)",
-		usage:   "[MODEL] [vLLM flags] [--profile NAME] [--seed N] [--slowdown F] [--fail-rate F] [--stall DUR@AT]",
+		usage:   "[MODEL] [flags]",
 		help: `The simulator speaks vLLM's OpenAI-compatible API (/v1/completions,
 /v1/chat/completions, /v1/models, /tokenize, /detokenize, /health, /version,
 /metrics) and takes 'vllm serve' flags, so suites drive it exactly like the

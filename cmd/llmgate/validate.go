@@ -11,7 +11,7 @@ func init() {
 	register(&command{
 		name:    "validate",
 		summary: "check suite files for mistakes without running anything",
-		usage:   "[--plan] [--shard I/N] [--var NAME=VALUE]... FILE...",
+		usage:   "FILE... [flags]",
 		help: `
 Validate reads each suite, reports every mistake it finds (unknown blocks
 and attributes, impossible values, misspelled metrics, undefined targets and
