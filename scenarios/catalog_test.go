@@ -125,3 +125,21 @@ func TestQuickstartIsSmall(t *testing.T) {
 		t.Errorf("quickstart sends %d requests in all; keep it under 400", total)
 	}
 }
+
+// TestQuickstartScale checks the smoke run the quickstart suggests
+// (--var scale=0.25) sends a quarter of the requests, so that its open loop
+// lasts 2.5 s by schedule instead of 10 s.
+func TestQuickstartScale(t *testing.T) {
+	s, diags := suite.Load("quickstart.hcl", suite.Options{Vars: map[string]string{"scale": "0.25"}, Getenv: func(string) string { return "" }})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, r := range s.Plan().Runs() {
+		if r.Load.Requests != 40 {
+			t.Errorf("run %s sends %d requests at scale 0.25, want 40", r.Name, r.Load.Requests)
+		}
+		if r.Load.Rate > 0 && float64(r.Load.Requests)/r.Load.Rate > 3 {
+			t.Errorf("run %s lasts %.1f s by schedule", r.Name, float64(r.Load.Requests)/r.Load.Rate)
+		}
+	}
+}

@@ -17,8 +17,12 @@ suite "quickstart" {
   description = "Two short scenarios against the embedded simulator"
 }
 
-# Variables can be set from outside: --var profile=tiny (or the environment
-# variable LLMGATE_VAR_profile=tiny) for a smoke run that takes seconds.
+# Variables can be set from outside: --var scale=0.25 (or the environment
+# variable LLMGATE_VAR_scale=0.25) sends a quarter of the requests, for a
+# smoke run of about 7 s that still meets its asserts.
+variable "scale" { default = 1 }
+
+# --var profile=NAME picks another modelled GPU (`llmgate sim --help` lists them).
 variable "profile" { default = "llama-3.1-8b-h100" }
 
 # --var slowdown=1.3 makes every simulated engine step 30% slower: a planted
@@ -26,7 +30,7 @@ variable "profile" { default = "llama-3.1-8b-h100" }
 variable "slowdown" { default = 1 }
 
 simulator "sim" {
-  profile = var.profile # "llama-3.1-8b-h100" models one H100; "tiny" is faster still
+  profile = var.profile # "llama-3.1-8b-h100" models Llama 3.1 8B on one H100
   args    = ["--slowdown", var.slowdown]
 }
 
@@ -52,7 +56,7 @@ scenario "chat" {
   }
   load {
     concurrency = 16
-    requests    = 160
+    requests    = ceil(160 * var.scale)
   }
   assert "ttft" {
     condition     = ttft.p95 < 200
@@ -77,7 +81,7 @@ scenario "steady_rate" {
   load {
     rate       = 16
     burstiness = 1 # 1 = Poisson; below 1 is burstier
-    requests   = 160
+    requests   = ceil(160 * var.scale)
     duration   = "30s" # whichever comes first ends the run
   }
   assert "keeps_up" {
