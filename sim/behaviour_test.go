@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -224,8 +225,9 @@ func TestStructuredOutput(t *testing.T) {
 		}
 		plainTPOT = append(plainTPOT, plain.tpot(n))
 	}
-	s, p := percentile(structTPOT, 0.5), percentile(plainTPOT, 0.5)
-	t.Logf("median TPOT structured %v, plain %v", s, p)
+	// The least of each: a busy machine only ever makes a step late.
+	s, p := slices.Min(structTPOT), slices.Min(plainTPOT)
+	t.Logf("least TPOT structured %v, plain %v", s, p)
 	if float64(s) < 1.2*float64(p) {
 		t.Errorf("structured TPOT %v should be > 1.2x plain TPOT %v", s, p)
 	}
@@ -244,19 +246,30 @@ func TestStructuredOutput(t *testing.T) {
 
 // --slowdown 1.2 makes TPOT about 20% worse. This uses the default H100
 // profile, whose ~7 ms steps make scheduling noise on a busy machine small.
+// A busy machine only ever makes a step late, so each server's TPOT is the
+// least of 8 requests (each the mean of 39 gaps), and the two servers are
+// asked in turn, so that a busy spell falls on both alike.
 func TestSlowdown(t *testing.T) {
-	tpot := func(args ...string) time.Duration {
-		_, base := startSim(t, mustArgs(t, args...))
-		rs, _ := load(t, base+"/v1/completions", 1, 4, func(i int) any { return completion(promptIDs(i, 16), 40) })
-		var ds []time.Duration
-		for _, r := range rs {
-			ds = append(ds, r.tpot(40))
+	_, base := startSim(t, mustArgs(t))
+	_, slow := startSim(t, mustArgs(t, "--slowdown", "1.2"))
+	const rounds = 8
+	least := func(url string, i int, prev time.Duration) time.Duration {
+		r, err := stream(context.Background(), url+"/v1/completions", completion(promptIDs(i, 16), 40))
+		if err != nil || r.status != 200 {
+			t.Fatalf("request %d to %s: %v %s", i, url, err, r.errBody)
 		}
-		return percentile(ds, 0.5)
+		if d := r.tpot(40); prev == 0 || d < prev {
+			return d
+		}
+		return prev
 	}
-	base, slow := tpot(), tpot("--slowdown", "1.2")
-	ratio := float64(slow) / float64(base)
-	t.Logf("median TPOT %v, with --slowdown 1.2 %v (x%.3f)", base, slow, ratio)
+	var baseTPOT, slowTPOT time.Duration
+	for i := range rounds {
+		baseTPOT = least(base, i, baseTPOT)
+		slowTPOT = least(slow, i, slowTPOT)
+	}
+	ratio := float64(slowTPOT) / float64(baseTPOT)
+	t.Logf("least TPOT of %d requests %v, with --slowdown 1.2 %v (x%.3f)", rounds, baseTPOT, slowTPOT, ratio)
 	if ratio < 1.1 || ratio > 1.32 {
 		t.Errorf("TPOT ratio with --slowdown 1.2 = %.3f, want about 1.2", ratio)
 	}
