@@ -93,13 +93,13 @@ func sweepChart(s sweep) template.HTML {
 		for i, r := range runs {
 			if measured(r) {
 				se.Pts = append(se.Pts, [2]float64{r.Summary.Throughput.OutputTokens, r.Summary.TTFT.P95})
-				se.Labels = append(se.Labels, s.Key+"="+s.Labels[i])
+				se.Labels = append(se.Labels, s.Labels[i]) // the value: the title names the key
 			}
 		}
 		return se
 	}
 	ss := []series{mk("baseline", colorBase, true, s.Baseline), mk("current", colorCur, false, s.Current)}
-	return lineChart(s.Scenario+": throughput vs TTFT p95 over "+s.Key, "output tokens/s", "TTFT p95 (ms)", ss)
+	return lineChart(s.Scenario+": throughput vs TTFT p95, points labelled by "+s.Key, "output tokens/s", "TTFT p95 (ms)", ss)
 }
 
 type htmlRow struct{ Run, Metric, Estimator, Verdict, Baseline, Current, Delta, Band, Reason string }
@@ -119,10 +119,12 @@ type htmlData struct {
 var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#1f2328}
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1600px;padding:0 24px;color:#1f2328}
+*{box-sizing:border-box}
 h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d0d7de}
-table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 10px;border-bottom:1px solid #eaeef2;text-align:right}
-td:first-child,th:first-child,td.l,th.l{text-align:left}td,th{white-space:nowrap}
+table{border-collapse:collapse;margin:8px 0;max-width:100%}td,th{padding:3px 10px;border-bottom:1px solid #eaeef2;text-align:right;vertical-align:top}
+td:first-child,th:first-child,td.l,th.l{text-align:left}.n,td:first-child{white-space:nowrap}td.why{min-width:14em}td.chg{min-width:17em}
+code{overflow-wrap:anywhere}.chart{max-width:100%;height:auto}
 .regression td{background:#ffebe9}.improvement td{background:#dafbe1}.inconclusive td{background:#fff8c5}
 .verdict{font-size:18px;padding:8px 12px;border-radius:6px;background:#dafbe1}.verdict.fail{background:#ffebe9}
 .charts{display:flex;flex-wrap:wrap;gap:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
@@ -133,7 +135,7 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 {{if .Headline}}<p class="verdict{{if .Failed}} fail{{end}}">{{.Headline}}</p>
 <h2>Comparison with the baseline</h2>
 <table><tr><th>run</th><th class="l">metric</th><th class="l">estimator</th><th>baseline</th><th>current</th><th>change</th><th>band</th><th class="l">verdict</th></tr>
-{{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l">{{.Metric}}</td><td class="l">{{.Estimator}}</td><td>{{.Baseline}}</td><td>{{.Current}}</td><td>{{.Delta}}</td><td>{{.Band}}</td><td class="l">{{.Reason}}</td></tr>
+{{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l n">{{.Metric}}</td><td class="l n">{{.Estimator}}</td><td class="n">{{.Baseline}}</td><td class="n">{{.Current}}</td><td class="chg">{{.Delta}}</td><td class="n">{{.Band}}</td><td class="l why">{{.Reason}}</td></tr>
 {{end}}</table>
 {{end}}{{if .FailedAsserts}}<h2>Failed asserts</h2><ul>{{range .FailedAsserts}}<li>{{.Run}}: <b>{{.Assert.Name}}</b> <code>{{.Assert.Condition}}</code>{{with .Assert.Message}} — {{.}}{{end}}</li>{{end}}</ul>
 {{end}}<h2>Runs</h2>

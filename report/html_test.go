@@ -36,25 +36,38 @@ func TestHTMLSelfContained(t *testing.T) {
 const probe = `<script>window.__errors=[];window.onerror=function(m){window.__errors.push(String(m))};
 addEventListener("load",function(){var n=0;document.querySelectorAll("svg path.series").forEach(function(p){if(p.getTotalLength()>0&&p.getBBox().width>0)n++});
 var d=document.createElement("div");d.id="probe";d.setAttribute("data-drawn",n);d.setAttribute("data-svgs",document.querySelectorAll("svg").length);
-d.setAttribute("data-errors",window.__errors.join("|"));document.body.appendChild(d)});</script>`
+d.setAttribute("data-errors",window.__errors.join("|"));
+var de=document.documentElement,cut=[];document.querySelectorAll("table,svg,pre,p,li").forEach(function(e){if(e.getBoundingClientRect().right>de.clientWidth+0.5)cut.push(e.tagName)});
+d.setAttribute("data-scroll",de.scrollWidth);d.setAttribute("data-client",de.clientWidth);d.setAttribute("data-cut",cut.join(" "));
+document.body.appendChild(d)});</script>`
 
-// TestHTMLInBrowser opens the report in Debian's headless chromium and
-// checks the charts are drawn and no script error happened. It is skipped
-// when chromium is absent, except under CI=true where it must run.
-func TestHTMLInBrowser(t *testing.T) {
-	bin := ""
+// chromium returns Debian's headless chromium, skipping the test when it
+// is absent, except under CI=true where it must run.
+func chromium(t *testing.T) string {
+	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
+			return p
 		}
 	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium not found; CI must install it (apt-get install -y chromium)")
-		}
-		t.Skip("chromium not installed (apt-get install -y chromium); skipping the browser test")
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium not found; CI must install it (apt-get install -y chromium)")
 	}
+	t.Skip("chromium not installed (apt-get install -y chromium); skipping the browser test")
+	return ""
+}
+
+// probed is what the probe saw in the browser.
+type probed struct {
+	drawn, svgs, scrollWidth, clientWidth int
+	errors, cut                           string
+}
+
+// openInBrowser renders the fixture's report, opens it in headless
+// chromium in a window width px wide, and returns what the probe saw. With
+// LLMGATE_SCREENSHOT_DIR set it also saves a screenshot there.
+func openInBrowser(t *testing.T, bin string, width int) probed {
+	t.Helper()
 	base, cur, c := fixture()
 	var b bytes.Buffer
 	if err := HTML(&b, cur, base, c); err != nil {
@@ -68,35 +81,71 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--enable-logging=stderr", "--v=0",
-		"--virtual-time-budget=5000", "--dump-dom", "file://"+path)
+	args := []string{"--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--hide-scrollbars",
+		"--user-data-dir=" + filepath.Join(dir, "profile"), "--enable-logging=stderr", "--v=0",
+		"--virtual-time-budget=5000", "--window-size=" + strconv.Itoa(width) + ",1200"}
+	cmd := exec.CommandContext(ctx, bin, append(args, "--dump-dom", "file://"+path)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("chromium failed: %v\n%s", err, stderr.String())
 	}
-	m := regexp.MustCompile(`<div id="probe" data-drawn="(\d+)" data-svgs="(\d+)" data-errors="([^"]*)"`).FindStringSubmatch(stdout.String())
+	m := regexp.MustCompile(`<div id="probe" data-drawn="(\d+)" data-svgs="(\d+)" data-errors="([^"]*)" data-scroll="(\d+)" data-client="(\d+)" data-cut="([^"]*)"`).FindStringSubmatch(stdout.String())
 	if m == nil {
 		t.Fatalf("probe did not run; DOM tail:\n%s\nstderr:\n%s", tail(stdout.String(), 500), stderr.String())
-	}
-	drawn, _ := strconv.Atoi(m[1])
-	svgs, _ := strconv.Atoi(m[2])
-	// Every CDF chart draws baseline and current where both have the run;
-	// the sweep chart draws two curves.
-	if want := 1 + 2*len(cur.Runs); svgs != want {
-		t.Errorf("browser found %d svg charts, want %d", svgs, want)
-	}
-	if drawn < svgs {
-		t.Errorf("browser drew %d paths for %d charts", drawn, svgs)
-	}
-	if m[3] != "" {
-		t.Errorf("script errors in the page: %s", m[3])
 	}
 	if strings.Contains(stderr.String(), ":CONSOLE(") {
 		t.Errorf("console messages from the page:\n%s", stderr.String())
 	}
-	t.Logf("chromium drew %d paths in %d charts", drawn, svgs)
+	var p probed
+	p.drawn, _ = strconv.Atoi(m[1])
+	p.svgs, _ = strconv.Atoi(m[2])
+	p.errors = m[3]
+	p.scrollWidth, _ = strconv.Atoi(m[4])
+	p.clientWidth, _ = strconv.Atoi(m[5])
+	p.cut = m[6]
+	if shots := os.Getenv("LLMGATE_SCREENSHOT_DIR"); shots != "" {
+		png := filepath.Join(shots, "report-"+strconv.Itoa(width)+".png")
+		shot := exec.CommandContext(ctx, bin, append(args[:len(args)-1], "--window-size="+strconv.Itoa(width)+",2400", "--screenshot="+png, "file://"+path)...)
+		if out, err := shot.CombinedOutput(); err != nil {
+			t.Errorf("screenshot: %v\n%s", err, out)
+		}
+	}
+	return p
+}
+
+// TestHTMLInBrowser opens the report in headless chromium and checks the
+// charts are drawn and no script error happened.
+func TestHTMLInBrowser(t *testing.T) {
+	bin := chromium(t)
+	_, cur, _ := fixture()
+	p := openInBrowser(t, bin, 1280)
+	// Every CDF chart draws baseline and current where both have the run;
+	// the sweep chart draws two curves.
+	if want := 1 + 2*len(cur.Runs); p.svgs != want {
+		t.Errorf("browser found %d svg charts, want %d", p.svgs, want)
+	}
+	if p.drawn < p.svgs {
+		t.Errorf("browser drew %d paths for %d charts", p.drawn, p.svgs)
+	}
+	if p.errors != "" {
+		t.Errorf("script errors in the page: %s", p.errors)
+	}
+	t.Logf("chromium drew %d paths in %d charts", p.drawn, p.svgs)
+}
+
+// TestHTMLFitsWidths checks the page has no horizontal overflow at the
+// widths of common screens, 1280 to 1920 px: its scroll width is its
+// client width, and no table, chart or paragraph ends past the right edge
+// (the comparison table once cut off its verdict text at 1400 px).
+func TestHTMLFitsWidths(t *testing.T) {
+	bin := chromium(t)
+	for _, w := range []int{1280, 1400, 1920} {
+		p := openInBrowser(t, bin, w)
+		if p.scrollWidth > p.clientWidth || p.cut != "" {
+			t.Errorf("at %d px: scroll width %d, client width %d, cut off: %q", w, p.scrollWidth, p.clientWidth, p.cut)
+		}
+	}
 }
 
 func tail(s string, n int) string {

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,7 +22,7 @@ type series struct {
 
 const (
 	svgW, svgH                 = 560, 300
-	padL, padR, padT, padB     = 64, 16, 28, 44
+	padL, padR, padT, padB     = 64, 16, 46, 44 // the title and the legend sit above the plot
 	plotW, plotH               = svgW - padL - padR, svgH - padT - padB
 	maxCDFPoints               = 200
 	colorBase, colorCur, colGr = "#8a8f98", "#1f6feb", "#d0d7de"
@@ -48,18 +49,26 @@ func lineChart(title, xLabel, yLabel string, ss []series) template.HTML {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
 		svgW, svgH, svgW, svgH, html.EscapeString(title))
-	fmt.Fprintf(&b, `<text x="%d" y="18" class="title">%s</text>`, padL, html.EscapeString(title))
+	fmt.Fprintf(&b, `<text x="%d" y="16" class="title">%s</text>`, padL, html.EscapeString(title))
+	xstep, ystep := xt[1]-xt[0], yt[1]-yt[0]
 	for _, x := range xt {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/><text x="%.1f" y="%d" text-anchor="middle">%s</text>`,
-			sx(x), padT, sx(x), padT+plotH, colGr, sx(x), padT+plotH+16, fmtNum(x))
+			sx(x), padT, sx(x), padT+plotH, colGr, sx(x), padT+plotH+16, fmtTick(x, xstep))
 	}
 	for _, y := range yt {
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`,
-			padL, sy(y), padL+plotW, sy(y), colGr, padL-6, sy(y)+4, fmtNum(y))
+			padL, sy(y), padL+plotW, sy(y), colGr, padL-6, sy(y)+4, fmtTick(y, ystep))
 	}
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`, padL+plotW/2, svgH-6, html.EscapeString(xLabel))
 	fmt.Fprintf(&b, `<text transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text>`, padT+plotH/2, html.EscapeString(yLabel))
-	for i, s := range ss {
+	labels := labelPlacer{bounds: box{padL, padT, padL + plotW, padT + plotH}}
+	for _, s := range ss { // the curves' points are kept clear of labels
+		for _, p := range s.Pts {
+			labels.taken = append(labels.taken, box{sx(p[0]) - 3, sy(p[1]) - 3, sx(p[0]) + 3, sy(p[1]) + 3})
+		}
+	}
+	legendX := float64(padL)
+	for _, s := range ss {
 		if len(s.Pts) == 0 {
 			continue
 		}
@@ -76,15 +85,20 @@ func lineChart(title, xLabel, yLabel string, ss []series) template.HTML {
 			dash = ` stroke-dasharray="6 4"`
 		}
 		fmt.Fprintf(&b, `<path class="series" d="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.TrimSpace(d.String()), s.Color, dash)
-		for j, p := range s.Labels {
-			if j < len(s.Pts) && s.Labels != nil {
-				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/><text x="%.1f" y="%.1f" class="pt">%s</text>`,
-					sx(s.Pts[j][0]), sy(s.Pts[j][1]), s.Color, sx(s.Pts[j][0])+5, sy(s.Pts[j][1])-5, html.EscapeString(p))
+		for j, label := range s.Labels {
+			if j >= len(s.Pts) {
+				break
+			}
+			px, py := sx(s.Pts[j][0]), sy(s.Pts[j][1])
+			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, px, py, s.Color)
+			if x, y, ok := labels.place(px, py, label); ok {
+				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="pt">%s</text>`, x, y, html.EscapeString(label))
 			}
 		}
-		ly := padT + 4 + 16*i
-		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/><text x="%d" y="%d">%s</text>`,
-			padL+plotW-110, ly, padL+plotW-90, ly, s.Color, dash, padL+plotW-84, ly+4, html.EscapeString(s.Name))
+		// The legend: a row above the plot, so it never covers a curve.
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="30" x2="%.1f" y2="30" stroke="%s" stroke-width="2"%s/><text x="%.1f" y="34">%s</text>`,
+			legendX, legendX+20, s.Color, dash, legendX+26, html.EscapeString(s.Name))
+		legendX += 26 + textWidth(s.Name) + 18
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -127,4 +141,68 @@ func cdf(xs []float64) [][2]float64 {
 		pts = append(pts, [2]float64{last, 100})
 	}
 	return pts
+}
+
+// fmtTick formats an axis tick with as many decimals as the ticks' step
+// needs and no more: 80 not 80.0, 5 not 5.00, 2.5 where the step is 0.5.
+func fmtTick(v, step float64) string {
+	decimals := 0
+	for ; decimals < 6; decimals++ {
+		scaled := step * math.Pow(10, float64(decimals))
+		if math.Abs(scaled-math.Round(scaled)) < 1e-6*math.Max(1, scaled) {
+			break
+		}
+	}
+	if v = math.Round(v*math.Pow(10, float64(decimals))) / math.Pow(10, float64(decimals)); v == 0 {
+		v = 0 // no "-0"
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// box is a rectangle on the chart, in SVG units.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (a box) overlaps(b box) bool {
+	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+func (a box) inside(b box) bool {
+	return a.x0 >= b.x0 && a.x1 <= b.x1 && a.y0 >= b.y0 && a.y1 <= b.y1
+}
+
+// labelPlacer puts point labels where they overlap no label, no point and
+// stay in the plot; a label with no free place is left out.
+type labelPlacer struct {
+	bounds box
+	taken  []box
+}
+
+// Label sizes: 11 px text (the chart's font size) is about 6.2 px a character.
+const (
+	labelHeight = 11
+	labelGap    = 4
+	charWidthPx = 6.2
+)
+
+func textWidth(s string) float64 { return charWidthPx * float64(len([]rune(s))) }
+
+// place returns where the text of a label for the point at (px, py) goes
+// (its baseline's left end), trying right-above, right-below, left-above
+// and left-below of the point.
+func (l *labelPlacer) place(px, py float64, text string) (x, y float64, ok bool) {
+	w := textWidth(text)
+	for _, c := range [][2]float64{
+		{px + labelGap, py - labelGap},               // right, above
+		{px + labelGap, py + labelGap + labelHeight}, // right, below
+		{px - labelGap - w, py - labelGap},           // left, above
+		{px - labelGap - w, py + labelGap + labelHeight},
+	} {
+		b := box{c[0], c[1] - labelHeight, c[0] + w, c[1]}
+		if !b.inside(l.bounds) || slices.ContainsFunc(l.taken, b.overlaps) {
+			continue
+		}
+		l.taken = append(l.taken, b)
+		return c[0], c[1], true
+	}
+	return 0, 0, false
 }
