@@ -204,3 +204,31 @@ func TestLinesServerWaiting(t *testing.T) {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
 }
+
+// TestCleanRunLinesFit checks the lines of a clean run stay within 100
+// columns even with a sweep point's long name and large figures, so they
+// do not wrap in a terminal.
+func TestCleanRunLinesFit(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewLines(&buf)
+	p.Report(runner.RunFinished{Index: 11, Runs: 12, Run: &results.Run{
+		Name: "sweep[concurrency=128]", Status: results.StatusOK,
+		Summary: results.Summary{
+			Requests:        results.Requests{Completed: 10000},
+			DurationSeconds: 1234.5,
+			Throughput:      results.Throughput{Requests: 1234.5},
+			TTFT:            results.Stats{P50: 1234.5, P95: 12345.6},
+			TPOT:            results.Stats{P50: 123.4},
+		},
+		Asserts: []results.AssertResult{{Name: "a", Passed: true}, {Name: "b", Passed: true}, {Name: "c", Passed: true}},
+	}})
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("got %d lines, want the outcome and the figures:\n%s", len(lines), buf.String())
+	}
+	for _, l := range lines {
+		if len(l) > 100 {
+			t.Errorf("line of %d columns, more than 100: %q", len(l), l)
+		}
+	}
+}

@@ -116,7 +116,11 @@ func (p *text) Report(e runner.Event) {
 		p.t.add(e.Record)
 		p.tick()
 	case runner.RunFinished:
-		p.printf("[%d/%d] %s\n", e.Index+1, e.Runs, describeRun(e.Run))
+		head, figures := describeRun(e.Run)
+		p.printf("[%d/%d] %s\n", e.Index+1, e.Runs, head)
+		if figures != "" {
+			p.printf("      %s\n", figures)
+		}
 		for _, a := range e.Run.Asserts {
 			if !a.Passed {
 				p.printf("      assert %q failed: %s\n", a.Name, describeAssert(a))
@@ -242,14 +246,21 @@ func describeLoad(e runner.RunStarted) string {
 	return strings.Join(parts, ", ")
 }
 
-// describeRun is the one-line outcome of a run.
-func describeRun(r *results.Run) string {
+// describeRun is the outcome of a run in two lines, each within 100
+// columns for a clean run: what happened (status, requests, asserts, why
+// it failed or is invalid), then its main figures ("" for a failed run).
+func describeRun(r *results.Run) (head, figures string) {
 	s := &r.Summary
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", r.Name, r.Status)
 	if r.Status != results.StatusFailed {
-		fmt.Fprintf(&b, ", %d ok, %d failed in %s, %.1f req/s, TTFT p50 %s p95 %s, TPOT p50 %s",
-			s.Requests.Completed, s.Requests.Failed, seconds(time.Duration(s.DurationSeconds*float64(time.Second))),
+		took := seconds(time.Duration(s.DurationSeconds * float64(time.Second)))
+		if s.Requests.Failed > 0 {
+			fmt.Fprintf(&b, ", %d ok, %d failed in %s", s.Requests.Completed, s.Requests.Failed, took)
+		} else {
+			fmt.Fprintf(&b, ", %s in %s", plural(s.Requests.Completed, "request"), took)
+		}
+		figures = fmt.Sprintf("%.1f req/s, TTFT p50 %s p95 %s, TPOT p50 %s",
 			s.Throughput.Requests, millis(s.TTFT.P50), millis(s.TTFT.P95), millis(s.TPOT.P50))
 	}
 	if n := len(r.Asserts); n > 0 {
@@ -267,7 +278,7 @@ func describeRun(r *results.Run) string {
 	if len(r.InvalidReasons) > 0 {
 		fmt.Fprintf(&b, " (invalid: %s)", strings.Join(r.InvalidReasons, "; "))
 	}
-	return b.String()
+	return b.String(), figures
 }
 
 // describeAssert is an assert's message, which names the condition and the

@@ -230,14 +230,17 @@ func mdCharts(m *mdBuilder, s sweep) {
 			base = append(base, chartValue(s.Baseline[i], ch.get))
 			hasBase = hasBase || measured(s.Baseline[i])
 		}
-		legend := "current"
+		// xychart-beta draws no legend: the lines get the HTML report's
+		// colours, named under the chart's heading.
+		palette, legend := colorCur, "legend: blue line current"
 		if hasBase {
-			legend = "first line baseline, second line current"
+			palette, legend = colorBase+", "+colorCur, "legend: grey line baseline, blue line current"
 		}
 		lines := []string{
 			fmt.Sprintf("**%s: %s vs %s** (%s)", mdEscape(s.Scenario), ch.title, mdEscape(s.Key), legend),
 			"",
 			"```mermaid",
+			`%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "` + palette + `"}}}}%%`,
 			"xychart-beta",
 			"    title " + mermaidString(s.Scenario+": "+ch.title),
 			fmt.Sprintf("    x-axis %s [%s]", mermaidString(s.Key), strings.Join(labels, ", ")),
