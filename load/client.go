@@ -45,7 +45,7 @@ type client struct {
 // streamState is the per-request scratch space, reused across requests.
 type streamState struct {
 	sse *sseReader
-	tr  tracker
+	tr  streamTimer
 	ch  chunk
 	// conn is the connection the request got (from trace's GotConn), or
 	// nil: it gives the send and arrival times at the socket. A request

@@ -55,11 +55,11 @@ type Health struct {
 func (res *Result) Analyze(cfg Config, opts results.SummarizeOptions) (*results.Analysis, Health) {
 	a := results.Analyze(res.Records, opts)
 	n := a.Summary.Requests.Completed + a.Summary.Requests.Failed
-	return a, checkHealth(cfg, a.Summary.Client, n, res.MaxInFlight)
+	return a, judgeHealth(cfg, a.Summary.Client, n, res.MaxInFlight)
 }
 
-// checkHealth judges the client figures of a run of measured requests.
-func checkHealth(cfg Config, c results.Client, measured, maxInFlight int) Health {
+// judgeHealth judges the client figures of a run of measured requests.
+func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health {
 	bounds := cfg.SelfCheck.withDefaults()
 	h := Health{Concurrency: cfg.Concurrency, MaxInFlight: maxInFlight,
 		AchievedRate: c.AchievedRate, ScheduleLagP99: c.ScheduleLagP99, MeanInFlight: c.MeanInFlight}

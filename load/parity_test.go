@@ -38,7 +38,7 @@ type parityFixture struct {
 }
 
 // TestMetricParityWithVLLM feeds the fixture's chunk timings through the
-// same tracker the streaming client uses, then results.Summarize, and checks
+// same streamTimer the streaming client uses, then results.Summarize, and checks
 // every figure against what vLLM's calculate_metrics gives for them.
 func TestMetricParityWithVLLM(t *testing.T) {
 	raw, err := os.ReadFile("../testdata/parity/fixture.json")
@@ -53,7 +53,7 @@ func TestMetricParityWithVLLM(t *testing.T) {
 	var recs []results.Record
 	for i, r := range fx.Requests {
 		sent := origin.Add(time.Duration(r.SentNS))
-		var tr tracker
+		var tr streamTimer
 		tr.reset(sent, len(r.ChunksNS), false)
 		for k, c := range r.ChunksNS {
 			ch := chunk{choices: true, usage: true, promptTokens: r.InputTokens, completionTokens: k + 1}

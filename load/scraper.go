@@ -117,13 +117,6 @@ func (s *Scraper) Stop() (*results.ServerMetrics, *results.ServerSeries) {
 	return results.ServerMetricsFrom(s.snaps), series
 }
 
-// Snapshots returns the scrapes taken so far that held vLLM metrics.
-func (s *Scraper) Snapshots() []results.ServerSnapshot {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]results.ServerSnapshot(nil), s.snaps...)
-}
-
 // Restart takes a fresh "before" scrape and forgets the earlier ones (and
 // their failures), so the run's server metrics cover only what follows: the
 // runner calls it when the warmup is over (Config.OnMeasureStart).

@@ -14,10 +14,6 @@ type SummarizeOptions struct {
 	GoodputE2EL float64
 }
 
-func (o SummarizeOptions) any() bool {
-	return o.GoodputTTFT > 0 || o.GoodputTPOT > 0 || o.GoodputE2EL > 0
-}
-
 // Summarize computes a run's Summary from its records: Analyze's summary.
 func Summarize(recs []Record, opts SummarizeOptions) Summary {
 	return Analyze(recs, opts).Summary

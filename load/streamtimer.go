@@ -7,7 +7,7 @@ import (
 	"github.com/llmgate/llmgate/results"
 )
 
-// tracker turns the timed chunks of one streamed response into the timing
+// streamTimer turns the timed chunks of one streamed response into the timing
 // fields of a results.Record:
 //   - TTFT: the first chunk that carries generated output minus send. A
 //     chunk carries output when its first choice has non-empty text or
@@ -24,7 +24,7 @@ import (
 //     chunk have no gap and add no ITL;
 //   - token counts: the last usage object seen, never counted from chunks;
 //     the number of output chunks is kept to check usage against.
-type tracker struct {
+type streamTimer struct {
 	sent        time.Time
 	first, last time.Time
 	outputs     int  // chunks with generated output seen
@@ -38,7 +38,7 @@ type tracker struct {
 	text        []byte
 }
 
-func (t *tracker) reset(sent time.Time, expectTokens int, keepText bool) {
+func (t *streamTimer) reset(sent time.Time, expectTokens int, keepText bool) {
 	t.sent = sent
 	t.first, t.last = time.Time{}, time.Time{}
 	t.outputs, t.usage, t.prompt, t.completion, t.prevTokens, t.pending = 0, false, 0, 0, 0, 0
@@ -52,7 +52,7 @@ func (t *tracker) reset(sent time.Time, expectTokens int, keepText bool) {
 }
 
 // observe accounts for one chunk that arrived at at.
-func (t *tracker) observe(at time.Time, c *chunk) {
+func (t *streamTimer) observe(at time.Time, c *chunk) {
 	if c.usage {
 		t.usage = true
 		t.prompt, t.completion = c.promptTokens, c.completionTokens
@@ -98,7 +98,7 @@ func (t *tracker) observe(at time.Time, c *chunk) {
 }
 
 // fill writes the timing and token fields into rec.
-func (t *tracker) fill(rec *results.Record) {
+func (t *streamTimer) fill(rec *results.Record) {
 	if t.outputs > 0 {
 		rec.TTFT = t.first.Sub(t.sent)
 		rec.E2EL = t.last.Sub(t.sent)
@@ -112,7 +112,7 @@ func (t *tracker) fill(rec *results.Record) {
 // streamed, or "" when it does not: every chunk that carried generated
 // output carried at least one token, so fewer completion tokens than output
 // chunks cannot be true (and would turn into a wrong TPOT).
-func (t *tracker) usageProblem() string {
+func (t *streamTimer) usageProblem() string {
 	if t.usage && t.completion < t.outputs {
 		return fmt.Sprintf("usage contradicts the stream: completion_tokens %d after %d chunks of generated output", t.completion, t.outputs)
 	}

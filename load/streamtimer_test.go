@@ -51,7 +51,7 @@ func TestTrackerTimings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sent := time.Now()
-			var tr tracker
+			var tr streamTimer
 			tr.reset(sent, 8, false)
 			for _, e := range tt.evs {
 				c := chunk{choices: e.choices, output: e.choices && !e.empty, usage: e.usage, completionTokens: e.completion, promptTokens: 7}
@@ -71,7 +71,7 @@ func TestTrackerTimings(t *testing.T) {
 
 func TestTrackerUsageProblem(t *testing.T) {
 	sent := time.Now()
-	var tr tracker
+	var tr streamTimer
 	tr.reset(sent, 8, false)
 	for i := range 8 {
 		tr.observe(sent.Add(time.Duration(i+1)*time.Millisecond), &chunk{choices: true, output: true})
