@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +18,10 @@ import (
 // Throughput rises with concurrency up to the batch limit and then
 // saturates, while TTFT climbs steeply once requests queue.
 func TestConcurrencyKnee(t *testing.T) {
-	_, url := startSim(t, mustArgs(t, "--profile", "tiny", "--max-num-seqs", "8"))
+	// Steps 4x the tiny profile's (~8 ms): the client's own work under -race
+	// on a busy machine then stays small beside them, so throughput is the
+	// engine's, not the client's.
+	_, url := startSim(t, mustArgs(t, "--profile", "tiny", "--max-num-seqs", "8", "--slowdown", "4"))
 	url += "/v1/completions"
 	type point struct {
 		tput float64
@@ -225,9 +227,8 @@ func TestStructuredOutput(t *testing.T) {
 		}
 		plainTPOT = append(plainTPOT, plain.tpot(n))
 	}
-	// The least of each: a busy machine only ever makes a step late.
-	s, p := slices.Min(structTPOT), slices.Min(plainTPOT)
-	t.Logf("least TPOT structured %v, plain %v", s, p)
+	s, p := percentile(structTPOT, 0.5), percentile(plainTPOT, 0.5)
+	t.Logf("median TPOT structured %v, plain %v", s, p)
 	if float64(s) < 1.2*float64(p) {
 		t.Errorf("structured TPOT %v should be > 1.2x plain TPOT %v", s, p)
 	}
@@ -244,34 +245,34 @@ func TestStructuredOutput(t *testing.T) {
 	}
 }
 
-// --slowdown 1.2 makes TPOT about 20% worse. This uses the default H100
-// profile, whose ~7 ms steps make scheduling noise on a busy machine small.
-// A busy machine only ever makes a step late, so each server's TPOT is the
-// least of 8 requests (each the mean of 39 gaps), and the two servers are
-// asked in turn, so that a busy spell falls on both alike.
+// --slowdown 1.2 makes every step, so every request, about 20% slower.
+// This uses the default H100 profile, whose ~7 ms steps make scheduling
+// noise small. The engine keeps an absolute schedule (a late step is made
+// up by the next ones), so a request's whole latency is steadier on a busy
+// machine than its TPOT, which a catch-up after a late first token can
+// shrink below the model's; the median of 9 requests, asked of the two
+// servers in turn so that a busy spell falls on both alike, is compared.
 func TestSlowdown(t *testing.T) {
 	_, base := startSim(t, mustArgs(t))
 	_, slow := startSim(t, mustArgs(t, "--slowdown", "1.2"))
-	const rounds = 8
-	least := func(url string, i int, prev time.Duration) time.Duration {
+	const rounds = 9
+	e2el := func(url string, i int) time.Duration {
 		r, err := stream(context.Background(), url+"/v1/completions", completion(promptIDs(i, 16), 40))
 		if err != nil || r.status != 200 {
 			t.Fatalf("request %d to %s: %v %s", i, url, err, r.errBody)
 		}
-		if d := r.tpot(40); prev == 0 || d < prev {
-			return d
-		}
-		return prev
+		return r.e2e
 	}
-	var baseTPOT, slowTPOT time.Duration
+	var baseE2EL, slowE2EL []time.Duration
 	for i := range rounds {
-		baseTPOT = least(base, i, baseTPOT)
-		slowTPOT = least(slow, i, slowTPOT)
+		baseE2EL = append(baseE2EL, e2el(base, i))
+		slowE2EL = append(slowE2EL, e2el(slow, i))
 	}
-	ratio := float64(slowTPOT) / float64(baseTPOT)
-	t.Logf("least TPOT of %d requests %v, with --slowdown 1.2 %v (x%.3f)", rounds, baseTPOT, slowTPOT, ratio)
+	b, s := percentile(baseE2EL, 0.5), percentile(slowE2EL, 0.5)
+	ratio := float64(s) / float64(b)
+	t.Logf("median E2EL of %d requests %v, with --slowdown 1.2 %v (x%.3f)", rounds, b, s, ratio)
 	if ratio < 1.1 || ratio > 1.32 {
-		t.Errorf("TPOT ratio with --slowdown 1.2 = %.3f, want about 1.2", ratio)
+		t.Errorf("E2EL ratio with --slowdown 1.2 = %.3f, want about 1.2", ratio)
 	}
 }
 
