@@ -130,15 +130,8 @@ func TestRunTinySuite(t *testing.T) {
 	}
 	for i, want := range wantRuns {
 		r := disk.Runs[i]
-		// The load generator's self-check may mark a run invalid on a busy
-		// machine (sends late under -race on two loaded cores): its bounds
-		// are load's to test, with known figures. Here the run must have
-		// completed, been measured and been judged.
-		if r.Name != want || (r.Status != results.StatusOK && r.Status != results.StatusInvalid) {
+		if r.Name != want || r.Status != results.StatusOK {
 			t.Errorf("run %d = %s (%s %v %s), want %s ok", i, r.Name, r.Status, r.InvalidReasons, r.Error, want)
-		}
-		if r.Status == results.StatusInvalid {
-			t.Logf("run %s: the load generator marked it invalid on this machine: %v", r.Name, r.InvalidReasons)
 		}
 		if r.Target != "simulator.sim" {
 			t.Errorf("run %s target = %q, want simulator.sim", r.Name, r.Target)
