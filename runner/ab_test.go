@@ -58,7 +58,7 @@ func TestCheckABPlans(t *testing.T) {
 	if err := CheckABPlans(same.Plan(), base.Plan()); err != nil {
 		t.Errorf("a plan differing only in the server's args is refused: %v", err)
 	}
-	other := loadSuite(t, "ab.hcl", map[string]string{"requests": "20"})
+	other := loadSuite(t, "ab.hcl", map[string]string{"requests": "30"})
 	err := CheckABPlans(other.Plan(), base.Plan())
 	if !errors.Is(err, ErrABPlans) || !strings.Contains(err.Error(), "run chat has another workload or load") {
 		t.Errorf("plans with other loads: err = %v", err)
@@ -93,14 +93,14 @@ func TestRunABSimulator(t *testing.T) {
 	}
 	cr, br := cdisk.Runs[0], bdisk.Runs[0]
 	for _, r := range []results.Run{cr, br} {
-		if r.Status != results.StatusOK || r.Summary.Requests.Completed != 16 || len(r.Blocks) != 2 || len(r.Samples.TPOT) != 16 || len(r.Asserts) != 1 {
+		if r.Status != results.StatusOK || r.Summary.Requests.Completed != 40 || len(r.Blocks) != 2 || len(r.Samples.TPOT) != 40 || len(r.Asserts) != 1 {
 			t.Fatalf("run %s: status %s %v %s, %d completed, %d blocks, asserts %v", r.Name, r.Status, r.InvalidReasons, r.Error, r.Summary.Requests.Completed, len(r.Blocks), r.Asserts)
 		}
 	}
 	wantSlots := [2][]int{{0, 3}, {1, 2}} // ABBA: baseline in slots 0 and 3
 	for side, r := range []results.Run{br, cr} {
 		for i, b := range r.Blocks {
-			if b.Slot != wantSlots[side][i] || b.Pair != i || b.Summary.Requests.Completed != 8 {
+			if b.Slot != wantSlots[side][i] || b.Pair != i || b.Summary.Requests.Completed != 20 {
 				t.Errorf("%s block %d: slot %d pair %d, %d requests", r.Name, i, b.Slot, b.Pair, b.Summary.Requests.Completed)
 			}
 		}
@@ -114,9 +114,9 @@ func TestRunABSimulator(t *testing.T) {
 	if br.Blocks[0].Summary.InputTokens == br.Blocks[1].Summary.InputTokens {
 		t.Errorf("both pairs sent %d input tokens: the pairs should have their own prompts", br.Blocks[0].Summary.InputTokens)
 	}
-	// Warmup: 2 per side, in the first block of each: 16+16 measured, 4 warmup.
-	if n := rec.count(); n["request"] != 36 || n["starting"] != 2 || n["stopped"] != 2 {
-		t.Errorf("events %v: want 36 requests, 2 servers started and stopped", n)
+	// Warmup: 2 per side, in the first block of each: 40+40 measured, 4 warmup.
+	if n := rec.count(); n["request"] != 84 || n["starting"] != 2 || n["stopped"] != 2 {
+		t.Errorf("events %v: want 84 requests, 2 servers started and stopped", n)
 	}
 	if cr.Summary.TPOT.P50 <= br.Summary.TPOT.P50 {
 		t.Errorf("TPOT p50: candidate %.2f ms, baseline %.2f ms: the 1.5× slowdown does not show", cr.Summary.TPOT.P50, br.Summary.TPOT.P50)

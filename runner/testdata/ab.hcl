@@ -7,7 +7,7 @@ variable "slowdown" {
 }
 
 variable "requests" {
-  default = 16
+  default = 40
 }
 
 simulator "sim" {
