@@ -108,11 +108,25 @@ func (c *Comparison) measurePaired(r *Row, br, cr *results.Run, pairs int) {
 			}
 		}
 	}
-	r.Test, r.P, r.N1, r.N2 = PairedBlocks, signedRankP(diffs), len(diffs), len(diffs)
+	r.Test, r.P, r.N1, r.N2 = PairedBlocks, pairsP(diffs), len(diffs), len(diffs)
 	r.shiftEst, r.shiftP = math.NaN(), math.NaN()
 	if len(shifts) == pairs {
-		r.shiftEst, r.shiftP = math.Expm1(stats.Mean(shifts)), signedRankP(shifts)
+		r.shiftEst, r.shiftP = math.Expm1(stats.Mean(shifts)), pairsP(shifts)
 	}
+}
+
+// minSignedRankPairs is the fewest pairs the signed-rank test judges:
+// below it, its smallest p-value (2^-n) cannot reach alpha·ABNearBandAlpha.
+const minSignedRankPairs = 8
+
+// pairsP is the one-sided p-value that the per-pair changes xs are worse
+// than 0: Wilcoxon's signed-rank test from minSignedRankPairs pairs on, a
+// t test below (fewer pairs than a rank test can judge).
+func pairsP(xs []float64) float64 {
+	if len(xs) >= minSignedRankPairs {
+		return signedRankP(xs)
+	}
+	return pairedP(xs)
 }
 
 // pairedP is the one-sided p-value of a t test that the mean of xs is
@@ -176,4 +190,63 @@ func (c *Comparison) judgePaired(r *Row) {
 	default:
 		r.Verdict, r.Reason = Unchanged, "within the band in one A/B job"
 	}
+}
+
+// ConfirmAB is Compare of the two sides of an A/B job with a confirming
+// A/B rerun of both: rows of Compare(base, cur) that ask for a rerun are
+// judged again over the block pairs of both jobs together (the rerun's
+// pairs after the first job's), so that both jobs' evidence decides;
+// every other row keeps its verdict. rerunBase and rerunCur need only hold
+// the runs named by RerunRuns. The row's Confirm is the rerun's own row.
+func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Comparison {
+	c := Compare(base, cur, cfg)
+	c.Rerun = rerunCur
+	baseRuns, curRuns := runIndex(base), runIndex(cur)
+	rbRuns, rcRuns := runIndex(rerunBase), runIndex(rerunCur)
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if !r.Rerun {
+			continue
+		}
+		rb, rc := rbRuns[r.Run], rcRuns[r.Run]
+		if rb == nil || rc == nil || !rb.Valid() || !rc.Valid() || abPairs(rb, rc) == 0 {
+			r.Reason += "; the A/B rerun has no valid run to confirm with"
+			continue
+		}
+		second, ok := c.measure(rb, rc, r.Metric, r.Tolerance)
+		if !ok {
+			r.Reason += "; the rerun lacks the metric"
+			continue
+		}
+		c.measurePaired(&second, rb, rc, abPairs(rb, rc))
+		c.judgePaired(&second)
+		bb, cb := joinBlocks(baseRuns[r.Run], rb), joinBlocks(curRuns[r.Run], rc)
+		both, ok := c.measure(bb, cb, r.Metric, r.Tolerance)
+		if !ok {
+			continue
+		}
+		c.measurePaired(&both, bb, cb, abPairs(bb, cb))
+		c.judgePaired(&both)
+		both.Confirm, both.Rerun = &second, false
+		if both.Verdict == Inconclusive {
+			both.Reason = "past the band over both A/B jobs, not significant over their block pairs"
+		} else {
+			both.Reason += " (over both A/B jobs)"
+		}
+		*r = both
+	}
+	return c
+}
+
+// joinBlocks is run a followed by the blocks of run b, as one run: its
+// blocks renumbered as pairs after a's, summary and samples merged.
+func joinBlocks(a, b *results.Run) *results.Run {
+	j := *a
+	j.Blocks = slices.Clone(a.Blocks)
+	for _, blk := range b.Blocks {
+		blk.Pair += len(a.Blocks)
+		j.Blocks = append(j.Blocks, blk)
+	}
+	j.Summary, j.Samples = results.MergeBlocks(j.Blocks)
+	return &j
 }

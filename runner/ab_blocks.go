@@ -33,20 +33,26 @@ func abSchedule(pairs int) string {
 	return b.String()
 }
 
-// abPairs is how many block pairs a run is split into: enough for the
-// paired test over blocks to have degrees of freedom, with blocks of at
-// least about 20 requests (or 10 s) so that each block's statistics mean
-// something. 8 pairs cancel a quadratic drift, 4 and 2 a linear one.
+// abPairs is how many block pairs a run is split into: an even number
+// (so that the Thue-Morse order cancels a linear drift), at most 8 (which
+// also cancels a quadratic one), with blocks of at least 20 requests and
+// 5 per user of a closed loop (a block's load self-checks hold over it),
+// or of at least 10 s for a run bounded by time. A run too small for two
+// pairs has one: AB, judged without pairs.
 func abPairs(cfg load.Config) int {
+	per := 0
 	switch {
-	case cfg.Requests >= 160, cfg.Requests == 0 && cfg.Duration >= 160*time.Second:
-		return 8
-	case cfg.Requests >= 80, cfg.Requests == 0 && cfg.Duration >= 80*time.Second:
-		return 4
-	case cfg.Requests >= 4, cfg.Requests == 0:
+	case cfg.Requests > 0:
+		per = cfg.Requests / max(20, 5*cfg.Concurrency)
+	case cfg.Duration > 0:
+		per = int(cfg.Duration / (10 * time.Second))
+	default:
 		return 2
 	}
-	return 1
+	if per < 2 {
+		return 1
+	}
+	return min(per, 8) / 2 * 2
 }
 
 // blockSeedStride separates the prompt seeds of a run's block pairs: both

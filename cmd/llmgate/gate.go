@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		name:    "gate",
 		summary: "run a suite, check its asserts, compare with the baseline, pass or fail",
-		usage:   "SUITE [--baseline FILE] [-o results.json] [--var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N | --results FILE...] [--comment=false] [--fail-on inconclusive] [--markdown FILE] [--allow-different-baseline]",
+		usage:   "SUITE [--baseline FILE] [-o results.json] [--var NAME=VALUE]... [--ab-var NAME=VALUE]... [--only NAME]... [--target URL] [--shard I/N | --results FILE...] [--comment=false] [--fail-on inconclusive] [--markdown FILE] [--allow-different-baseline]",
 		help: `
 Gate is what CI runs: it runs SUITE like 'llmgate run', checks every assert,
 compares the results with a baseline results file metric by metric (the
@@ -71,6 +71,10 @@ Examples:
 
   # judge the results of shard jobs (llmgate run --shard I/N) in one place
   llmgate gate perf/gate.hcl --results shard-1.json --results shard-2.json
+
+  # A/B in one job: main's image beside the PR's, no baseline file
+  llmgate gate perf/gate.hcl --ab-var image=ghcr.io/org/vllm:main \
+      --var image=ghcr.io/org/vllm:pr-123
 
   # write the markdown report for a later step
   llmgate gate perf/gate.hcl --markdown report.md
@@ -176,7 +180,12 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return g.usage(err)
 	}
 
+	ab, err := o.abSetup(e, s, ropts, o.vars)
+	if err != nil {
+		return g.usage(err)
+	}
 	gopts := runner.GateOptions{
+		AB:                     ab,
 		Options:                ropts,
 		Baseline:               o.baseline,
 		Rerun:                  o.rerun,
