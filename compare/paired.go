@@ -250,3 +250,10 @@ func joinBlocks(a, b *results.Run) *results.Run {
 	j.Summary, j.Samples = results.MergeBlocks(j.Blocks)
 	return &j
 }
+
+// InOneJob reports whether the comparison is of the two sides of an A/B
+// run measured in one job (both files marked results.AB): its rows are
+// judged over block pairs, and the environments differ on purpose.
+func (c *Comparison) InOneJob() bool {
+	return c.Baseline != nil && c.Current != nil && c.Baseline.AB != nil && c.Current.AB != nil
+}
