@@ -188,6 +188,9 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.
 	pairs := x.ab.Pairs
 	if pairs <= 0 {
 		pairs = abPairs(srs[1].Load)
+		if mode == suite.ABAlternate {
+			pairs = min(pairs, maxAlternatePairs) // each block is a server start
+		}
 	}
 	sched := abSchedule(pairs)
 	for _, s := range sides {
@@ -242,6 +245,10 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.
 	return errors.Join(errs...), fatal
 }
 
+// maxAlternatePairs caps the block pairs of a run in ABAlternate mode,
+// where every block starts its side's server: 4 pairs are 8 starts a run.
+const maxAlternatePairs = 4
+
 // abSide is one side's target in one group.
 type abSide struct {
 	r       *runner
@@ -267,7 +274,9 @@ func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, oth
 		return nil
 	}
 	if s.inst != nil {
-		if err := s.down(ctx); err != nil {
+		// A swap: both sides come down before either starts on the
+		// other's GPUs, so no GPU holds two servers at once.
+		if err := errors.Join(s.down(ctx), other.down(ctx)); err != nil {
 			return err
 		}
 	}
