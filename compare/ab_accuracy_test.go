@@ -90,13 +90,14 @@ func pooled(blocks []results.Block, level float64) []float64 {
 
 // TestABGateAccuracy measures the A/B gate (Compare on the two sides of
 // one job, judged over its block pairs) beside the baseline-file gate
-// (Compare+Confirm on a baseline from another job) on the same requests:
+// (Compare+Confirm on a baseline from another job) on the same requests,
+// both with their confirming reruns:
 // two sides × 200 requests, 8 block pairs of 25, drift inside the job
 // 0.5% (σ of log) between blocks plus a 2% linear trend over the job,
 // against 3% between jobs for the baseline file (its baseline and its
 // candidate, and the confirming rerun, each from a job of its own). The
-// noise models and changes are TestGateAccuracy's. The A/B gate makes no
-// rerun here: its inconclusive share is shown, not counted as a failure.
+// noise models and changes are TestGateAccuracy's. The A/B gate makes a
+// confirming A/B rerun, as gate does (ConfirmAB over both jobs' pairs).
 // Run with -v to see the table (docs/ab-testing.md has it at -gate.trials
 // 10000).
 func TestABGateAccuracy(t *testing.T) {
@@ -125,7 +126,7 @@ func TestABGateAccuracy(t *testing.T) {
 	}
 	job := abJob{pairs: 8, n: 25, blockDrift: 0.005, trend: 0.02}
 	cfg := Config{Alpha: DefaultAlpha, Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
-	type abCell struct{ ab, abInconclusive, file int }
+	type abCell struct{ ab, abReruns, abInconclusive, file int }
 	cells := make([][]abCell, len(models))
 	for ni, md := range models {
 		nz, job := md.noise, job
@@ -136,7 +137,13 @@ func TestABGateAccuracy(t *testing.T) {
 			rng := rand.New(rand.NewPCG(20261201, uint64(100*ni+ci)))
 			for range trials {
 				bb, cb := job.draw(rng, nz, ch)
-				c := Compare(abFileOf(bb, results.SideBaseline), abFileOf(cb, results.SideCandidate), cfg)
+				abBase, abCur := abFileOf(bb, results.SideBaseline), abFileOf(cb, results.SideCandidate)
+				c := Compare(abBase, abCur, cfg)
+				if len(c.RerunRuns()) > 0 {
+					cl.abReruns++
+					rb, rc := job.draw(rng, nz, ch)
+					c = ConfirmAB(abBase, abCur, abFileOf(rb, results.SideBaseline), abFileOf(rc, results.SideCandidate), cfg)
+				}
 				if c.Failed() {
 					cl.ab++
 				} else if c.Counts().ByVerdict[Inconclusive] > 0 {
@@ -178,7 +185,11 @@ func TestABGateAccuracy(t *testing.T) {
 		for ci := range changes {
 			fmt.Fprintf(&b, " %s |", pct(cells[ni][ci].ab))
 		}
-		b.WriteString("\n| A/B: inconclusive (not failed) |")
+		b.WriteString("\n| A/B: asked for an A/B rerun |")
+		for ci := range changes {
+			fmt.Fprintf(&b, " %s |", pct(cells[ni][ci].abReruns))
+		}
+		b.WriteString("\n| A/B: inconclusive after it |")
 		for ci := range changes {
 			fmt.Fprintf(&b, " %s |", pct(cells[ni][ci].abInconclusive))
 		}
@@ -196,19 +207,15 @@ func TestABGateAccuracy(t *testing.T) {
 		rate          float64
 	}
 	// The targets for A/B: ≤ 1% false alarms, ≥ 90% detection at
-	// +10%, ≥ 99% at +20%. Met at +20% on lognormal noise; elsewhere the
-	// test holds the rule to what it achieves (1000 comparisons a cell,
-	// less about two standard errors), so it cannot get worse unnoticed;
-	// docs/ab-testing.md says why each target is out of reach:
-	//   - lognormal: A/A 1.2%, +10% 89.2%: the p95's shift over 2×200
-	//     requests has a standard error of ~2.5%, and 0 and +10% are
-	//     3.6 standard errors apart where 1% and 90% need 3.6 exactly;
-	//   - heavy tails: A/A 3.1% (4.8% when each side keeps its own share of
-	//     slow requests for the whole job), +10% 77%, +20% 95–97%.
+	// +10%, ≥ 99% at +20%. Met on lognormal noise (1.0%, 90.6%, 100% at
+	// 10,000 comparisons). Under heavy tails the test holds the rule to
+	// what it achieves at 10,000 comparisons, so that it cannot get worse
+	// unnoticed; docs/ab-testing.md says why the targets are out of reach
+	// there: a block's p95 of 25 requests moves with one slow request.
 	expects := []expect{
-		{0, 0, false, 0.012}, {0, 1, true, 0.87}, {0, 2, true, 0.99},
-		{1, 0, false, 0.031}, {1, 1, true, 0.75}, {1, 2, true, 0.95},
-		{2, 0, false, 0.048}, {2, 2, true, 0.93},
+		{0, 0, false, 0.01}, {0, 1, true, 0.90}, {0, 2, true, 0.99}, // targets, met
+		{1, 0, false, 0.036}, {1, 1, true, 0.81}, {1, 2, true, 0.965}, // best achieved, tails per block
+		{2, 0, false, 0.062}, {2, 1, true, 0.779}, {2, 2, true, 0.936}, // best achieved, tails per side
 	}
 	for _, e := range expects {
 		got := float64(cells[e.noise][e.change].ab) / float64(trials)

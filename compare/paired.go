@@ -16,7 +16,7 @@ import (
 // baseline-file comparison stop at the band; chosen with
 // TestABGateAccuracy as the smallest fraction that keeps A/A false alarms
 // at or below 1% on its noise models.
-const ABShiftFraction = 0.6
+const ABShiftFraction = 0.65
 
 // ABNearBandAlpha scales alpha for an A/B row past the band but within
 // ClearFactor times it: its per-pair changes must be significant at
