@@ -150,3 +150,47 @@ func mergeStats(blocks []Block, of func(*Summary) Stats) Stats {
 	}
 	return m
 }
+
+// JoinRequestLogs is the request logs of a run's blocks as one log: the
+// columns concatenated in block order, each block's send times shifted by
+// its start (offsetsUS, µs after the first block's measured start) and its
+// failure and structured-output indexes by the requests before it. Nil
+// logs are skipped; nil when every log is.
+func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
+	var j *RequestLog
+	for bi, l := range logs {
+		if l == nil {
+			continue
+		}
+		if j == nil {
+			j = &RequestLog{}
+		}
+		base := j.Len()
+		for _, s := range l.StartUS {
+			j.StartUS = append(j.StartUS, s+offsetsUS[bi])
+		}
+		j.TTFTUS = append(j.TTFTUS, l.TTFTUS...)
+		j.E2ELUS = append(j.E2ELUS, l.E2ELUS...)
+		j.ITLMaxUS = append(j.ITLMaxUS, l.ITLMaxUS...)
+		j.InputTokens = append(j.InputTokens, l.InputTokens...)
+		j.OutputTokens = append(j.OutputTokens, l.OutputTokens...)
+		if l.Turn != nil && j.Turn == nil {
+			j.Turn = make([]int, base)
+		}
+		if j.Turn != nil {
+			if l.Turn != nil {
+				j.Turn = append(j.Turn, l.Turn...)
+			} else {
+				j.Turn = append(j.Turn, make([]int, l.Len())...)
+			}
+		}
+		for _, f := range l.Failures {
+			f.Index += base
+			j.Failures = append(j.Failures, f)
+		}
+		for _, i := range l.InvalidStructured {
+			j.InvalidStructured = append(j.InvalidStructured, i+base)
+		}
+	}
+	return j
+}

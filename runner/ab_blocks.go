@@ -112,6 +112,21 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 	}
 	run.Started, run.Finished = blocks[0].Started, blocks[len(blocks)-1].Finished
 	run.Summary, run.Samples = results.MergeBlocks(run.Blocks)
+	lc := sr.Load.Record() // the whole run's load, not a block's
+	run.Load = &lc
+	logs, offsets := make([]*results.RequestLog, len(blocks)), make([]int64, len(blocks))
+	run.Unchecked = nil
+	for i := range blocks {
+		logs[i], offsets[i] = blocks[i].Requests, blocks[i].Started.Sub(run.Started).Microseconds()
+		for _, u := range blocks[i].Unchecked {
+			if !slices.Contains(run.Unchecked, u) {
+				run.Unchecked = append(run.Unchecked, u)
+			}
+		}
+	}
+	run.Requests = results.JoinRequestLogs(logs, offsets)
+	run.Lengths = mergeLengths(blocks)
+	run.ServerSeries = nil // per block, scraped apart; each block's summary keeps its server figures
 	run.Status = results.StatusOK
 	for i := range blocks {
 		if worse(blocks[i].Status, run.Status) {
@@ -194,4 +209,27 @@ func sameLoad(a, b load.Config) bool {
 	a.BaseURL, a.Model, a.APIKey, a.OnMeasureStart = "", "", "", nil
 	b.BaseURL, b.Model, b.APIKey, b.OnMeasureStart = "", "", "", nil
 	return reflect.DeepEqual(a, b)
+}
+
+// mergeLengths is the blocks' requested and actual lengths, weighted by
+// their completed requests; nil when no block has them.
+func mergeLengths(blocks []results.Run) *results.Lengths {
+	var m results.Lengths
+	var w float64
+	for i := range blocks {
+		l, n := blocks[i].Lengths, float64(blocks[i].Summary.Requests.Completed)
+		if l == nil || n == 0 {
+			continue
+		}
+		m.InputRequested += n * l.InputRequested
+		m.InputActual += n * l.InputActual
+		m.OutputRequested += n * l.OutputRequested
+		m.OutputActual += n * l.OutputActual
+		w += n
+	}
+	if w == 0 {
+		return nil
+	}
+	m.InputRequested, m.InputActual, m.OutputRequested, m.OutputActual = m.InputRequested/w, m.InputActual/w, m.OutputRequested/w, m.OutputActual/w
+	return &m
 }

