@@ -50,6 +50,6 @@ func (f *runFlags) abSetup(e *env, cand *suite.Suite, candOpts runner.Options, c
 	if err := runner.CheckABPlans(cplan, plan); err != nil {
 		return nil, usageErr(fmt.Errorf("%w (--ab-var may change only what serves the runs: images, server args, models)", err))
 	}
-	return &runner.ABOptions{Baseline: base, BaselinePlan: plan, BaselineVars: abVars, CandidateVars: candVars,
+	return &runner.ABOptions{Baseline: base, BaselinePlan: plan, BaselineVars: vars, CandidateVars: candVars,
 		BaselineOutputPath: results.ABBaselinePath(f.out)}, nil
 }

@@ -70,6 +70,17 @@ func TestGateABPlansDiffer(t *testing.T) {
 	}
 }
 
+// TestGateABExclusiveFlags refuses a baseline file or given results
+// beside --ab-var.
+func TestGateABExclusiveFlags(t *testing.T) {
+	for _, extra := range [][]string{{"--baseline", "b.json"}, {"--results", "r.json"}} {
+		code, _, stderr, _ := abGate(t, "1", "1", extra...)
+		if code != exitUsage || !strings.Contains(stderr, "takes neither --baseline nor --results") {
+			t.Errorf("%v: exit %d, want %d; stderr:\n%s", extra, code, exitUsage, stderr)
+		}
+	}
+}
+
 // TestGateABRepeated is the issue's end-to-end check, off by default:
 // -ab.repeat 10 runs the slowed and the same A/B gate 10 times each and
 // reports how often each verdict came (the slowdown must be called a
@@ -95,6 +106,29 @@ func TestGateABRepeated(t *testing.T) {
 		t.Logf("%s: %d of %d as wanted (exit %d); exit codes %v", c.name, hits, n, c.want, codes)
 		if hits < n*9/10 {
 			t.Errorf("%s: %d of %d as wanted, want at least %d", c.name, hits, n, n*9/10)
+		}
+	}
+}
+
+// TestRunAB writes both sides with `llmgate run --ab-var`: the candidate
+// at -o, the baseline side beside it, each with its blocks, and says so.
+func TestRunAB(t *testing.T) {
+	gateNotActions(t)
+	out := filepath.Join(t.TempDir(), "out.json")
+	code, stdout, stderr := gateCLI(t, "run", abSuite, "-o", out, "--var", "requests=40", "--ab-var", "slowdown=1", "--var", "slowdown=1.1")
+	if code != exitPass {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "A/B in one job: baseline side") || !strings.Contains(stdout, "Baseline side written to") {
+		t.Errorf("stdout does not show the baseline side:\n%s", stdout)
+	}
+	for path, side := range map[string]string{out: results.SideCandidate, filepath.Join(filepath.Dir(out), "out.baseline.json"): results.SideBaseline} {
+		f, err := results.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.AB == nil || f.AB.Side != side || len(f.Runs) != 1 || len(f.Runs[0].Blocks) != 2 || f.Runs[0].Summary.Requests.Completed != 40 || f.AB.Vars["requests"] != "40" {
+			t.Errorf("%s: ab %+v, %d runs", path, f.AB, len(f.Runs))
 		}
 	}
 }

@@ -141,6 +141,9 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	if err := o.checkGiven(fs, e); err != nil {
 		return err
 	}
+	if len(o.abVars) > 0 && (o.given.on() || o.baseline != "") {
+		return usagef("--ab-var measures the baseline side in this job: it takes neither --baseline nor --results")
+	}
 	return runGate(ctx, e, o)
 }
 
