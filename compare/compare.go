@@ -184,6 +184,9 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 				} else {
 					measured.Verdict, measured.Reason = Missing, "metric not in the current run"
 				}
+			} else if pairs := abPairs(br, cr); pairs > 0 {
+				c.measurePaired(&measured, br, cr, pairs)
+				c.judgePaired(&measured)
 			} else {
 				c.judge(&measured)
 			}

@@ -82,6 +82,10 @@ type Row struct {
 	// Confirm to pool two runs' evidence.
 	seBase, seCur float64
 	shift         bool
+	// shiftEst is an A/B row's shift of the whole distribution over its
+	// block pairs (a fraction, positive is worse) and shiftP the one-sided
+	// p-value of its paired test; NaN when none.
+	shiftEst, shiftP float64
 }
 
 // Significant reports whether the row's test reached p < alpha.
@@ -190,6 +194,14 @@ const (
 	// WholeShift: Mann-Whitney on a quantile whose distribution moved as a
 	// whole (the median too), which gave the smaller p-value.
 	WholeShift
+	// PairedBlocks: a one-sided t test over the block pairs of an A/B run
+	// of the per-pair change of the metric (log ratio for relative bands,
+	// difference for absolute ones).
+	PairedBlocks
+	// PairedShift: a one-sided t test over the block pairs of an A/B run
+	// of the per-pair shift of the mean log latency: evidence that the
+	// whole distribution moved, which decided a quantile or mean row.
+	PairedShift
 )
 
 // String names the test as reports and JSON do.
@@ -201,6 +213,10 @@ func (t Test) String() string {
 		return "maritz-jarrett"
 	case WholeShift:
 		return "mann-whitney (whole shift)"
+	case PairedBlocks:
+		return "paired t over blocks"
+	case PairedShift:
+		return "paired t over blocks (whole shift)"
 	}
 	return "none"
 }

@@ -20,12 +20,13 @@ func envDiff(base, cur *results.File) ([]EnvField, []error) {
 		{Name: "git commit", Baseline: b.GitSHA, Current: c.GitSHA},
 	}
 	var warns []error
+	oneJob := base.AB != nil && cur.AB != nil // the sides differ on purpose
 	for i := range fields {
 		f := &fields[i]
 		f.Differs = f.Baseline != "" && f.Current != "" && f.Baseline != f.Current
 		// A different commit is the point of comparing; a different image
 		// digest follows from a different image and needs no second warning.
-		if f.Differs && f.Name != "git commit" && !(f.Name == "image digest" && fields[0].Differs) {
+		if !oneJob && f.Differs && f.Name != "git commit" && !(f.Name == "image digest" && fields[0].Differs) {
 			warns = append(warns, fmt.Errorf("environment differs: %s %q in the baseline, %q now", f.Name, f.Baseline, f.Current))
 		}
 	}

@@ -96,6 +96,10 @@ func TestActionGateStepPassesArgs(t *testing.T) {
 			"LLMGATE_ARGS":       `--var "image=vllm/vllm-openai:v0.11.0" --only 'chat x' $(touch ` + pwned + `)`},
 			want: []string{"gate", "perf/gate.hcl", "--comment=false", "--baseline", "perf/base line.json", "--fail-on", "inconclusive",
 				"--report-url", "https://github.com/o/r/actions/runs/1/artifacts/2", "--var", "image=vllm/vllm-openai:v0.11.0", "--only", "chat x", "$(touch", pwned + ")"}},
+		// an A/B in one job: main's image against the PR's, no baseline input
+		{name: "A/B in one job", env: map[string]string{"LLMGATE_COMMENT": "true",
+			"LLMGATE_ARGS": `--ab-var image=ghcr.io/o/vllm:main --var image=ghcr.io/o/vllm:pr-12 --ab-var "args=--max-num-seqs 64"`},
+			want: []string{"gate", "perf/gate.hcl", "--comment=true", "--ab-var", "image=ghcr.io/o/vllm:main", "--var", "image=ghcr.io/o/vllm:pr-12", "--ab-var", "args=--max-num-seqs 64"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

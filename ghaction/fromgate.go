@@ -34,6 +34,9 @@ func GateAnnotations(c *compare.Comparison, s *suite.Suite, failed []compare.Fai
 				continue
 			}
 			an.Message, an.Severity = regressionMessage(r), pastBand(r)
+			if c.InOneJob() {
+				an.Title += " " + report.ABPhrase
+			}
 			if rng := regressionRange(s, r); rng != nil {
 				an.File, an.Line, an.Column = rng.Filename, rng.Start.Line, rng.Start.Column
 			}

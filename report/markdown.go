@@ -100,10 +100,15 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	for _, e := range c.Environment {
 		differs = differs || (e.Differs && e.Name != "git commit")
 	}
-	if differs {
+	if c.InOneJob() {
+		m.line("🔀 **A/B in one job**: the baseline side (`--ab-var`) and the candidate ran in the same job, their blocks of requests interleaved; each change is judged over the block pairs.")
+		m.line("")
+		mdEnv(m, c.Environment, true)
+		differs = true // shown
+	} else if differs {
 		m.line("⚠️ **The environment differs from the baseline's**; changes may not be the code's.")
 		m.line("")
-		mdEnv(m, c.Environment)
+		mdEnv(m, c.Environment, false)
 	}
 	if c.Current != nil {
 		for _, s := range sweeps(c.Current, c.Baseline) {
@@ -119,7 +124,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	}
 	m.line("")
 	if !differs {
-		mdEnv(m, c.Environment)
+		mdEnv(m, c.Environment, false)
 	}
 	if len(c.Warnings) > 0 {
 		m.line("**Warnings**")
@@ -193,15 +198,21 @@ func mdRow(r *compare.Row, alpha float64) string {
 		" | " + mdEscape(deltaCell(r, alpha)) + " | " + Band(r.Tolerance, u) + " | " + icon + verdictCell(r) + " |"
 }
 
-func mdEnv(m *mdBuilder, env []compare.EnvField) {
-	m.line("| environment | baseline | current |")
+// mdEnv is the environment table; ab heads it as the two sides of an A/B
+// job, whose differences are on purpose and not flagged.
+func mdEnv(m *mdBuilder, env []compare.EnvField, ab bool) {
+	if ab {
+		m.line("| environment | baseline side | candidate side |")
+	} else {
+		m.line("| environment | baseline | current |")
+	}
 	m.line("|---|---|---|")
 	for _, e := range env {
 		if e.Baseline == "" && e.Current == "" {
 			continue
 		}
 		name := e.Name
-		if e.Differs && e.Name != "git commit" {
+		if e.Differs && e.Name != "git commit" && !ab {
 			name = "**" + name + "** ⚠️"
 		}
 		m.line("| " + name + " | " + mdCode(e.Baseline) + " | " + mdCode(e.Current) + " |")

@@ -70,6 +70,17 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 // metrics", with what else happened in parentheses. Without a baseline it
 // says plainly that no regression was checked.
 func Headline(c *compare.Comparison) string {
+	h := headline(c)
+	if c.InOneJob() {
+		h += " " + ABPhrase
+	}
+	return h
+}
+
+// ABPhrase marks every report of an A/B comparison.
+const ABPhrase = "(A/B in one job)"
+
+func headline(c *compare.Comparison) string {
 	n := c.Counts()
 	var bad, notes []string
 	if k := n.ByVerdict[compare.Regression]; k > 0 {

@@ -26,6 +26,8 @@ type File struct {
 	// Plan says which plan the runs are of and, for a shard or a merge of
 	// shards, which shards; nil in files that predate it.
 	Plan *PlanInfo `json:"plan,omitempty"`
+	// AB marks one side of an A/B gate measured in one job; nil otherwise.
+	AB *AB `json:"ab,omitempty"`
 	// Runs holds one entry per expanded run of the suite, in plan order.
 	Runs []Run `json:"runs"`
 }
@@ -114,6 +116,9 @@ type Run struct {
 	// PrefixCache says whether the server's prefix cache was reset before
 	// the run; nil in files written before llmgate reset it.
 	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`
+	// Blocks are the run's blocks when it is one side of an A/B run, in
+	// schedule order; Summary and Samples then merge them (MergeBlocks).
+	Blocks []Block `json:"blocks,omitempty"`
 }
 
 // Valid reports whether the run's numbers may be judged.

@@ -36,6 +36,11 @@ type GateOptions struct {
 	// AllowDifferentBaseline compares with a baseline of another suite or
 	// of runs whose workload or load differ, which is otherwise refused.
 	AllowDifferentBaseline bool
+	// AB, when set, makes the gate an A/B in one job: the baseline side
+	// (AB.Baseline, the suite under --ab-var) is measured beside the
+	// candidate, interleaved (RunAB), and is the baseline compared with;
+	// Baseline and AllowDifferentBaseline are not used.
+	AB *ABOptions
 	// Notify, when set, is told each note as it arises, so that a note
 	// about the baseline is said before the runs rather than after them.
 	// Every note is also in GateOutcome.Notes.
@@ -93,20 +98,33 @@ func (o *GateOutcome) FailedAsserts() []compare.FailedAssert {
 // something failed the gate anyway.
 func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
-	if err := g.readBaseline(s); err != nil {
-		return nil, err
-	}
-	var skipped []string
-	g.out.Baseline, skipped = baselineForPlan(g.out.Baseline, s.Plan(), opts.Plan) // a shard or --only: not the rest
-	if note := skippedNote(skipped); note != "" {
-		g.note(note)
+	if opts.AB != nil {
+		if err := g.checkAB(s); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := g.readBaseline(s); err != nil {
+			return nil, err
+		}
+		var skipped []string
+		g.out.Baseline, skipped = baselineForPlan(g.out.Baseline, s.Plan(), opts.Plan) // a shard or --only: not the rest
+		if note := skippedNote(skipped); note != "" {
+			g.note(note)
+		}
 	}
 	cfg := compare.ConfigFromGate(s.Gate)
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
 	}
 	out := g.out
-	cur, runErr := Run(ctx, s, opts.Options)
+	var cur *results.File
+	var runErr error
+	if opts.AB != nil {
+		cur, out.Baseline, runErr = RunAB(ctx, s, opts.Options, *opts.AB)
+		out.BaselinePath = g.abBaselinePath()
+	} else {
+		cur, runErr = Run(ctx, s, opts.Options)
+	}
 	if cur == nil {
 		cur = &results.File{Version: results.SchemaVersion, Partial: true}
 	}
@@ -220,6 +238,10 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 	ropts.PlanInfo = rerunPlanInfo(ropts.PlanInfo) // marks the file a rerun, for a gate on given results
 	if ropts.Progress != nil {
 		ropts.Progress.Report(ConfirmStarted{Runs: names})
+	}
+	if g.opts.AB != nil {
+		g.confirmAB(ctx, s, ropts, names, cfg)
+		return
 	}
 	rerun, err := Run(ctx, s, ropts)
 	if err != nil || rerun == nil {

@@ -13,6 +13,7 @@ type gateBlock struct {
 	Baseline           *hcl.Attribute    `hcl:"baseline,optional"`
 	Alpha              *hcl.Attribute    `hcl:"alpha,optional"`
 	FailOnInconclusive *hcl.Attribute    `hcl:"fail_on_inconclusive,optional"`
+	AB                 *hcl.Attribute    `hcl:"ab,optional"`
 	Tolerances         []*toleranceBlock `hcl:"tolerance,block"`
 }
 
@@ -35,6 +36,13 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 			}
 		}
 		g.FailOnInconclusive, _ = ev.boolean(gb.FailOnInconclusive)
+		if mode, ok := ev.str(gb.AB); ok {
+			if !ValidABMode(mode) {
+				ev.errorAt(gb.AB, "Invalid A/B mode", "ab = %q: it is how an A/B gate (--ab-var) keeps server containers: %s.%s", mode, abModesText, didYouMean(mode, ABModes()))
+			} else {
+				g.AB = ABMode(mode)
+			}
+		}
 		seen := map[string]*toleranceBlock{}
 		for _, tb := range gb.Tolerances {
 			if prev, dup := seen[tb.Metric]; dup {

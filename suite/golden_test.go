@@ -113,6 +113,7 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		// sweep.concurency.
 		{file: "undefined_sweep_key.hcl", pos: "5:19", summary: "Reference to undefined sweep key"},
 		// duration = "3 minutes".
+		{file: "ab_mode.hcl", pos: "3:8", summary: "Invalid A/B mode"},
 		{file: "bad_duration.hcl", pos: "5:16", summary: "Invalid duration"},
 		// A number as a condition.
 		{file: "assert_not_bool.hcl", pos: "8:17", summary: "Invalid assert condition"},

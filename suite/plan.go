@@ -152,7 +152,11 @@ type Gate struct {
 	Alpha float64
 	// FailOnInconclusive makes an inconclusive verdict fail the gate.
 	FailOnInconclusive bool
-	Tolerances         []Tolerance
+	// AB is how an A/B gate (--ab-var) keeps server containers; "" means
+	// the default (ABTogether for endpoints and simulators, which always
+	// stay up, ABAlternate for server containers).
+	AB         ABMode
+	Tolerances []Tolerance
 }
 
 // Tolerance is how far one metric may move before the gate calls it a regression.

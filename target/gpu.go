@@ -103,3 +103,14 @@ func gpuUnavailable(ctx context.Context, cli infoClient, cause error) error {
 type infoClient interface {
 	Info(ctx context.Context, options client.InfoOptions) (client.SystemInfoResult, error)
 }
+
+// DeviceIDs returns the device ids a `gpus` value names ("device=0",
+// "0,1", "GPU-<uuid>"), or none for "", "all" and counts, which name no
+// particular device; the error is the value's parse error.
+func DeviceIDs(gpus string) ([]string, error) {
+	g, err := parseGPUs(gpus)
+	if err != nil || g == nil {
+		return nil, err
+	}
+	return slices.Clone(g.ids), nil
+}

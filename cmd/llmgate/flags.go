@@ -57,6 +57,7 @@ func checkTargetURL(s string) error {
 type runFlags struct {
 	out, targetURL, logDir string
 	vars, only             stringList
+	abVars                 stringList
 	shard                  shardFlag
 }
 
@@ -65,6 +66,7 @@ type runFlags struct {
 func (f *runFlags) register(fs *flag.FlagSet, outHelp string) {
 	fs.StringVar(&f.out, "o", "results.json", outHelp)
 	fs.Var(&f.vars, "var", "set the suite variable `NAME=VALUE` (repeatable; also LLMGATE_VAR_NAME in the environment)")
+	fs.Var(&f.abVars, "ab-var", abFlagHelp)
 	fs.Var(&f.only, "only", "run only the runs or scenarios called `NAME` (repeatable)")
 	fs.StringVar(&f.targetURL, "target", "", "send every run to the running server at `URL` instead of the suite's targets")
 	fs.StringVar(&f.logDir, "log-dir", "", "write container logs to `DIR` (default: beside the results file)")

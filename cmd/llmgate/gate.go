@@ -72,6 +72,10 @@ Examples:
   # judge the results of shard jobs (llmgate run --shard I/N) in one place
   llmgate gate perf/gate.hcl --results shard-1.json --results shard-2.json
 
+  # A/B in one job: main's image beside the PR's, no baseline file
+  llmgate gate perf/gate.hcl --ab-var image=ghcr.io/org/vllm:main \
+      --var image=ghcr.io/org/vllm:pr-123
+
   # write the markdown report for a later step
   llmgate gate perf/gate.hcl --markdown report.md
 
@@ -137,6 +141,9 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	if err := o.checkGiven(fs, e); err != nil {
 		return err
 	}
+	if len(o.abVars) > 0 && (o.given.on() || o.baseline != "") {
+		return usagef("--ab-var measures the baseline side in this job: it takes neither --baseline nor --results")
+	}
 	return runGate(ctx, e, o)
 }
 
@@ -176,7 +183,12 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return g.usage(err)
 	}
 
+	ab, err := o.abSetup(e, s, ropts, o.vars)
+	if err != nil {
+		return g.usage(err)
+	}
 	gopts := runner.GateOptions{
+		AB:                     ab,
 		Options:                ropts,
 		Baseline:               o.baseline,
 		Rerun:                  o.rerun,

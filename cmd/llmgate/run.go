@@ -46,6 +46,14 @@ The results file records the shard and the plan's fingerprint; merge the
 shards' files with 'llmgate merge' and judge them with 'llmgate gate
 --results'. A shard with nothing to run writes an empty results file.
 
+--ab-var NAME=VALUE (repeatable) measures an A/B in one job: the suite is
+loaded twice, the baseline side with --var and --ab-var on top, the candidate
+with --var, and both sides of every run are measured in the same job, their
+blocks of requests interleaved (ABBA...). The candidate's results go to -o,
+the baseline side's beside it (results.baseline.json); 'llmgate compare
+results.baseline.json results.json' judges the pair block by block. The two
+plans must differ only in what serves them. See docs/ab-testing.md.
+
 Compare results files with 'llmgate compare', or run a suite and compare it with
 its baseline in one step with 'llmgate gate'.
 
@@ -88,8 +96,33 @@ func runSuiteCommand(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	ab, err := f.abSetup(e, s, opts, vars)
+	if err != nil {
+		return err
+	}
+	if ab != nil {
+		file, base, runErr := runner.RunAB(ctx, s, opts, *ab)
+		return runABFinish(e, file, base, f.out, ab.BaselineOutputPath, runErr)
+	}
 	file, runErr := runner.Run(ctx, s, opts)
 	return runFinish(e, file, f.out, runErr)
+}
+
+// runABFinish prints the baseline side's table, then finishes as a plain
+// run does on the candidate side, whose asserts decide the exit code; the
+// baseline side's problems are said too.
+func runABFinish(e *env, cand, base *results.File, out, baseOut string, runErr error) error {
+	fmt.Fprintln(e.stdout, "\nA/B in one job: baseline side (--ab-var)")
+	if base != nil && len(base.Runs) > 0 {
+		if err := report.RunTable(e.stdout, base); err != nil {
+			return err
+		}
+		if _, err := os.Stat(baseOut); err == nil {
+			fmt.Fprintf(e.stdout, "\nBaseline side written to %s\n", baseOut)
+		}
+	}
+	fmt.Fprintln(e.stdout, "\nA/B in one job: candidate side (--var)")
+	return runFinish(e, cand, out, runErr)
 }
 
 // runFinish prints the table and the verdict, and picks the exit code: a

@@ -1,0 +1,37 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/results"
+)
+
+// TestABReports checks that every report of an A/B comparison says it is
+// one job and shows both sides' environment, without the warning a
+// different image gets between two jobs.
+func TestABReports(t *testing.T) {
+	spec := comparetest.RunSpec{Name: "chat", Scenario: "chat", TTFT: 100, TPOT: 10, E2EL: 500, OutTokPerSec: 500, Seed: 1}
+	base := comparetest.File(results.Environment{Image: "vllm:main", ImageDigest: "sha256:aaa", VLLMVersion: "0.11.0"}, spec)
+	cur := comparetest.File(results.Environment{Image: "vllm:pr", ImageDigest: "sha256:bbb", VLLMVersion: "0.11.1"}, spec)
+	base.AB, cur.AB = &results.AB{Side: results.SideBaseline}, &results.AB{Side: results.SideCandidate}
+	c := compare.Compare(base, cur, compare.DefaultConfig())
+	if h := Headline(c); !strings.HasSuffix(h, ABPhrase) {
+		t.Errorf("headline %q does not end with %q", h, ABPhrase)
+	}
+	md := Markdown(c, MarkdownOptions{})
+	for _, want := range []string{"A/B in one job", "| environment | baseline side | candidate side |", "`sha256:aaa`", "`sha256:bbb`", "`0.11.1`"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "environment differs") || strings.Contains(md, "⚠️ **The environment") {
+		t.Errorf("markdown warns about the sides' environments:\n%s", md)
+	}
+	base.AB = nil
+	if h := Headline(compare.Compare(base, cur, compare.DefaultConfig())); strings.Contains(h, ABPhrase) {
+		t.Errorf("a comparison of two jobs says %q", h)
+	}
+}

@@ -1,0 +1,196 @@
+package results
+
+import (
+	"math"
+	"time"
+)
+
+// A/B sides: which version a file or block measured.
+const (
+	// SideBaseline is the side --ab-var sets (the version compared against).
+	SideBaseline = "baseline"
+	// SideCandidate is the side --var and the defaults set.
+	SideCandidate = "candidate"
+)
+
+// AB marks a results file as one side of an A/B gate measured in one job:
+// the baseline and the candidate ran in the same job, alternating blocks
+// of every run's requests (see Run.Blocks). The candidate's file is the
+// one named by -o; the baseline side's sits beside it (ABBaselinePath).
+type AB struct {
+	// Side is SideBaseline or SideCandidate.
+	Side string `json:"side"`
+	// Pair is the other side's results file, by base name (it sits in the
+	// same directory).
+	Pair string `json:"pair"`
+	// Schedule is the order of the blocks of every run, "A" for the
+	// baseline side and "B" for the candidate, e.g. "ABBABAAB".
+	Schedule string `json:"schedule"`
+	// Modes are the server modes used, by target name (see suite.ABMode).
+	Modes map[string]string `json:"modes,omitempty"`
+	// Vars are this side's variables given on the command line
+	// (--ab-var for the baseline, --var for the candidate).
+	Vars map[string]string `json:"vars,omitempty"`
+}
+
+// Block is one block of an A/B run: a share of the run's requests measured
+// on one side while the other side's block of the same pair ran just
+// before or after it, with the same prompts and arrivals.
+type Block struct {
+	// Pair numbers the block pairs of a run from 0; the baseline's and the
+	// candidate's blocks of a pair are adjacent in time.
+	Pair int `json:"pair"`
+	// Slot is the block's position in the run's schedule, from 0.
+	Slot int `json:"slot"`
+	// Status is the block's status (StatusOK when it measured cleanly).
+	Status   string    `json:"status"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	// Summary and Samples are the block's own, as a run's are.
+	Summary Summary  `json:"summary"`
+	Samples *Samples `json:"samples,omitempty"`
+}
+
+// ABBaselinePath is where an A/B gate writes the baseline side's results
+// beside the candidate's file: results.json gives results.baseline.json.
+func ABBaselinePath(candidate string) string {
+	ext := ""
+	for i := len(candidate) - 1; i >= 0 && candidate[i] != '/' && candidate[i] != '\\'; i-- {
+		if candidate[i] == '.' {
+			ext = candidate[i:]
+			break
+		}
+	}
+	return candidate[:len(candidate)-len(ext)] + ".baseline" + ext
+}
+
+// MergeBlocks is the summary and samples of a run made of blocks: latency
+// statistics over every block's samples (ITL, which keeps no samples, as
+// the request-weighted mean of the blocks' statistics, min and max exact),
+// counts and token totals summed, rates over the summed measured time, and
+// the server's figures the worst of the blocks.
+func MergeBlocks(blocks []Block) (Summary, *Samples) {
+	var s Summary
+	all := &Samples{}
+	var good float64
+	for i := range blocks {
+		b := &blocks[i]
+		if b.Samples != nil {
+			all.TTFT = append(all.TTFT, b.Samples.TTFT...)
+			all.TPOT = append(all.TPOT, b.Samples.TPOT...)
+			all.E2EL = append(all.E2EL, b.Samples.E2EL...)
+		}
+		bs := &b.Summary
+		s.Requests.Completed += bs.Requests.Completed
+		s.Requests.Failed += bs.Requests.Failed
+		s.DurationSeconds += bs.DurationSeconds
+		s.InputTokens += bs.InputTokens
+		s.OutputTokens += bs.OutputTokens
+		good += bs.Goodput.Requests * bs.DurationSeconds
+		s.Goodput.Absent = s.Goodput.Absent || bs.Goodput.Absent
+		if bs.Server != nil {
+			if s.Server == nil {
+				s.Server = &ServerMetrics{}
+			}
+			s.Server.KVCacheUsageMax = math.Max(s.Server.KVCacheUsageMax, bs.Server.KVCacheUsageMax)
+			s.Server.RequestsWaitingMax = math.Max(s.Server.RequestsWaitingMax, bs.Server.RequestsWaitingMax)
+			s.Server.Preemptions += bs.Server.Preemptions
+			s.Server.PrefixCacheHitRate = math.Max(s.Server.PrefixCacheHitRate, bs.Server.PrefixCacheHitRate)
+		}
+		if bs.Structured != nil {
+			if s.Structured == nil {
+				s.Structured = &Structured{ValidRate: 1}
+			}
+			s.Structured.ValidRate = math.Min(s.Structured.ValidRate, bs.Structured.ValidRate)
+		}
+		s.Client.ScheduleLagP99 = math.Max(s.Client.ScheduleLagP99, bs.Client.ScheduleLagP99)
+	}
+	s.TTFT, s.TPOT, s.E2EL = ComputeStats(all.TTFT), ComputeStats(all.TPOT), ComputeStats(all.E2EL)
+	s.ITL = mergeStats(blocks, func(b *Summary) Stats { return b.ITL })
+	total := s.Requests.Completed + s.Requests.Failed
+	if total > 0 {
+		s.ErrorRate = float64(s.Requests.Failed) / float64(total)
+	}
+	if d := s.DurationSeconds; d > 0 {
+		s.Throughput.Requests = float64(s.Requests.Completed) / d
+		s.Throughput.OutputTokens = float64(s.OutputTokens) / d
+		s.Throughput.TotalTokens = float64(s.InputTokens+s.OutputTokens) / d
+		s.Goodput.Requests = good / d
+		if s.Throughput.Requests > 0 {
+			s.Goodput.Ratio = s.Goodput.Requests / s.Throughput.Requests
+		}
+		s.Client.AchievedRate = float64(total) / d
+	}
+	if len(all.TTFT)+len(all.TPOT)+len(all.E2EL) == 0 {
+		all = nil
+	}
+	return s, all
+}
+
+// mergeStats weighs each block's statistics of one family by its count.
+func mergeStats(blocks []Block, of func(*Summary) Stats) Stats {
+	var m Stats
+	first := true
+	for i := range blocks {
+		st := of(&blocks[i].Summary)
+		if st.N == 0 {
+			continue
+		}
+		w := float64(st.N)
+		n := float64(m.N) + w
+		mix := func(a, b float64) float64 { return (a*float64(m.N) + b*w) / n }
+		m.Mean, m.Median, m.Std = mix(m.Mean, st.Mean), mix(m.Median, st.Median), mix(m.Std, st.Std)
+		m.P50, m.P90, m.P95, m.P99, m.P999 = mix(m.P50, st.P50), mix(m.P90, st.P90), mix(m.P95, st.P95), mix(m.P99, st.P99), mix(m.P999, st.P999)
+		if first || st.Min < m.Min {
+			m.Min = st.Min
+		}
+		m.Max = math.Max(m.Max, st.Max)
+		m.N += st.N
+		first = false
+	}
+	return m
+}
+
+// JoinRequestLogs is the request logs of a run's blocks as one log: the
+// columns concatenated in block order, each block's send times shifted by
+// its start (offsetsUS, µs after the first block's measured start) and its
+// failure and structured-output indexes by the requests before it. Nil
+// logs are skipped; nil when every log is.
+func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
+	var j *RequestLog
+	for bi, l := range logs {
+		if l == nil {
+			continue
+		}
+		if j == nil {
+			j = &RequestLog{}
+		}
+		base := j.Len()
+		for _, s := range l.StartUS {
+			j.StartUS = append(j.StartUS, s+offsetsUS[bi])
+		}
+		j.TTFTUS = append(j.TTFTUS, l.TTFTUS...)
+		j.E2ELUS = append(j.E2ELUS, l.E2ELUS...)
+		j.ITLMaxUS = append(j.ITLMaxUS, l.ITLMaxUS...)
+		j.InputTokens = append(j.InputTokens, l.InputTokens...)
+		j.OutputTokens = append(j.OutputTokens, l.OutputTokens...)
+		if l.Turn != nil && j.Turn == nil {
+			j.Turn = make([]int, base)
+		}
+		if j.Turn != nil {
+			if l.Turn != nil {
+				j.Turn = append(j.Turn, l.Turn...)
+			} else {
+				j.Turn = append(j.Turn, make([]int, l.Len())...)
+			}
+		}
+		for _, f := range l.Failures {
+			f.Index += base
+			j.Failures = append(j.Failures, f)
+		}
+		for _, i := range l.InvalidStructured {
+			j.InvalidStructured = append(j.InvalidStructured, i+base)
+		}
+	}
+	return j
+}

@@ -1,0 +1,142 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/suite"
+)
+
+func TestABSchedule(t *testing.T) {
+	for pairs, want := range map[int]string{1: "AB", 2: "ABBA", 4: "ABBABAAB", 8: "ABBABAABBAABABBA"} {
+		got := abSchedule(pairs)
+		if got != want {
+			t.Errorf("abSchedule(%d) = %s, want %s", pairs, got, want)
+		}
+		// A linear drift cancels: both sides have the same mean slot.
+		var sum [2]int
+		for i := range len(got) {
+			sum[strings.IndexByte("AB", got[i])] += i
+		}
+		if pairs > 1 && sum[0] != sum[1] {
+			t.Errorf("abSchedule(%d): slot sums %v differ, a linear drift would not cancel", pairs, sum)
+		}
+		for k := 0; k+1 < len(got); k += 2 {
+			if got[k] == got[k+1] {
+				t.Errorf("abSchedule(%d): pair %d is %c%c, not one block of each side", pairs, k/2, got[k], got[k+1])
+			}
+		}
+	}
+}
+
+func TestBlockLoad(t *testing.T) {
+	cfg := load.Config{Requests: 10, Warmup: 3, Seed: 5}
+	total := 0
+	for pair := range 4 {
+		c := blockLoad(cfg, 4, pair, pair == 0)
+		total += c.Requests
+		if (c.Warmup != 0) != (pair == 0) {
+			t.Errorf("pair %d warmup = %d", pair, c.Warmup)
+		}
+		if c.Seed != 5+int64(pair)*blockSeedStride {
+			t.Errorf("pair %d seed = %d", pair, c.Seed)
+		}
+	}
+	if total != 10 {
+		t.Errorf("blocks hold %d requests, want 10", total)
+	}
+}
+
+func TestCheckABPlans(t *testing.T) {
+	base := loadSuite(t, "ab.hcl", map[string]string{"slowdown": "1"})
+	same := loadSuite(t, "ab.hcl", map[string]string{"slowdown": "2"})
+	if err := CheckABPlans(same.Plan(), base.Plan()); err != nil {
+		t.Errorf("a plan differing only in the server's args is refused: %v", err)
+	}
+	other := loadSuite(t, "ab.hcl", map[string]string{"requests": "30"})
+	err := CheckABPlans(other.Plan(), base.Plan())
+	if !errors.Is(err, ErrABPlans) || !strings.Contains(err.Error(), "run chat has another workload or load") {
+		t.Errorf("plans with other loads: err = %v", err)
+	}
+}
+
+// TestRunABSimulator runs both sides against the in-process simulator,
+// the candidate 50% slower per engine step, and checks the layout (two
+// files marking each other, the schedule, blocks), that both blocks of
+// each pair got the same prompts (the same input tokens), each side's own
+// warmup, and that the candidate's TPOT is the slower.
+func TestRunABSimulator(t *testing.T) {
+	base := loadSuite(t, "ab.hcl", map[string]string{"slowdown": "1"})
+	cand := loadSuite(t, "ab.hcl", map[string]string{"slowdown": "1.5"})
+	out := filepath.Join(t.TempDir(), "results.json")
+	rec := &recorder{}
+	cf, bf, err := RunAB(context.Background(), cand, Options{OutputPath: out, Progress: rec},
+		ABOptions{Baseline: base, BaselineVars: map[string]string{"slowdown": "1"}, CandidateVars: map[string]string{"slowdown": "1.5"}})
+	if err != nil {
+		t.Fatalf("RunAB: %v", err)
+	}
+	cdisk, bdisk := readBack(t, out), readBack(t, filepath.Join(filepath.Dir(out), "results.baseline.json"))
+	if cdisk.AB == nil || bdisk.AB == nil || cdisk.AB.Side != results.SideCandidate || bdisk.AB.Side != results.SideBaseline ||
+		cdisk.AB.Pair != "results.baseline.json" || bdisk.AB.Pair != "results.json" || cdisk.AB.Schedule != "ABBA" {
+		t.Fatalf("A/B marks: candidate %+v, baseline %+v", cdisk.AB, bdisk.AB)
+	}
+	if cdisk.AB.Modes["sim"] != string(suite.ABTogether) || bdisk.AB.Vars["slowdown"] != "1" {
+		t.Errorf("modes %v, baseline vars %v", cdisk.AB.Modes, bdisk.AB.Vars)
+	}
+	if cf.Partial || bf.Partial || len(cdisk.Runs) != 1 || len(bdisk.Runs) != 1 {
+		t.Fatalf("files: partial %v %v, runs %d %d", cf.Partial, bf.Partial, len(cdisk.Runs), len(bdisk.Runs))
+	}
+	cr, br := cdisk.Runs[0], bdisk.Runs[0]
+	for _, r := range []results.Run{cr, br} {
+		if r.Status != results.StatusOK || r.Summary.Requests.Completed != 40 || len(r.Blocks) != 2 || len(r.Samples.TPOT) != 40 || len(r.Asserts) != 1 {
+			t.Fatalf("run %s: status %s %v %s, %d completed, %d blocks, asserts %v", r.Name, r.Status, r.InvalidReasons, r.Error, r.Summary.Requests.Completed, len(r.Blocks), r.Asserts)
+		}
+	}
+	wantSlots := [2][]int{{0, 3}, {1, 2}} // ABBA: baseline in slots 0 and 3
+	for side, r := range []results.Run{br, cr} {
+		for i, b := range r.Blocks {
+			if b.Slot != wantSlots[side][i] || b.Pair != i || b.Summary.Requests.Completed != 20 {
+				t.Errorf("%s block %d: slot %d pair %d, %d requests", r.Name, i, b.Slot, b.Pair, b.Summary.Requests.Completed)
+			}
+		}
+	}
+	for i := range cr.Blocks {
+		bi, ci := br.Blocks[i].Summary.InputTokens, cr.Blocks[i].Summary.InputTokens
+		if bi != ci || bi == 0 {
+			t.Errorf("pair %d: input tokens %d on the baseline side, %d on the candidate: not the same prompts", i, bi, ci)
+		}
+	}
+	if br.Blocks[0].Summary.InputTokens == br.Blocks[1].Summary.InputTokens {
+		t.Errorf("both pairs sent %d input tokens: the pairs should have their own prompts", br.Blocks[0].Summary.InputTokens)
+	}
+	// Warmup: only in the first block of each side, 2 asked for and at
+	// least one per user, so 4 to 8 warmup requests beside 80 measured
+	// (a warmup in every block would be 8 to 16).
+	n := rec.count()
+	measured := 0
+	rec.mu.Lock()
+	for _, e := range rec.events {
+		if d, ok := e.(RequestDone); ok && !d.Record.Warmup {
+			measured++
+		}
+	}
+	rec.mu.Unlock()
+	if warm := n["request"] - measured; measured != 80 || warm < 4 || warm > 8 {
+		t.Errorf("%d measured and %d warmup requests, want 80 and 4 to 8", measured, warm)
+	}
+	if n["starting"] != 2 || n["stopped"] != 2 {
+		t.Errorf("events %v: want 2 servers started and stopped", n)
+	}
+	if cr.Load == nil || cr.Load.Requests != 40 || cr.Requests == nil || cr.Requests.Len() != 40 {
+		t.Errorf("candidate's load %+v and request log: want the whole run's (40 requests)", cr.Load)
+	}
+	if cr.Summary.TPOT.P50 <= br.Summary.TPOT.P50 {
+		t.Errorf("TPOT p50: candidate %.2f ms, baseline %.2f ms: the 1.5× slowdown does not show", cr.Summary.TPOT.P50, br.Summary.TPOT.P50)
+	}
+	assertStopped(t, rec.serverURLs())
+}

@@ -1,0 +1,51 @@
+package suite
+
+// ABMode is how an A/B gate (--ab-var) keeps the two sides' server
+// containers while it alternates blocks between them. Endpoints and
+// simulators always stay up for the whole run, whatever the mode.
+type ABMode string
+
+// A/B modes.
+const (
+	// ABTogether keeps both sides' containers up for the whole run: they
+	// must fit on the runner together (the user splits the GPU memory, for
+	// example with a variable for --gpu-memory-utilization).
+	ABTogether ABMode = "together"
+	// ABAlternate stops one side's container and starts the other's before
+	// every block, reusing the weight and compile cache volumes: the
+	// default for server containers, since it needs no more GPU than one side.
+	ABAlternate ABMode = "alternate"
+	// ABCrossover keeps both sides up on disjoint GPUs (each side's gpus
+	// setting) and swaps the GPUs halfway through every run, so that a
+	// difference between the GPUs does not read as one between the sides.
+	ABCrossover ABMode = "crossover"
+)
+
+// abModesText lists the modes for diagnostics.
+const abModesText = `"together" (both sides up, sharing the GPUs), "alternate" (stop and start per block) or "crossover" (disjoint GPUs, swapped halfway)`
+
+// ABModes returns the A/B modes' names.
+func ABModes() []string {
+	return []string{string(ABTogether), string(ABAlternate), string(ABCrossover)}
+}
+
+// ValidABMode reports whether s names an A/B mode.
+func ValidABMode(s string) bool {
+	switch ABMode(s) {
+	case ABTogether, ABAlternate, ABCrossover:
+		return true
+	}
+	return false
+}
+
+// ABModeFor is the mode an A/B gate uses for a target of kind: the gate
+// block's, or the default for it.
+func (s *Suite) ABModeFor(kind string) ABMode {
+	if kind != "server" {
+		return ABTogether
+	}
+	if s.Gate != nil && s.Gate.AB != "" {
+		return s.Gate.AB
+	}
+	return ABAlternate
+}
