@@ -1,5 +1,7 @@
 package suite
 
+import "github.com/hashicorp/hcl/v2"
+
 // ABMode is how an A/B gate (--ab-var) keeps the two sides' server
 // containers while it alternates blocks between them. Endpoints and
 // simulators always stay up for the whole run, whatever the mode.
@@ -39,13 +41,31 @@ func ValidABMode(s string) bool {
 }
 
 // ABModeFor is the mode an A/B gate uses for a target of kind: the gate
-// block's, or the default for it.
+// block's ab, else the defaults block's, else ABAlternate for a server
+// container (endpoints and simulators always stay up: ABTogether).
 func (s *Suite) ABModeFor(kind string) ABMode {
-	if kind != "server" {
+	switch {
+	case kind != "server":
 		return ABTogether
-	}
-	if s.Gate != nil && s.Gate.AB != "" {
+	case s.Gate != nil && s.Gate.AB != "":
 		return s.Gate.AB
+	case s.AB != "":
+		return s.AB
 	}
 	return ABAlternate
+}
+
+// abMode evaluates an ab attribute (of the gate or the defaults block),
+// "" when it is absent or invalid (with a diagnostic).
+func (l *loader) abMode(attr *hcl.Attribute) ABMode {
+	ev := l.evaluator(nil)
+	mode, ok := ev.str(attr)
+	if !ok {
+		return ""
+	}
+	if !ValidABMode(mode) {
+		ev.errorAt(attr, "Invalid A/B mode", "ab = %q: it is how an A/B gate (--ab-var) keeps server containers: %s.%s", mode, abModesText, didYouMean(mode, ABModes()))
+		return ""
+	}
+	return ABMode(mode)
 }

@@ -10,6 +10,7 @@ import (
 // that every scenario inherits and may override attribute by attribute.
 type defaultsBlock struct {
 	Target   *hcl.Attribute `hcl:"target,optional"`
+	AB       *hcl.Attribute `hcl:"ab,optional"`
 	Load     *loadBlock     `hcl:"load,block"`
 	Workload *workloadBlock `hcl:"workload,block"`
 	Goodput  *goodputBlock  `hcl:"goodput,block"`
@@ -24,6 +25,7 @@ func (l *loader) decodeDefaults(blocks hcl.Blocks) *defaultsBlock {
 		}
 		l.defaultsBody = b.Body
 		l.diags = append(l.diags, decodeBody(b.Body, defs)...)
+		l.suite.AB = l.abMode(defs.AB)
 	}
 	return defs
 }

@@ -36,13 +36,7 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 			}
 		}
 		g.FailOnInconclusive, _ = ev.boolean(gb.FailOnInconclusive)
-		if mode, ok := ev.str(gb.AB); ok {
-			if !ValidABMode(mode) {
-				ev.errorAt(gb.AB, "Invalid A/B mode", "ab = %q: it is how an A/B gate (--ab-var) keeps server containers: %s.%s", mode, abModesText, didYouMean(mode, ABModes()))
-			} else {
-				g.AB = ABMode(mode)
-			}
-		}
+		g.AB = l.abMode(gb.AB)
 		seen := map[string]*toleranceBlock{}
 		for _, tb := range gb.Tolerances {
 			if prev, dup := seen[tb.Metric]; dup {

@@ -20,6 +20,8 @@ type Suite struct {
 	Scenarios []*Scenario
 	// Gate is nil when the suite has no gate block.
 	Gate *Gate
+	// AB is the defaults block's ab setting (see Gate.AB, which wins).
+	AB ABMode
 	// Files holds the parsed sources, for rendering diagnostics with snippets.
 	Files map[string]*hcl.File
 	// Secrets are the values llmgate must never publish: everything read
