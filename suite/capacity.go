@@ -47,12 +47,13 @@ const maxCapacityRepeats = 5
 // maxCapacityConcurrency bounds a concurrency search (a connection each).
 const maxCapacityConcurrency = 100000
 
-// decodeCapacity validates a capacity block of scenario name. It returns nil
-// when the block has errors (they are in l.diags).
-func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) *Capacity {
+// decodeCapacity validates a capacity block of scenario name. ok is false
+// when the block has errors (they are in l.diags); c.Vary is set whenever
+// vary itself is valid.
+func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) (c *Capacity, ok bool) {
 	ev := l.evaluator(nil)
-	c := &Capacity{DeclRange: b.DefRange, Repeats: 2}
-	ok := true
+	c = &Capacity{DeclRange: b.DefRange, Repeats: 2}
+	ok = true
 	if hasSweep {
 		l.errorf(b.DefRange.Ptr(), nil, "Capacity with a sweep",
 			"Scenario %q has both a sweep and a capacity block; a capacity search chooses its own loads. Use one or the other, in two scenarios if you want both.", name)
@@ -90,7 +91,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 			}
 		}
 		if loadB != nil && loadB.Rate != nil {
-			l.errorf(loadB.Rate.Range.Ptr(), b.Vary.Range.Ptr(), "Rate with a concurrency search",
+			l.errorf(loadB.Rate.Range.Ptr(), nil, "Rate with a concurrency search",
 				"load.rate makes the scenario an open loop, where concurrency only caps requests in flight; a search over concurrency needs a closed loop. Remove rate, or vary = \"rate\".")
 			ok = false
 		}
@@ -157,10 +158,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 	if r := b.SLO.Expr.Range(); r.End.Byte <= len(l.suite.Files[l.filename].Bytes) {
 		c.SLO.Source = string(r.SliceBytes(l.suite.Files[l.filename].Bytes))
 	}
-	if !ok {
-		return nil
-	}
-	return c
+	return c, ok
 }
 
 // checkCapacityRefs reports asserts of scenario name that use a capacity

@@ -142,18 +142,19 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	workB := overlay(defs.Workload, sb.Workload)
 	goodB := overlay(defs.Goodput, sb.Goodput)
 	var capacity *Capacity
+	vary := ""
 	if sb.Capacity != nil {
-		capacity = l.decodeCapacity(name, sb.Capacity, sb.Sweep != nil, loadB, &assertScope)
+		c, ok := l.decodeCapacity(name, sb.Capacity, sb.Sweep != nil, loadB, &assertScope)
+		vary = c.Vary
+		if ok {
+			capacity = c
+		}
 		if loadB != nil {
 			// The search sets the varied knob; the block need not.
 			cp := *loadB
 			cp.searched = true
 			loadB = &cp
 		}
-	}
-	vary := ""
-	if capacity != nil {
-		vary = capacity.Vary
 	}
 	l.checkCapacityRefs(name, sb.Asserts, sb.Capacity, vary)
 	metrics := unknownMetrics()
