@@ -10,13 +10,13 @@ import (
 // Z is the normal quantile of the confidence bounds Decide uses. A probe
 // is looked at about ten times, so each look uses a stricter bound than a
 // single test would (3 is about 99.7% two-sided).
-const Z = 3.0
+const Z = 2.5
 
 // MinDecided is the fewest measured requests, and MinFraction the
 // smallest fraction of the planned ones, before Decide decides anything.
 const (
 	MinDecided  = 20
-	MinFraction = 0.2
+	MinFraction = 0.25
 )
 
 // huge stands for "no bound yet" in a summary handed to an SLO: an upper
@@ -33,23 +33,31 @@ type Decision struct {
 }
 
 // Decide judges a probe part-way: recs are its records so far, planned the
-// number of measured requests it will send when not stopped. slo judges a
+// number of measured requests it will send when not stopped, and burnIn
+// the number of measured records to leave out at the start (the first
+// wave of a closed loop, all sent at once, is slower than what follows). slo judges a
 // summary. Every latency statistic (ttft, tpot, e2el) is replaced by the
 // ends of its confidence interval: its lower ends in Low, upper ends in
 // High; other metrics keep their value so far. When slo agrees on Low and
 // High, the probe's outcome is decided: met with confidence when both
 // pass, cannot be met when both fail. An SLO over metrics other than the
 // latencies (throughput, error rate) is thus judged on the values so far.
-func Decide(recs []results.Record, planned int, opts results.SummarizeOptions, slo func(*results.Summary) bool) Decision {
+func Decide(recs []results.Record, planned, burnIn int, opts results.SummarizeOptions, slo func(*results.Summary) bool) Decision {
+	var kept []results.Record
 	measured := 0
 	for i := range recs {
-		if !recs[i].Warmup {
-			measured++
+		if recs[i].Warmup {
+			continue
+		}
+		measured++
+		if measured > burnIn {
+			kept = append(kept, recs[i])
 		}
 	}
-	if measured < MinDecided || float64(measured) < MinFraction*float64(planned) || measured >= planned {
+	if len(kept) < MinDecided || float64(measured) < MinFraction*float64(planned) || measured >= planned {
 		return Decision{}
 	}
+	recs = kept
 	sum := results.Summarize(recs, opts)
 	samples := results.NewSamples(recs)
 	d := Decision{Low: sum, High: sum}

@@ -23,17 +23,29 @@ type Search struct {
 	// Repeats is how many probes each end of the final bracket needs.
 	Repeats int
 
-	outcomes map[float64][]bool
-	probes   int
+	outcomes  map[float64][]bool
+	confident map[float64]bool
+	probes    int
 }
 
-// Record adds the outcome of one probe at load.
-func (s *Search) Record(load float64, passed bool) {
+// Record adds the outcome of one probe at load. confident says the probe
+// was decided with confidence before its end (see Decide): such a load is
+// not repeated, while one whose probe ran to the end, near the SLO, is.
+func (s *Search) Record(load float64, passed, confident bool) {
 	if s.outcomes == nil {
 		s.outcomes = map[float64][]bool{}
+		s.confident = map[float64]bool{}
 	}
 	s.outcomes[load] = append(s.outcomes[load], passed)
+	if confident && len(s.outcomes[load]) == 1 {
+		s.confident[load] = true
+	}
 	s.probes++
+}
+
+// needsRepeat reports whether load, an end of the bracket, needs another probe.
+func (s *Search) needsRepeat(load float64) bool {
+	return !s.confident[load] && s.count(load) < max(s.Repeats, 1)
 }
 
 // passes decides a load by the majority of its probes; a tie fails (the
@@ -135,10 +147,10 @@ func (s *Search) Next() (load float64, done bool) {
 	case fail == 0:
 		return min(s.round(2*pass), s.Max), false
 	case s.narrow(pass, fail):
-		if s.count(pass) < reps {
+		if s.needsRepeat(pass) {
 			return pass, false
 		}
-		if s.count(fail) < reps {
+		if s.needsRepeat(fail) {
 			return fail, false
 		}
 		return 0, true

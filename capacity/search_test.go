@@ -17,7 +17,7 @@ func run(t *testing.T, s *Search, probe func(float64) bool) (pass, fail float64,
 			t.Fatalf("probe at %v outside [%v, %v]", load, s.Min, s.Max)
 		}
 		probes = append(probes, load)
-		s.Record(load, probe(load))
+		s.Record(load, probe(load), false)
 	}
 	pass, fail = s.Bracket()
 	return pass, fail, probes
@@ -40,6 +40,27 @@ func TestSearchFindsAThreshold(t *testing.T) {
 		if len(probes) > 16 {
 			t.Errorf("capacity %v: %d probes %v, want at most 16", capacity, len(probes), probes)
 		}
+	}
+}
+
+// TestSearchConfidentEndsNotRepeated: ends of the bracket decided with
+// confidence are probed once.
+func TestSearchConfidentEndsNotRepeated(t *testing.T) {
+	s := &Search{Min: 1, Max: 64, Step: 1, Integer: true, Repeats: 3}
+	seen := map[float64]bool{}
+	for {
+		load, done := s.Next()
+		if done {
+			break
+		}
+		if seen[load] {
+			t.Errorf("load %v probed twice", load)
+		}
+		seen[load] = true
+		s.Record(load, load <= 20, true)
+	}
+	if pass, fail := s.Bracket(); pass != 20 || fail > 22 {
+		t.Errorf("bracket [%v, %v), want [20, 22) or narrower", pass, fail)
 	}
 }
 

@@ -28,7 +28,15 @@ func RunTable(w io.Writer, f *results.File) error {
 			fmtMs(s.TTFT.P50), fmtMs(s.TTFT.P95), fmtMs(s.TPOT.P50), fmtMs(s.E2EL.P95),
 			assertCell(r.Asserts))
 	}
-	return t.write(w)
+	if err := t.write(w); err != nil {
+		return err
+	}
+	for _, r := range capacityRuns(f) {
+		if _, err := fmt.Fprintf(w, "\n%s: %s\n%s", r.Name, CapacityLine(r.Capacity), ProbeTable(r.Capacity)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // assertCell is "2/3 FAIL" when an assert failed, "3/3" when all passed and

@@ -36,7 +36,7 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 			run.Finished = r.now().UTC()
 			return run, true, perr
 		}
-		search.Record(load, probe.Passed)
+		search.Record(load, probe.Passed, probe.Stopped != "")
 	}
 	run.Finished = r.now().UTC()
 	rec.Answer, rec.FailedAt = search.Bracket()
@@ -63,9 +63,16 @@ func (r *runner) probe(ctx context.Context, inst target.Instance, apiKey string,
 	pr := sr.ProbeRun(load)
 	halt := make(chan struct{})
 	pr.Load.Halt = halt
+	// The first wave of a closed loop starts at once and is slower than
+	// what follows; an open loop's first tenth settles its queue.
+	burnIn := pr.Load.Concurrency
+	if pr.Load.Rate > 0 {
+		burnIn = pr.Load.Requests / 10
+	}
 	w := &probeWatch{
 		Progress: r.progress,
 		planned:  pr.Load.Requests,
+		burnIn:   burnIn,
 		opts: results.SummarizeOptions{
 			GoodputTTFT: sr.Goodput.TTFT, GoodputTPOT: sr.Goodput.TPOT, GoodputE2EL: sr.Goodput.E2EL,
 		},
@@ -104,6 +111,7 @@ func (r *runner) probe(ctx context.Context, inst target.Instance, apiKey string,
 type probeWatch struct {
 	Progress
 	planned int
+	burnIn  int
 	opts    results.SummarizeOptions
 	slo     func(*results.Summary) bool
 	halt    chan struct{}
@@ -132,7 +140,7 @@ func (w *probeWatch) Report(e Event) {
 		return
 	}
 	w.next = len(w.recs) + every
-	d := capacity.Decide(w.recs, w.planned, w.opts, w.slo)
+	d := capacity.Decide(w.recs, w.planned, w.burnIn, w.opts, w.slo)
 	if d.Stopped != "" {
 		w.stopped = d.Stopped
 		close(w.halt)
