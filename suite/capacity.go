@@ -189,8 +189,15 @@ func (l *loader) checkCapacityRefs(name string, asserts []*assertBlock, c *capac
 	}
 }
 
-// ProbeRun returns a copy of r that runs at load v of c: concurrency or
-// rate set, the capacity search itself removed, named after the load.
+// MinRequestsPerUser is the fewest measured requests a concurrency probe
+// sends per user: with fewer, some users never send and the probe measures
+// a lower load than it names.
+const MinRequestsPerUser = 2
+
+// ProbeRun returns a copy of r that runs at load v of its capacity search:
+// concurrency or rate set, the search itself removed, named after the
+// load. A concurrency probe sends at least MinRequestsPerUser requests per
+// user when the load block asks for a count.
 func (r *Run) ProbeRun(v float64) *Run {
 	c := *r
 	c.Capacity = nil
@@ -198,6 +205,9 @@ func (r *Run) ProbeRun(v float64) *Run {
 	switch r.Capacity.Vary {
 	case results.VaryConcurrency:
 		c.Load.Concurrency = int(v)
+		if c.Load.Requests > 0 {
+			c.Load.Requests = max(c.Load.Requests, MinRequestsPerUser*int(v))
+		}
 	case results.VaryRate:
 		c.Load.Rate = v
 	}

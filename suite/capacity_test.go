@@ -63,6 +63,9 @@ func TestCapacityBlock(t *testing.T) {
 	if p.Name != "max_users[concurrency=48]" || p.Load.Concurrency != 48 || p.Capacity != nil || p.Load.Requests != 200 {
 		t.Errorf("probe run = %s, concurrency %d, requests %d, capacity %v", p.Name, p.Load.Concurrency, p.Load.Requests, p.Capacity)
 	}
+	if p := users.ProbeRun(128); p.Load.Requests != 256 {
+		t.Errorf("probe at 128 users sends %d requests, want 2 per user", p.Load.Requests)
+	}
 	if q := rate.ProbeRun(2.5); q.Name != "max_rate[rate=2.5]" || q.Load.Rate != 2.5 || q.Load.Concurrency != 256 {
 		t.Errorf("rate probe = %s, rate %v, cap %d", q.Name, q.Load.Rate, q.Load.Concurrency)
 	}
