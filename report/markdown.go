@@ -117,6 +117,9 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 	}
 
+	if c.Current != nil {
+		mdHints(m, c)
+	}
 	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, environment and warnings</summary>", "")
 	m.line(mdHeader)
 	m.line(mdAlign)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/llmgate/llmgate/results"
 )
@@ -31,12 +32,13 @@ func RunTable(w io.Writer, f *results.File) error {
 	if err := t.write(w); err != nil {
 		return err
 	}
+	var b strings.Builder
 	for _, r := range capacityRuns(f) {
-		if _, err := fmt.Fprintf(w, "\n%s: %s\n%s", r.Name, CapacityLine(r.Capacity), ProbeTable(r.Capacity)); err != nil {
-			return err
-		}
+		fmt.Fprintf(&b, "\n%s: %s\n%s", r.Name, CapacityLine(r.Capacity), ProbeTable(r.Capacity))
 	}
-	return nil
+	writeHints(&b, f)
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // assertCell is "2/3 FAIL" when an assert failed, "3/3" when all passed and
