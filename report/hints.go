@@ -93,3 +93,45 @@ func mdHints(m *mdBuilder, c *compare.Comparison) {
 		m.line("")
 	}
 }
+
+// KneeLine reads a sweep's knee: "users: knee at concurrency=24 (8466/s
+// output tokens, TTFT p95 40.6ms); highest throughput with asserts
+// holding: concurrency=16 (6672/s output tokens)".
+func KneeLine(k diagnose.Knee) string {
+	var parts []string
+	if k.At != nil {
+		parts = append(parts, fmt.Sprintf("knee at %s=%s (%s output tokens, TTFT p95 %s)", k.Key, k.At.Params[k.Key],
+			Value(k.At.Summary.Throughput.OutputTokens, results.PerSecond), Value(k.At.Summary.TTFT.P95, results.Milliseconds)))
+	}
+	if k.BestPassing != nil {
+		parts = append(parts, fmt.Sprintf("highest throughput with asserts holding: %s=%s (%s output tokens)", k.Key, k.BestPassing.Params[k.Key],
+			Value(k.BestPassing.Summary.Throughput.OutputTokens, results.PerSecond)))
+	}
+	return k.Scenario + ": " + strings.Join(parts, "; ")
+}
+
+// writeKnees writes the knee of each sweep of f under the run table.
+func writeKnees(b *strings.Builder, f *results.File) {
+	knees := diagnose.Knees(f)
+	if len(knees) == 0 {
+		return
+	}
+	b.WriteString("\nSweeps:\n")
+	for _, k := range knees {
+		b.WriteString("- " + KneeLine(k) + "\n")
+	}
+}
+
+// mdKnees lists the knee of each sweep of f.
+func mdKnees(m *mdBuilder, f *results.File) {
+	knees := diagnose.Knees(f)
+	if len(knees) == 0 {
+		return
+	}
+	m.line("**Sweeps**")
+	m.line("")
+	for _, k := range knees {
+		m.line("- " + mdEscape(KneeLine(k)))
+	}
+	m.line("")
+}

@@ -118,6 +118,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	}
 
 	if c.Current != nil {
+		mdKnees(m, c.Current)
 		mdHints(m, c)
 	}
 	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, environment and warnings</summary>", "")
