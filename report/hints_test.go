@@ -1,9 +1,12 @@
 package report
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/llmgate/llmgate/diagnose"
+	"github.com/llmgate/llmgate/results"
 )
 
 func TestHintLink(t *testing.T) {
@@ -14,5 +17,18 @@ func TestHintLink(t *testing.T) {
 	}
 	if HintLink(nil, []diagnose.Change{{Name: "x", Base: 1, Cur: 2}}) != "" {
 		t.Error("a link without a regression")
+	}
+}
+
+func TestHTMLServerSeries(t *testing.T) {
+	base, cur, c := fixture()
+	cur.Runs[0].ServerSeries = &results.ServerSeries{TMS: []int64{0, 250, 500}, KVCacheUsage: []float64{0.2, 0.5, 0.9},
+		Running: []float64{4, 8, 8}, Waiting: []float64{0, 2, 5}}
+	var b bytes.Buffer
+	if err := HTML(&b, cur, base, c); err != nil {
+		t.Fatal(err)
+	}
+	if page := b.String(); !strings.Contains(page, cur.Runs[0].Name+": server over time") {
+		t.Error("no server time-series chart for a run with a series")
 	}
 }

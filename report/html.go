@@ -84,6 +84,11 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 			}
 		}
 	}
+	for _, r := range d.Runs {
+		if c, ok := serverSeriesChart(r); ok {
+			d.CDFs = append(d.CDFs, c)
+		}
+	}
 	if err := page.Execute(w, d); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
 	}
@@ -162,3 +167,23 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 {{end}}{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
 {{end}}</body></html>
 `))
+
+// serverSeriesChart plots a run's server time series: KV cache usage (in
+// %), requests running and waiting, against seconds into the run.
+func serverSeriesChart(r *results.Run) (template.HTML, bool) {
+	ss := r.ServerSeries
+	if ss == nil || len(ss.TMS) < 2 {
+		return "", false
+	}
+	line := func(name, color string, vals []float64, k float64) series {
+		se := series{Name: name, Color: color}
+		for i, v := range vals {
+			if i < len(ss.TMS) {
+				se.Pts = append(se.Pts, [2]float64{float64(ss.TMS[i]) / 1000, v * k})
+			}
+		}
+		return se
+	}
+	lines := []series{line("KV cache %", colorKnee, ss.KVCacheUsage, 100), line("running", colorCur, ss.Running, 1), line("waiting", colorBase, ss.Waiting, 1)}
+	return lineChart(r.Name+": server over time", "seconds into the run", "KV % / requests", lines), true
+}
