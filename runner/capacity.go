@@ -10,6 +10,9 @@ import (
 	"github.com/llmgate/llmgate/target"
 )
 
+// maxInvalidProbes is how many invalid probes at one load count as a miss.
+const maxInvalidProbes = 3
+
 // searchCapacity carries out a capacity search: one probe after another on
 // the same server, at the loads capacity.Search asks for, each stopped
 // early once its outcome is decided. The returned run holds every probe;
@@ -23,6 +26,7 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 	search := &capacity.Search{Min: c.Min, Max: c.Max, Step: c.Step, Integer: c.Vary == results.VaryConcurrency, Repeats: c.Repeats}
 	run.Started = r.now().UTC()
 	var best *results.Summary
+	invalid := map[float64]int{}
 	for {
 		load, done := search.Next()
 		if done {
@@ -35,6 +39,14 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 			run.Status, run.Error = results.StatusPartial, perr.Error()
 			run.Finished = r.now().UTC()
 			return run, true, perr
+		}
+		// An invalid probe (the load generator failed its own checks) says
+		// nothing about the server: the load is probed again, and only
+		// counts as a miss after maxInvalidProbes such probes.
+		if probe.Status == results.StatusInvalid {
+			if invalid[load]++; invalid[load] < maxInvalidProbes {
+				continue
+			}
 		}
 		search.Record(load, probe.Passed, probe.Stopped != "")
 	}

@@ -20,6 +20,13 @@ func TestCapacitySearchAgainstSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs about 3000 requests on the simulator")
 	}
+	if raceEnabled {
+		// Under -race the simulator's TTFT moves by more than the SLO's
+		// margin between the sweep and the searches: their answers would
+		// be compared on different servers. The search's logic is raced in
+		// package capacity; its runner path in TestCapacityRunsUnderRace.
+		t.Skip("timing comparison; see TestCapacityRunsUnderRace")
+	}
 	s := loadSuite(t, "capacity.hcl", nil)
 	const step = 4.0
 	search := func() *results.Run {
@@ -86,6 +93,9 @@ func TestCapacitySearchAgainstSweep(t *testing.T) {
 	// The target is one step; the simulator runs in real time on a shared
 	// machine, where a busy moment moves TTFT p95 by tens of ms, so the
 	// test holds the search to two steps and logs how far it was.
+	if a1 == 0 || a2 == 0 || bfAnswer == 0 {
+		t.Fatalf("no answer: sweep %v, searches %v and %v", bfAnswer, a1, a2)
+	}
 	within := func(a, b float64) bool { return math.Abs(a-b) <= 2*max(step, 0.1*b) }
 	if !within(a1, bfAnswer) {
 		t.Errorf("search answered %v, the sweep %v: more than two steps apart", a1, bfAnswer)
@@ -109,4 +119,26 @@ func mustMetric(t *testing.T, name string) results.Metric {
 		t.Fatalf("no metric %s", name)
 	}
 	return m
+}
+
+// TestCapacityRunsUnderRace runs one capacity search end to end (the probe
+// watcher, the halt, the progress tee) with loose expectations, so that
+// -race sees the runner's capacity path: it must finish with an answer in
+// range and every probe recorded.
+func TestCapacityRunsUnderRace(t *testing.T) {
+	s := loadSuite(t, "capacity.hcl", map[string]string{"slo_ms": "100000"})
+	plan, err := s.Plan().Filter([]string{"search"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Groups[0].Runs[0].Load.Requests = 20
+	f, err := Run(context.Background(), s, Options{Plan: plan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Runs[0].Capacity
+	// Every load meets a 100 s SLO: the answer is max, confirmed by repeats.
+	if c == nil || c.Answer != 48 || c.FailedAt != 0 || len(c.Probes) < 5 {
+		t.Fatalf("capacity = %+v", c)
+	}
 }
