@@ -55,6 +55,23 @@ type Config struct {
 	// OnMeasureStart, when set, is called once, after the warmup and before
 	// the first measured send (the runner restarts its /metrics scraper there).
 	OnMeasureStart func()
+	// Halt, when set and closed, ends the measured phase early: no further
+	// request is started and those in flight finish normally (a capacity
+	// probe whose outcome is already decided).
+	Halt <-chan struct{}
+}
+
+// halted reports whether c.Halt is closed.
+func (c *Config) halted() bool {
+	if c.Halt == nil {
+		return false
+	}
+	select {
+	case <-c.Halt:
+		return true
+	default:
+		return false
+	}
 }
 
 // Ramp describes a rate that changes over the run.

@@ -229,6 +229,8 @@ func (r *runner) openLoop(ctx context.Context) {
 			select {
 			case <-ctx.Done():
 				return
+			case <-r.cfg.Halt: // a nil Halt never fires
+				return
 			case <-timer.C:
 			}
 		}
@@ -279,7 +281,7 @@ func (r *runner) next(at time.Time) (slot, bool) {
 		p.warmSent++
 		return s, true
 	}
-	if (r.cfg.Requests > 0 && p.measSent >= r.cfg.Requests) || (r.cfg.Duration > 0 && at.Sub(p.start) >= r.cfg.Duration) {
+	if (r.cfg.Requests > 0 && p.measSent >= r.cfg.Requests) || (r.cfg.Duration > 0 && at.Sub(p.start) >= r.cfg.Duration) || r.cfg.halted() {
 		r.seq.Add(-1)
 		return slot{}, false
 	}

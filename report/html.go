@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/diagnose"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -51,8 +52,12 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 			d.Warnings = append(d.Warnings, w.Error())
 		}
 	}
+	knees := map[string]diagnose.Knee{}
+	for _, k := range diagnose.Knees(cur) {
+		knees[k.Scenario] = k
+	}
 	for _, s := range sweeps(cur, base) {
-		d.Charts = append(d.Charts, sweepChart(s))
+		d.Charts = append(d.Charts, sweepChart(s, knees[s.Scenario]))
 	}
 	baseRuns := map[string]*results.Run{}
 	if base != nil {
@@ -79,6 +84,11 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 			}
 		}
 	}
+	for _, r := range d.Runs {
+		if c, ok := serverSeriesChart(r); ok {
+			d.CDFs = append(d.CDFs, c)
+		}
+	}
 	if err := page.Execute(w, d); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
 	}
@@ -87,7 +97,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 
 // sweepChart is the throughput–latency curve of a sweep: output tokens/s
 // against TTFT p95, one point per sweep value.
-func sweepChart(s sweep) template.HTML {
+func sweepChart(s sweep, k diagnose.Knee) template.HTML {
 	mk := func(name, color string, dash bool, runs []*results.Run) series {
 		se := series{Name: name, Color: color, Dash: dash}
 		for i, r := range runs {
@@ -99,6 +109,15 @@ func sweepChart(s sweep) template.HTML {
 		return se
 	}
 	ss := []series{mk("baseline", colorBase, true, s.Baseline), mk("current", colorCur, false, s.Current)}
+	// The knee and the best run that meets the asserts, as marked points.
+	mark := func(name, color string, r *results.Run) {
+		if r != nil && measured(r) {
+			ss = append(ss, series{Name: name, Color: color, Pts: [][2]float64{{r.Summary.Throughput.OutputTokens, r.Summary.TTFT.P95}},
+				Labels: []string{name}})
+		}
+	}
+	mark("knee", colorKnee, k.At)
+	mark("asserts hold", colorPass, k.BestPassing)
 	return lineChart(s.Scenario+": throughput vs TTFT p95, points labelled by "+s.Key, "output tokens/s", "TTFT p95 (ms)", ss)
 }
 
@@ -148,3 +167,23 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 {{end}}{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
 {{end}}</body></html>
 `))
+
+// serverSeriesChart plots a run's server time series: KV cache usage (in
+// %), requests running and waiting, against seconds into the run.
+func serverSeriesChart(r *results.Run) (template.HTML, bool) {
+	ss := r.ServerSeries
+	if ss == nil || len(ss.TMS) < 2 {
+		return "", false
+	}
+	line := func(name, color string, vals []float64, k float64) series {
+		se := series{Name: name, Color: color}
+		for i, v := range vals {
+			if i < len(ss.TMS) {
+				se.Pts = append(se.Pts, [2]float64{float64(ss.TMS[i]) / 1000, v * k})
+			}
+		}
+		return se
+	}
+	lines := []series{line("KV cache %", colorKnee, ss.KVCacheUsage, 100), line("running", colorCur, ss.Running, 1), line("waiting", colorBase, ss.Waiting, 1)}
+	return lineChart(r.Name+": server over time", "seconds into the run", "KV % / requests", lines), true
+}

@@ -70,6 +70,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 		m.line("")
 	}
+	mdCapacity(m, c.Current, c.Baseline)
 	var changed []*compare.Row
 	for i := range c.Rows {
 		if r := &c.Rows[i]; r.Verdict != compare.Unchanged {
@@ -116,6 +117,10 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 	}
 
+	if c.Current != nil {
+		mdKnees(m, c.Current)
+		mdHints(m, c)
+	}
 	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, environment and warnings</summary>", "")
 	m.line(mdHeader)
 	m.line(mdAlign)
@@ -142,6 +147,25 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.close(fmt.Sprintf("_Truncated: %d more lines did not fit in %d characters; see the JSON or HTML report for everything._", m.dropped, limit))
 	}
 	return m.b.String()
+}
+
+// mdCapacity lists each capacity search's answer beside the baseline's:
+// "- max_users: max users under SLO: 64 → 48".
+func mdCapacity(m *mdBuilder, cur, base *results.File) {
+	runs := capacityRuns(cur)
+	if len(runs) == 0 {
+		return
+	}
+	baseCap := map[string]*results.Capacity{}
+	for _, r := range capacityRuns(base) {
+		baseCap[r.Name] = r.Capacity
+	}
+	m.line("**Capacity under SLO**")
+	m.line("")
+	for _, r := range runs {
+		m.line("- " + mdEscape(r.Name) + ": " + mdEscape(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + mdCode(r.Capacity.SLO) + ")")
+	}
+	m.line("")
 }
 
 // mdBuilder appends lines until its limit, then counts what it drops.

@@ -4,31 +4,46 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/llmgate/llmgate/results"
 )
 
 // RunTable writes one aligned row per run of f: name, status, requests
 // ok/failed, request and output-token throughput, TTFT p50/p95, TPOT p50,
-// E2EL p95 (milliseconds) and asserts passed/total. Runs that were not
+// E2EL p95 (milliseconds), the server's KV cache usage (max), requests
+// waiting and running (max), preemptions and prefix-cache hit rate, and
+// asserts passed/total. Runs that were not
 // measured (status failed) show "-" for their numbers.
 func RunTable(w io.Writer, f *results.File) error {
 	t := &table{left: map[int]bool{1: true}}
-	t.add("run", "status", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p95", "TPOT p50", "E2EL p95", "asserts")
+	t.add("run", "status", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p95", "TPOT p50", "E2EL p95",
+		"KV max", "waiting", "running", "preempt", "hit rate", "asserts")
 	for i := range f.Runs {
 		r := &f.Runs[i]
 		s := &r.Summary
 		if r.Status == results.StatusFailed {
-			t.add(r.Name, r.Status, "-", "-", "-", "-", "-", "-", "-", "-", assertCell(r.Asserts))
+			t.add(r.Name, r.Status, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", assertCell(r.Asserts))
 			continue
 		}
 		t.add(r.Name, r.Status,
 			strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed),
 			fmtNum(s.Throughput.Requests), fmtNum(s.Throughput.OutputTokens),
 			fmtMs(s.TTFT.P50), fmtMs(s.TTFT.P95), fmtMs(s.TPOT.P50), fmtMs(s.E2EL.P95),
+			kvCell(s.Server), waitingCell(s.Server), runningCell(r.ServerSeries), preemptCell(s.Server), hitCell(s.Server),
 			assertCell(r.Asserts))
 	}
-	return t.write(w)
+	if err := t.write(w); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, r := range capacityRuns(f) {
+		fmt.Fprintf(&b, "\n%s: %s\n%s", r.Name, CapacityLine(r.Capacity), ProbeTable(r.Capacity))
+	}
+	writeKnees(&b, f)
+	writeHints(&b, f)
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // assertCell is "2/3 FAIL" when an assert failed, "3/3" when all passed and
@@ -47,4 +62,45 @@ func assertCell(as []results.AssertResult) string {
 		return fmt.Sprintf("%d/%d FAIL", passed, len(as))
 	}
 	return fmt.Sprintf("%d/%d", passed, len(as))
+}
+
+// Server columns of the run table: "-" for a server without /metrics.
+func kvCell(m *results.ServerMetrics) string {
+	if m == nil {
+		return "-"
+	}
+	return Value(m.KVCacheUsageMax, results.Ratio)
+}
+
+func waitingCell(m *results.ServerMetrics) string {
+	if m == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(m.RequestsWaitingMax, 'f', 0, 64)
+}
+
+func preemptCell(m *results.ServerMetrics) string {
+	if m == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(m.Preemptions, 'f', 0, 64)
+}
+
+func hitCell(m *results.ServerMetrics) string {
+	if m == nil {
+		return "-"
+	}
+	return Value(m.PrefixCacheHitRate, results.Ratio)
+}
+
+// runningCell is the most requests the server ran at once, from its series.
+func runningCell(ss *results.ServerSeries) string {
+	if ss == nil || len(ss.Running) == 0 {
+		return "-"
+	}
+	most := 0.0
+	for _, v := range ss.Running {
+		most = max(most, v)
+	}
+	return strconv.FormatFloat(most, 'f', 0, 64)
 }

@@ -26,6 +26,7 @@ const (
 	plotW, plotH               = svgW - padL - padR, svgH - padT - padB
 	maxCDFPoints               = 200
 	colorBase, colorCur, colGr = "#8a8f98", "#1f6feb", "#d0d7de"
+	colorKnee, colorPass       = "#cf222e", "#1a7f37"
 )
 
 // lineChart draws series as an inline SVG with axes, ticks and a legend.

@@ -119,6 +119,8 @@ type Run struct {
 	// Blocks are the run's blocks when it is one side of an A/B run, in
 	// schedule order; Summary and Samples then merge them (MergeBlocks).
 	Blocks []Block `json:"blocks,omitempty"`
+	// Capacity is set on a capacity search's run: its probes and answer.
+	Capacity *Capacity `json:"capacity,omitempty"`
 }
 
 // Valid reports whether the run's numbers may be judged.

@@ -238,6 +238,16 @@ func buildNamespace() map[string]Metric {
 	})
 	value("client.schedule_lag.p99", "client", Milliseconds, LowerIsBetter, always(func(s *Summary) float64 { return s.Client.ScheduleLagP99 }))
 	value("client.achieved_rate", "client", PerSecond, HigherIsBetter, always(func(s *Summary) float64 { return s.Client.AchievedRate }))
+	capacity := func(vary string) func(*Summary) (float64, bool) {
+		return func(s *Summary) (float64, bool) {
+			if s.Capacity == nil || s.Capacity.Vary != vary {
+				return 0, false
+			}
+			return s.Capacity.Value, true
+		}
+	}
+	value("capacity.concurrency", "capacity", Count, HigherIsBetter, capacity(VaryConcurrency))
+	value("capacity.rate", "capacity", PerSecond, HigherIsBetter, capacity(VaryRate))
 	return ns
 }
 

@@ -18,6 +18,8 @@ type Summary struct {
 	// Structured is nil unless the workload asked for structured output.
 	Structured *Structured `json:"structured,omitempty"`
 	Client     Client      `json:"client"`
+	// Capacity is set on a capacity search's run: the answer it found.
+	Capacity *CapacityAnswer `json:"capacity,omitempty"`
 
 	// DurationSeconds is the measured window: first send after warmup to last completion.
 	DurationSeconds float64 `json:"duration_s"`

@@ -65,7 +65,11 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 
 	var errs []error
 	for i, sr := range g.Runs {
-		run, fatal, rerr := r.execute(ctx, inst, spec.APIKey, sr, ref)
+		exec := r.execute
+		if sr.Capacity != nil {
+			exec = r.searchCapacity
+		}
+		run, fatal, rerr := exec(ctx, inst, spec.APIKey, sr, ref)
 		if werr := r.record(run); werr != nil {
 			return errors.Join(append(errs, rerr, werr)...)
 		}

@@ -39,6 +39,8 @@ var catalog = []struct {
 	{file: "multi-turn.hcl", minRuns: 1, mustMention: []string{`kind          = "conversation"`, "turns"}},
 	// Long prompts.
 	{file: "long-context.hcl", minRuns: 2, mustMention: []string{"--max-model-len"}},
+	// The largest concurrency under an SLO, gated.
+	{file: "capacity.hcl", minRuns: 1, mustMention: []string{"capacity {", "capacity.concurrency"}},
 }
 
 func TestCatalogIsComplete(t *testing.T) {

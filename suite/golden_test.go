@@ -131,6 +131,16 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "sweep_value_separator.hcl", pos: "4:31", summary: "Unusable sweep value"},
 		// 299 additions in one expression: refused before parsing.
 		{file: "long_expression.hcl", pos: "4:532", summary: "Expression too long"},
+		// vary = "concurency".
+		{file: "capacity_bad_vary.hcl", pos: "5:12", summary: "Invalid capacity variable"},
+		// max below min, fractional users, step = 0.
+		{file: "capacity_bounds.hcl", pos: "7:12", summary: "Invalid capacity bound"},
+		// A capacity search with a sweep.
+		{file: "capacity_with_sweep.hcl", pos: "10:3", summary: "Capacity with a sweep"},
+		// capacity.concurrency in a scenario without a search.
+		{file: "capacity_without_search.hcl", pos: "8:17", summary: "Capacity without a search"},
+		// rate in a concurrency search, the answer in its own SLO, the other variable's answer.
+		{file: "capacity_slo.hcl", pos: "5:5", summary: "Rate with a concurrency search"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

@@ -31,6 +31,10 @@ type loadBlock struct {
 	SelfCheck   *selfCheckBlock `hcl:"self_check,block"`
 	Body        hcl.Body        `hcl:",body"`
 	DefRange    hcl.Range       `hcl:",def_range"`
+
+	// searched is set for a scenario whose capacity block chooses the
+	// concurrency or rate, so neither need be set here.
+	searched bool
 }
 
 // rampBlock is `ramp { kind = "linear"  from = 1  over = "1m" }` inside load.
@@ -127,7 +131,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
 		ev.consequenceRange(where, within, "Run without an end",
 			"The load block sets neither requests nor duration, so the run would never stop; set requests = N, duration = \"3m\", or both (the first reached ends the run).")
 	}
-	if b.Concurrency == nil && b.Rate == nil {
+	if b.Concurrency == nil && b.Rate == nil && !b.searched {
 		ev.consequenceRange(where, within, "No arrival process",
 			"Set concurrency = N for a closed loop of N users, or rate = R for an open loop of R requests per second (with concurrency as an optional cap).")
 	}

@@ -95,6 +95,10 @@ type Run struct {
 	Goodput Goodput
 	// Asserts are evaluated after the run.
 	Asserts []*Assert
+	// Capacity, when set, makes the run a capacity search: probes at
+	// several loads (see ProbeRun), answered by the largest load that
+	// meets Capacity.SLO.
+	Capacity *Capacity
 
 	// ctx is the run's evaluation context (var.*, sweep.*, functions);
 	// nil for runs built outside Load.

@@ -19,6 +19,7 @@ type scenarioBlock struct {
 	Load        *loadBlock     `hcl:"load,block"`
 	Sweep       *sweepBlock    `hcl:"sweep,block"`
 	Goodput     *goodputBlock  `hcl:"goodput,block"`
+	Capacity    *capacityBlock `hcl:"capacity,block"`
 	Asserts     []*assertBlock `hcl:"assert,block"`
 }
 
@@ -140,6 +141,22 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	loadB := overlay(defs.Load, sb.Load)
 	workB := overlay(defs.Workload, sb.Workload)
 	goodB := overlay(defs.Goodput, sb.Goodput)
+	var capacity *Capacity
+	vary := ""
+	if sb.Capacity != nil {
+		c, ok := l.decodeCapacity(name, sb.Capacity, sb.Sweep != nil, loadB, &assertScope)
+		vary = c.Vary
+		if ok {
+			capacity = c
+		}
+		if loadB != nil {
+			// The search sets the varied knob; the block need not.
+			cp := *loadB
+			cp.searched = true
+			loadB = &cp
+		}
+	}
+	l.checkCapacityRefs(name, sb.Asserts, sb.Capacity, vary)
 	metrics := unknownMetrics()
 	src := l.suite.Files[l.filename].Bytes
 	for _, params := range pts {
@@ -157,6 +174,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		loadB.fill(ev, &run.Load, b.DefRange)
 		workB.fill(ev, &run.Load.Workload, l.dir, b.DefRange)
 		run.Goodput = goodB.goodput(ev)
+		run.Capacity = capacity
 
 		actx := ctx.NewChild()
 		actx.Variables = metrics

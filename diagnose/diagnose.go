@@ -1,0 +1,286 @@
+// Package diagnose reads a run's results for the traps of a serving
+// benchmark (a full KV cache, a queueing tail, a saturated server, a cold
+// prefix cache, invalid structured output, a lagging load generator) and
+// names each one it finds with its evidence and a next step. Its functions
+// are pure: they read results and return hints, and never format numbers
+// beyond the evidence they name.
+package diagnose
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// Kind names a trap.
+type Kind string
+
+// The traps Run and Sweep look for.
+const (
+	MemoryBound     Kind = "memory_bound"
+	TTFTTail        Kind = "ttft_tail"
+	Saturated       Kind = "saturated"
+	ColdPrefixCache Kind = "cold_prefix_cache"
+	QueueBound      Kind = "queue_bound"
+	InvalidOutput   Kind = "invalid_structured_output"
+	TPOTGrowth      Kind = "tpot_growth"
+	Errors          Kind = "errors"
+	ClientLag       Kind = "client_lag"
+)
+
+// Evidence is one value a hint rests on, named as the metric namespace
+// names it where it can ("server.preemptions").
+type Evidence struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// Hint is one trap that fired for a run (or a sweep's runs).
+type Hint struct {
+	Kind Kind `json:"kind"`
+	// Run is the run the hint is about (the sweep's last run for sweep hints).
+	Run string `json:"run"`
+	// What says what the evidence means; Next is what to try.
+	What string `json:"what"`
+	Next string `json:"next"`
+	// Evidence are the values the hint rests on.
+	Evidence []Evidence `json:"evidence"`
+}
+
+// Thresholds of the traps.
+const (
+	// KVFull is the KV cache usage above which a run with preemptions is memory-bound.
+	KVFull = 0.95
+	// TailRatio is how many times its mean TTFT p99 may be before it is a tail.
+	TailRatio = 3.0
+	// ColdHitRate is the prefix-cache hit rate below which a prefix workload is cold.
+	ColdHitRate = 0.3
+	// LagMs is the load generator's own p99 schedule lag (ms) that makes
+	// its numbers suspect: half the bound at which load marks a run invalid.
+	LagMs = 25.0
+	// FlatGain is the throughput gain below which doubling concurrency is flat.
+	FlatGain = 1.1
+	// SteepTPOT is the TPOT growth per doubling of concurrency that is steep.
+	SteepTPOT = 1.5
+	// MinRequestsForTail is the fewest completed requests whose p99 means anything.
+	MinRequestsForTail = 100
+	// MinTailMs is how far (ms) TTFT p99 must be above its mean to be a
+	// tail worth a hint: a 5 ms mean with a 20 ms p99 is jitter, not queueing.
+	MinTailMs = 100.0
+)
+
+// Run returns the hints that fire for one run, in a fixed order.
+func Run(r *results.Run) []Hint {
+	if r == nil || r.Status == results.StatusFailed {
+		return nil
+	}
+	s := &r.Summary
+	var hints []Hint
+	add := func(k Kind, what, next string, ev ...Evidence) {
+		hints = append(hints, Hint{Kind: k, Run: r.Name, What: what, Next: next, Evidence: ev})
+	}
+	if m := s.Server; m != nil {
+		if m.KVCacheUsageMax >= KVFull && m.Preemptions > 0 {
+			add(MemoryBound, "the KV cache filled up and the scheduler preempted sequences: memory-bound",
+				"run fewer sequences (--max-num-seqs), give the KV cache more memory (--gpu-memory-utilization), use --kv-cache-dtype fp8, or enable prefix caching",
+				Evidence{"server.kv_cache_usage.max", m.KVCacheUsageMax}, Evidence{"server.preemptions", m.Preemptions})
+		}
+		if r.Load != nil && r.Load.Workload == "prefix" && m.PrefixCacheHitRate < ColdHitRate {
+			add(ColdPrefixCache, "a prefix workload barely hit the prefix cache: caching is off, or its entries were evicted",
+				"check --enable-prefix-caching, and whether the KV cache is large enough to keep the shared prefixes",
+				Evidence{"server.prefix_cache_hit_rate", m.PrefixCacheHitRate})
+		}
+		if q := queueBound(r); q != nil {
+			add(QueueBound, "requests were waiting in the server's queue through the whole run: queue-bound",
+				"lower the offered load, or raise --max-num-seqs if memory allows", q...)
+		}
+	}
+	if s.TTFT.N >= MinRequestsForTail && s.TTFT.Mean > 0 && s.TTFT.P99 > TailRatio*s.TTFT.Mean && s.TTFT.P99-s.TTFT.Mean >= MinTailMs {
+		add(TTFTTail, "TTFT p99 is more than 3× its mean: requests queue, or prefill interferes with decode",
+			"look at chunked prefill and the batched-token budget (--max-num-batched-tokens), and at the server's waiting queue",
+			Evidence{"ttft.p99", s.TTFT.P99}, Evidence{"ttft.mean", s.TTFT.Mean})
+	}
+	if st := s.Structured; st != nil && st.ValidRate < 1 {
+		add(InvalidOutput, "some structured outputs did not follow the schema",
+			"check the guided-decoding backend and the schema; look at the failing answers in the results",
+			Evidence{"structured.valid_rate", st.ValidRate})
+	}
+	if s.ErrorRate > 0 {
+		ev := []Evidence{{"error_rate", s.ErrorRate}, {"requests.failed", float64(s.Requests.Failed)}}
+		what, next := "requests failed, spread over the run", "read the first errors in the results and the server log"
+		if share, ok := burst(r); ok && share >= BurstShare {
+			what = "requests failed in a burst: most failures fell within a fifth of the run"
+			next = "look for a stall, restart or overload at that time in the server log"
+			ev = append(ev, Evidence{"share of failures in one fifth of the run", share})
+		}
+		add(Errors, what, next, ev...)
+	}
+	if s.Client.ScheduleLagP99 > LagMs {
+		add(ClientLag, "the load generator itself fell behind its schedule, so latencies include its own delay",
+			"give llmgate more CPU, or run it on another machine than the server",
+			Evidence{"client.schedule_lag.p99", s.Client.ScheduleLagP99})
+	}
+	return hints
+}
+
+// QueueShare is the share of a run's scrapes that must see waiting
+// requests for the run to be queue-bound.
+const QueueShare = 0.9
+
+// queueBound returns the evidence that requests waited through the whole
+// run (in at least QueueShare of at least four scrapes of the server's
+// series), or nil.
+func queueBound(r *results.Run) []Evidence {
+	ss := r.ServerSeries
+	if ss == nil || len(ss.Waiting) < 4 {
+		return nil
+	}
+	waiting, most := 0, 0.0
+	for _, w := range ss.Waiting {
+		if w > 0 {
+			waiting++
+		}
+		most = max(most, w)
+	}
+	share := float64(waiting) / float64(len(ss.Waiting))
+	if share < QueueShare {
+		return nil
+	}
+	return []Evidence{{"share of scrapes with requests waiting", share}, {"server.requests_waiting.max", most}}
+}
+
+// BurstShare is the share of a run's failures that, falling within a
+// fifth of the run, makes them a burst.
+const BurstShare = 0.5
+
+// burst returns the largest share of failures sent within one fifth of
+// the run, and false when there are too few failures to say.
+func burst(r *results.Run) (float64, bool) {
+	log := r.Requests
+	if log == nil || len(log.Failures) < 3 || len(log.StartUS) == 0 {
+		return 0, false
+	}
+	var span int64
+	for _, t := range log.StartUS {
+		span = max(span, t)
+	}
+	var ts []int64
+	for _, f := range log.Failures {
+		if f.Index >= 0 && f.Index < len(log.StartUS) {
+			ts = append(ts, log.StartUS[f.Index])
+		}
+	}
+	if len(ts) < 3 || span <= 0 {
+		return 0, false
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	best, j := 0, 0
+	for i := range ts {
+		for ts[i]-ts[j] > span/5 {
+			j++
+		}
+		best = max(best, i-j+1)
+	}
+	return float64(best) / float64(len(ts)), true
+}
+
+// Sweep returns the hints that fire across the runs of one scenario swept
+// over concurrency: throughput flat while concurrency doubles (past the
+// knee), and TPOT growing steeply with the batch. runs may be in any order;
+// those without a numeric concurrency parameter are ignored.
+func Sweep(runs []*results.Run) []Hint {
+	type point struct {
+		c   float64
+		run *results.Run
+	}
+	var pts []point
+	for _, r := range runs {
+		if r.Status != results.StatusOK && r.Status != results.StatusInvalid {
+			continue
+		}
+		c, err := strconv.ParseFloat(r.Params["concurrency"], 64)
+		if err != nil || c <= 0 {
+			continue
+		}
+		pts = append(pts, point{c, r})
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].c < pts[j].c })
+	var hints []Hint
+	flat, steep := false, false
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if b.c < 2*a.c {
+			continue // only doublings (or more) say anything
+		}
+		ta, tb := a.run.Summary.Throughput.OutputTokens, b.run.Summary.Throughput.OutputTokens
+		if !flat && ta > 0 && tb < FlatGain*ta {
+			flat = true
+			hints = append(hints, Hint{Kind: Saturated, Run: b.run.Name,
+				What:     "throughput stayed flat while concurrency grew: the server is saturated, past the knee",
+				Next:     "serve at or below the knee's concurrency; more users only wait longer",
+				Evidence: []Evidence{{"concurrency", a.c}, {"throughput.output_tokens", ta}, {"concurrency", b.c}, {"throughput.output_tokens", tb}}})
+		}
+		pa, pb := a.run.Summary.TPOT.P50, b.run.Summary.TPOT.P50
+		if !steep && pa > 0 && pb > SteepTPOT*pa {
+			steep = true
+			hints = append(hints, Hint{Kind: TPOTGrowth, Run: b.run.Name,
+				What:     "TPOT grew steeply with the batch: decode is memory-bandwidth or compute bound at this batch size",
+				Next:     "cap the batch (--max-num-seqs) where TPOT still meets the SLO, or look at the attention backend and CUDA graphs",
+				Evidence: []Evidence{{"concurrency", a.c}, {"tpot.p50", pa}, {"concurrency", b.c}, {"tpot.p50", pb}}})
+		}
+	}
+	return hints
+}
+
+// File returns the hints of every run of f, then those of each scenario's
+// sweep, in run order.
+func File(f *results.File) []Hint {
+	if f == nil {
+		return nil
+	}
+	var hints []Hint
+	byScenario := map[string][]*results.Run{}
+	var order []string
+	for i := range f.Runs {
+		r := &f.Runs[i]
+		hints = append(hints, Run(r)...)
+		if _, ok := byScenario[r.Scenario]; !ok {
+			order = append(order, r.Scenario)
+		}
+		byScenario[r.Scenario] = append(byScenario[r.Scenario], r)
+	}
+	for _, sc := range order {
+		hints = append(hints, Sweep(byScenario[sc])...)
+	}
+	return hints
+}
+
+// Change is one piece of a hint's evidence in the baseline and now.
+type Change struct {
+	Name      string
+	Base, Cur float64
+}
+
+// Changes returns the evidence of h that base (the same run in the
+// baseline) has a different value for: what links a regression to its
+// cause ("server.preemptions 0 → 19"). Evidence that is not a metric of
+// the namespace is left out.
+func Changes(h Hint, base *results.Run) []Change {
+	if base == nil {
+		return nil
+	}
+	var out []Change
+	for _, e := range h.Evidence {
+		m, ok := results.LookupMetric(e.Name)
+		if !ok {
+			continue
+		}
+		b, ok := m.Value(&base.Summary)
+		if !ok || b == e.Value {
+			continue
+		}
+		out = append(out, Change{Name: e.Name, Base: b, Cur: e.Value})
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package diagnose
+
+import (
+	"testing"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+func kinds(hs []Hint) map[Kind]bool {
+	out := map[Kind]bool{}
+	for _, h := range hs {
+		out[h.Kind] = true
+		if len(h.Evidence) == 0 || h.What == "" || h.Next == "" {
+			panic("hint without evidence or next step: " + string(h.Kind))
+		}
+	}
+	return out
+}
+
+// clean is a run no trap fires on.
+func clean() results.Run {
+	return results.Run{Name: "r", Status: results.StatusOK, Summary: results.Summary{
+		TTFT:       results.Stats{N: 500, Mean: 50, P99: 120},
+		Server:     &results.ServerMetrics{KVCacheUsageMax: 0.97, PrefixCacheHitRate: 0.1},
+		Structured: &results.Structured{ValidRate: 1},
+		Client:     results.Client{ScheduleLagP99: 2},
+	}, ServerSeries: &results.ServerSeries{Waiting: []float64{0, 3, 5, 0, 0}}}
+}
+
+func TestRunHints(t *testing.T) {
+	if hs := Run(ptr(clean())); len(hs) != 0 {
+		t.Fatalf("clean run has hints: %+v", hs)
+	}
+	for _, c := range []struct {
+		kind  Kind
+		plant func(*results.Run)
+	}{
+		{MemoryBound, func(r *results.Run) { r.Summary.Server.Preemptions = 3 }},
+		{TTFTTail, func(r *results.Run) { r.Summary.TTFT.P99 = 400 }},
+		{ColdPrefixCache, func(r *results.Run) { r.Load = &results.LoadConfig{Workload: "prefix"} }},
+		{QueueBound, func(r *results.Run) { r.ServerSeries.Waiting = []float64{2, 3, 5, 4, 1} }},
+		{InvalidOutput, func(r *results.Run) { r.Summary.Structured.ValidRate = 0.98 }},
+		{Errors, func(r *results.Run) { r.Summary.ErrorRate = 0.01; r.Summary.Requests.Failed = 5 }},
+		{ClientLag, func(r *results.Run) { r.Summary.Client.ScheduleLagP99 = 40 }},
+	} {
+		r := clean()
+		c.plant(&r)
+		got := kinds(Run(&r))
+		if !got[c.kind] || len(got) != 1 {
+			t.Errorf("planted %s: hints %v", c.kind, got)
+		}
+	}
+	// A tail of a few ms over a tiny mean is jitter, not queueing.
+	r := clean()
+	r.Summary.TTFT = results.Stats{N: 500, Mean: 4, P99: 30}
+	if hs := Run(&r); len(hs) != 0 {
+		t.Errorf("jitter read as a tail: %+v", hs)
+	}
+}
+
+func TestErrorBursts(t *testing.T) {
+	start := make([]int64, 100)
+	for i := range start {
+		start[i] = int64(i) * 1000
+	}
+	burst := &results.RequestLog{StartUS: start, Failures: []results.RequestFailure{{Index: 40}, {Index: 41}, {Index: 43}, {Index: 45}}}
+	spread := &results.RequestLog{StartUS: start, Failures: []results.RequestFailure{{Index: 1}, {Index: 30}, {Index: 60}, {Index: 95}}}
+	for _, c := range []struct {
+		log   *results.RequestLog
+		burst bool
+	}{{burst, true}, {spread, false}} {
+		r := clean()
+		r.Summary.ErrorRate, r.Requests = 0.04, c.log
+		hs := Run(&r)
+		if len(hs) != 1 || hs[0].Kind != Errors || (len(hs[0].Evidence) == 3) != c.burst {
+			t.Errorf("burst %v: %+v", c.burst, hs)
+		}
+	}
+}
+
+func TestSweepHints(t *testing.T) {
+	run := func(c string, tput, tpot float64) *results.Run {
+		return &results.Run{Name: "s[concurrency=" + c + "]", Status: results.StatusOK, Params: map[string]string{"concurrency": c},
+			Summary: results.Summary{Throughput: results.Throughput{OutputTokens: tput}, TPOT: results.Stats{N: 10, P50: tpot}}}
+	}
+	growing := []*results.Run{run("1", 100, 10), run("2", 190, 11), run("4", 360, 12), run("8", 700, 14)}
+	if hs := Sweep(growing); len(hs) != 0 {
+		t.Errorf("a sweep that scales has hints: %+v", hs)
+	}
+	flat := []*results.Run{run("8", 700, 14), run("16", 740, 15), run("4", 360, 12)}
+	if got := kinds(Sweep(flat)); !got[Saturated] || got[TPOTGrowth] {
+		t.Errorf("flat throughput: %v", got)
+	}
+	steep := []*results.Run{run("4", 360, 12), run("8", 700, 20)}
+	if got := kinds(Sweep(steep)); !got[TPOTGrowth] || got[Saturated] {
+		t.Errorf("steep TPOT: %v", got)
+	}
+}
+
+func TestChanges(t *testing.T) {
+	cur := clean()
+	cur.Summary.Server.Preemptions = 19
+	cur.Summary.Server.KVCacheUsageMax = 0.999
+	base := clean()
+	base.Summary.Server.KVCacheUsageMax = 0.71
+	hs := Run(&cur)
+	if len(hs) != 1 {
+		t.Fatalf("hints %+v", hs)
+	}
+	ch := Changes(hs[0], &base)
+	if len(ch) != 2 || ch[0] != (Change{"server.kv_cache_usage.max", 0.71, 0.999}) || ch[1] != (Change{"server.preemptions", 0, 19}) {
+		t.Errorf("changes = %+v", ch)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// capacityUnit is the unit of a capacity search's answer.
+func capacityUnit(vary string) results.Unit {
+	if vary == results.VaryRate {
+		return results.PerSecond
+	}
+	return results.Count
+}
+
+// capacityLabel names what a capacity search found: "max users under SLO"
+// or "max rate under SLO".
+func capacityLabel(vary string) string {
+	if vary == results.VaryRate {
+		return "max rate under SLO"
+	}
+	return "max users under SLO"
+}
+
+// capacityAnswer is the answer of c: "48", "at least 512" when the maximum
+// passed, "below 4" when even the minimum failed.
+func capacityAnswer(c *results.Capacity) string {
+	u := capacityUnit(c.Vary)
+	switch {
+	case c.Answer == 0:
+		return "below " + Value(c.Min, u)
+	case c.FailedAt == 0:
+		return "at least " + Value(c.Answer, u)
+	}
+	return Value(c.Answer, u)
+}
+
+// CapacityLine reads a capacity search's result: "max users under SLO
+// (ttft.p95 < 500): 48, fails at 52; 9 probes, 1210 requests".
+func CapacityLine(c *results.Capacity) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s): %s", capacityLabel(c.Vary), c.SLO, capacityAnswer(c))
+	if c.Answer > 0 && c.FailedAt > 0 {
+		fmt.Fprintf(&b, ", fails at %s", Value(c.FailedAt, capacityUnit(c.Vary)))
+	}
+	early := 0
+	for _, p := range c.Probes {
+		if p.Stopped != "" {
+			early++
+		}
+	}
+	fmt.Fprintf(&b, "; %s, %s", plural(len(c.Probes), "probe", "probes"), plural(c.Requests, "request", "requests"))
+	if early > 0 {
+		fmt.Fprintf(&b, ", %d stopped early", early)
+	}
+	if c.Noisy > 0 {
+		fmt.Fprintf(&b, ", %s disagreed on repeat", plural(c.Noisy, "load", "loads"))
+	}
+	return b.String()
+}
+
+// CapacityChange reads a capacity answer against the baseline's:
+// "max users under SLO: 64 → 48".
+func CapacityChange(base, cur *results.Capacity) string {
+	if base == nil {
+		return capacityLabel(cur.Vary) + ": " + capacityAnswer(cur)
+	}
+	return capacityLabel(cur.Vary) + ": " + capacityAnswer(base) + " → " + capacityAnswer(cur)
+}
+
+// capacityRuns returns the runs of f that are capacity searches.
+func capacityRuns(f *results.File) []*results.Run {
+	if f == nil {
+		return nil
+	}
+	var out []*results.Run
+	for i := range f.Runs {
+		if f.Runs[i].Capacity != nil {
+			out = append(out, &f.Runs[i])
+		}
+	}
+	return out
+}
+
+// ProbeTable writes one row per probe of a capacity search: load, outcome,
+// whether it stopped early, requests and TTFT/TPOT p95.
+func ProbeTable(c *results.Capacity) string {
+	t := &table{left: map[int]bool{}}
+	t.add("probe", c.Vary, "SLO", "stopped", "requests", "TTFT p95", "TPOT p95")
+	for i, p := range c.Probes {
+		outcome := "met"
+		if !p.Passed {
+			outcome = "missed"
+		}
+		stopped := "-"
+		switch p.Stopped {
+		case results.ProbeCannotMeet:
+			stopped = "cannot meet"
+		case results.ProbeMetWithConfidence:
+			stopped = "met w/ confidence"
+		}
+		t.add(fmt.Sprint(i+1), Value(p.Load, capacityUnit(c.Vary)), outcome, stopped, fmt.Sprint(p.Requests),
+			fmtMs(p.Summary.TTFT.P95), fmtMs(p.Summary.TPOT.P95))
+	}
+	var b strings.Builder
+	_ = t.write(&b)
+	return b.String()
+}

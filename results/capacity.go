@@ -1,0 +1,67 @@
+package results
+
+// Capacity variables: what a capacity search varies.
+const (
+	VaryConcurrency = "concurrency"
+	VaryRate        = "rate"
+)
+
+// CapacityAnswer is the answer of a capacity search as the metric namespace
+// sees it: capacity.concurrency or capacity.rate, higher being better.
+type CapacityAnswer struct {
+	// Vary is VaryConcurrency or VaryRate.
+	Vary string `json:"vary"`
+	// Value is the largest load at which the SLO held (0 when it failed
+	// even at the search's minimum).
+	Value float64 `json:"value"`
+}
+
+// Capacity is the record of one capacity search: every probe it made and
+// what it concluded.
+type Capacity struct {
+	// Vary is VaryConcurrency or VaryRate; Min and Max bound the search.
+	Vary string  `json:"vary"`
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	// SLO is the source text of the condition each probe must meet.
+	SLO string `json:"slo"`
+	// Answer is the largest load whose probes met the SLO (by majority of
+	// repeats); 0 when even Min failed.
+	Answer float64 `json:"answer"`
+	// FailedAt is the smallest load above Answer whose probes failed the
+	// SLO; 0 when Max itself passed (the capacity is at least Max). The true
+	// capacity lies in [Answer, FailedAt).
+	FailedAt float64 `json:"failed_at,omitempty"`
+	// Noisy counts loads whose repeated probes disagreed.
+	Noisy int `json:"noisy,omitempty"`
+	// Requests is the number of measured requests all probes sent.
+	Requests int `json:"requests"`
+	// Probes are in the order they ran.
+	Probes []Probe `json:"probes"`
+}
+
+// Probe is one run of a capacity search at one load.
+type Probe struct {
+	// Load is the concurrency or rate the probe ran at.
+	Load float64 `json:"load"`
+	// Passed says whether the probe met the SLO.
+	Passed bool `json:"passed"`
+	// Stopped is "" for a probe that ran all its requests, or why it
+	// stopped early: ProbeCannotMeet or ProbeMetWithConfidence.
+	Stopped string `json:"stopped,omitempty"`
+	// Status is the run status of the probe (a failed or invalid probe
+	// counts as not meeting the SLO).
+	Status string `json:"status"`
+	// Error or the SLO's message says why a probe did not pass.
+	Message string `json:"message,omitempty"`
+	// Requests is the number of measured requests the probe sent.
+	Requests int `json:"requests"`
+	// Summary is the probe's metrics.
+	Summary Summary `json:"summary"`
+}
+
+// Reasons a probe stops before its last request.
+const (
+	ProbeCannotMeet        = "cannot_meet"
+	ProbeMetWithConfidence = "met_with_confidence"
+)

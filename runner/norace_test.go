@@ -1,0 +1,6 @@
+//go:build !race
+
+package runner
+
+// raceEnabled is false without -race.
+const raceEnabled = false
