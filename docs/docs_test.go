@@ -1,0 +1,268 @@
+package docs_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/llmgate/llmgate/suite"
+)
+
+// root is the repository root, seen from this package's directory.
+const root = ".."
+
+// block is one fenced code block of a markdown page.
+type block struct {
+	file string // path relative to the repository root
+	line int    // line of the opening fence, 1-based
+	lang string // the fence's info string: "hcl", "sh", "text", ...
+	body string // the lines between the fences, the fence's indentation removed
+}
+
+func (b block) String() string { return fmt.Sprintf("%s:%d (```%s)", b.file, b.line, b.lang) }
+
+// pages are the documents the tests read: the README and every page under docs/.
+func pages(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 8 {
+		t.Fatalf("docs/ holds %d pages, want at least 8", len(files))
+	}
+	return append([]string{filepath.Join(root, "README.md")}, files...)
+}
+
+// blocks returns every fenced block of every page. A fence may be indented
+// (inside a list item); its body loses that indentation. An unclosed fence
+// fails the test.
+func blocks(t *testing.T) []block {
+	t.Helper()
+	var all []block
+	for _, path := range pages(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		var cur *block
+		var indent string
+		var body strings.Builder
+		sc := bufio.NewScanner(bytes.NewReader(src))
+		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
+			trimmed := strings.TrimLeft(line, " ")
+			if cur == nil {
+				if strings.HasPrefix(trimmed, "```") {
+					indent = line[:len(line)-len(trimmed)]
+					cur = &block{file: rel, line: n, lang: strings.TrimSpace(strings.TrimPrefix(trimmed, "```"))}
+					body.Reset()
+				}
+				continue
+			}
+			if strings.TrimSpace(line) == "```" {
+				cur.body = body.String()
+				all = append(all, *cur)
+				cur = nil
+				continue
+			}
+			body.WriteString(strings.TrimPrefix(line, indent))
+			body.WriteByte('\n')
+		}
+		if cur != nil {
+			t.Errorf("%s: the fence is never closed", cur)
+		}
+	}
+	return all
+}
+
+// TestFencesNameTheirLanguage keeps fragments honest: a block without a
+// language would escape the checks below, so every fence names one.
+func TestFencesNameTheirLanguage(t *testing.T) {
+	for _, b := range blocks(t) {
+		if b.lang == "" {
+			t.Errorf("%s: name the block's language (hcl for a whole suite, text for a fragment or output)", b)
+		}
+	}
+}
+
+// TestHCLBlocksValidate loads every ```hcl block as a suite file: each must
+// be a complete suite that `llmgate validate` accepts. Fragments are fenced
+// as ```text.
+func TestHCLBlocksValidate(t *testing.T) {
+	n := 0
+	for _, b := range blocks(t) {
+		if b.lang != "hcl" {
+			continue
+		}
+		n++
+		path := filepath.Join(t.TempDir(), "suite.hcl")
+		if err := os.WriteFile(path, []byte(b.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, diags := suite.Load(path, suite.Options{Getenv: func(string) string { return "" }})
+		if diags.HasErrors() {
+			t.Errorf("%s does not validate: %v", b, diags.Errs())
+		}
+	}
+	if n < 3 {
+		t.Errorf("found %d ```hcl blocks, want at least 3: did the pages move?", n)
+	}
+}
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// llmgate builds the binary once for all the tests of this package.
+func llmgate(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "llmgate-docs-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binary = filepath.Join(dir, "llmgate")
+		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", binary, "./cmd/llmgate")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binary
+}
+
+// commands returns the shell commands of every ```sh block: continuation
+// lines joined, comments and blank lines dropped.
+func commands(t *testing.T) []command {
+	t.Helper()
+	var cmds []command
+	for _, b := range blocks(t) {
+		if b.lang != "sh" {
+			continue
+		}
+		var joined string
+		for i, line := range strings.Split(b.body, "\n") {
+			if cut, ok := strings.CutSuffix(strings.TrimRight(line, " "), "\\"); ok {
+				joined += cut + " "
+				continue
+			}
+			full := stripComment(joined + line)
+			joined = ""
+			if full != "" {
+				cmds = append(cmds, command{where: fmt.Sprintf("%s:%d", b.file, b.line+1+i), args: strings.Fields(full)})
+			}
+		}
+	}
+	return cmds
+}
+
+// command is one line of a shell example, split into words.
+type command struct {
+	where string
+	args  []string
+}
+
+// stripComment drops a trailing "# ..." comment (preceded by a blank) and
+// surrounding space. The examples quote no '#'.
+func stripComment(line string) string {
+	if strings.HasPrefix(strings.TrimSpace(line), "#") {
+		return ""
+	}
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = line[:i]
+	}
+	return strings.TrimSpace(line)
+}
+
+// runnable reports whether an example can run here, without a GPU, Docker,
+// network or files the docs only imagine: validate, help and version.
+func runnable(args []string) bool {
+	if len(args) < 2 || args[0] != "llmgate" {
+		return false
+	}
+	switch args[1] {
+	case "validate", "help", "version":
+		return true
+	}
+	return false
+}
+
+// expand replaces an argument holding a glob with the files it matches,
+// as the shell would, relative to the repository root.
+func expand(t *testing.T, args []string) []string {
+	var out []string
+	for _, a := range args {
+		if strings.ContainsAny(a, "*?[") {
+			m, err := filepath.Glob(filepath.Join(root, a))
+			if err != nil || len(m) == 0 {
+				t.Fatalf("%s matches nothing", a)
+			}
+			for _, f := range m {
+				rel, _ := filepath.Rel(root, f)
+				out = append(out, rel)
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// exec runs the binary with args in the repository root and returns its
+// exit code and combined output.
+func execute(t *testing.T, timeout time.Duration, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, llmgate(t), args...)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("llmgate %s: still running after %s", strings.Join(args, " "), timeout)
+	}
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out)
+		}
+		t.Fatalf("llmgate %s: %v", strings.Join(args, " "), err)
+	}
+	return 0, string(out)
+}
+
+// TestShellExamplesRun runs every `llmgate validate`, `llmgate help` and
+// `llmgate version` line of the pages' ```sh blocks with the binary built
+// from this tree: each must exit 0 and print something.
+func TestShellExamplesRun(t *testing.T) {
+	n := 0
+	for _, c := range commands(t) {
+		if !runnable(c.args) {
+			continue
+		}
+		n++
+		args := expand(t, c.args[1:])
+		code, out := execute(t, 30*time.Second, args...)
+		if code != 0 || strings.TrimSpace(out) == "" {
+			t.Errorf("%s: %s exited %d:\n%s", c.where, strings.Join(c.args, " "), code, out)
+		}
+	}
+	if n < 8 {
+		t.Errorf("ran %d shell examples, want at least 8: did the pages move?", n)
+	}
+}
