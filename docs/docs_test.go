@@ -266,3 +266,75 @@ func TestShellExamplesRun(t *testing.T) {
 		t.Errorf("ran %d shell examples, want at least 8: did the pages move?", n)
 	}
 }
+
+// onSimulator reports whether an example is `llmgate run` of a catalog
+// suite sent to the simulator (--var simulate=true): those run here.
+func onSimulator(args []string) bool {
+	if len(args) < 3 || args[0] != "llmgate" || args[1] != "run" {
+		return false
+	}
+	for i := 2; i+1 < len(args); i++ {
+		if args[i] == "--var" && args[i+1] == "simulate=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// withOutput returns args with the results file set to out: an existing
+// -o value is replaced, else -o out is appended.
+func withOutput(args []string, out string) []string {
+	res := append([]string(nil), args...)
+	for i := 0; i+1 < len(res); i++ {
+		if res[i] == "-o" {
+			res[i+1] = out
+			return res
+		}
+	}
+	return append(res, "-o", out)
+}
+
+// TestSimulatorExamplesRun runs every distinct `llmgate run ... --var
+// simulate=true` example (the catalog on the simulator, scaled down as the
+// docs say), writing its results into a temporary directory. Each must exit
+// 0 with every run ok; the report of its results must render, and the
+// results compared with themselves must pass.
+func TestSimulatorExamplesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs suites on the simulator")
+	}
+	seen := map[string]bool{}
+	for _, c := range commands(t) {
+		if !onSimulator(c.args) {
+			continue
+		}
+		dir := t.TempDir()
+		out := filepath.Join(dir, "results.json")
+		args := withOutput(c.args[1:], out)
+		key := strings.Join(withOutput(c.args[1:], "OUT"), " ")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		code, log := execute(t, 2*time.Minute, args...)
+		if code != 0 {
+			t.Errorf("%s: %s exited %d:\n%s", c.where, strings.Join(c.args, " "), code, log)
+			continue
+		}
+		if !strings.Contains(log, "Results written to") {
+			t.Errorf("%s: no results written:\n%s", c.where, log)
+		}
+		html := filepath.Join(dir, "report.html")
+		if code, log := execute(t, time.Minute, "report", out, "-o", html); code != 0 {
+			t.Errorf("%s: report exited %d:\n%s", c.where, code, log)
+		} else if b, err := os.ReadFile(html); err != nil || !bytes.Contains(b, []byte("<svg")) {
+			t.Errorf("%s: the report has no chart (%v)", c.where, err)
+		}
+		if code, log := execute(t, time.Minute, "compare", out, out); code != 0 || !strings.Contains(log, "no regression") {
+			t.Errorf("%s: the results compared with themselves exited %d:\n%s", c.where, code, log)
+		}
+	}
+	if len(seen) == 0 {
+		t.Error("no `llmgate run ... --var simulate=true` example found: did the pages move?")
+	}
+}
