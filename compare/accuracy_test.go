@@ -14,7 +14,7 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-var accuracyTrials = flag.Int("gate.trials", 1000, "comparisons per cell of TestGateAccuracy (the README's table uses 10000)")
+var accuracyTrials = flag.Int("gate.trials", 1000, "comparisons per cell of TestGateAccuracy (docs/comparing.md's tables use 10000)")
 
 // noise is the simulated measurement noise of TestGateAccuracy.
 type noise struct {
@@ -126,7 +126,7 @@ type cell struct {
 //
 // Run with -v to see the table; the seed is fixed so the figures repeat.
 // The default 1000 comparisons per cell hold the targets with a margin for
-// their sampling error; -gate.trials 10000 gives the README's figures.
+// their sampling error; -gate.trials 10000 gives docs/comparing.md's figures.
 func TestGateAccuracy(t *testing.T) {
 	trials := *accuracyTrials
 	switch {
@@ -224,7 +224,7 @@ func TestGateAccuracy(t *testing.T) {
 	// that keeps A/A at 2% can meet one, the test holds the chosen rule to
 	// the best it achieves (measured at 10,000 comparisons, less about two
 	// standard errors) so that it cannot get worse unnoticed; why each is
-	// out of reach is in the README's gate-accuracy section:
+	// out of reach is in docs/comparing.md, "Gate accuracy":
 	//   - +10% on a 10% band sits on the band: drift (3% a run) plus the
 	//     p95's sampling error (3.5% a run at n=200) spread a single
 	//     difference by ~6.5%, so about half land below the band whatever

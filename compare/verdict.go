@@ -37,7 +37,7 @@ func (v Verdict) Rank() int {
 	return len(Verdicts)
 }
 
-// The confirm-by-rerun rule (see the package README and TestGateAccuracy,
+// The confirm-by-rerun rule (see docs/comparing.md and TestGateAccuracy,
 // which measures it): one run calls a regression only past ClearFactor
 // times the band; from RerunFraction of the band up, it asks for a
 // confirming run, and the mean change of the two runs decides.

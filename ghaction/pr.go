@@ -172,6 +172,6 @@ func (a *Actions) PostComment(ctx context.Context, suite, markdown string, hc *h
 func fallbackNotice(suite, why string) string {
 	return fmt.Sprintf("\n> [!NOTE]\n> **llmgate could not post its pull-request comment for `%s`** (GitHub answered %s).\n"+
 		"> This is expected on pull requests from forks: their `GITHUB_TOKEN` is read-only. The report is in this summary.\n"+
-		"> To comment on fork PRs, post it from a `workflow_run` workflow (`llmgate comment`); see llmgate's README.\n",
+		"> To comment on fork PRs, post it from a `workflow_run` workflow (`llmgate comment`); see llmgate's docs/action.md.\n",
 		suite, why)
 }

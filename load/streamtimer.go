@@ -8,7 +8,8 @@ import (
 )
 
 // streamTimer turns the timed chunks of one streamed response into the timing
-// fields of a results.Record:
+// fields of a results.Record, as docs/running.md ("What is measured, and
+// how") defines them for users:
 //   - TTFT: the first chunk that carries generated output minus send. A
 //     chunk carries output when its first choice has non-empty text or
 //     content, reasoning content or tool-call arguments, or when continuous

@@ -42,7 +42,7 @@ func TestMetricValues(t *testing.T) {
 	}
 }
 
-// Every name DESIGN.md's metric table promises is in the namespace.
+// Every metric docs/suite.md lists for asserts is in the namespace.
 func TestNamespaceHasDesignNames(t *testing.T) {
 	names := []string{"ttft.p95", "tpot.mean", "itl.p99", "e2el.p99_9", "ttft.median", "ttft.std", "ttft.min", "ttft.max", "ttft.p50", "ttft.p90",
 		"throughput.requests", "throughput.output_tokens", "throughput.total_tokens", "goodput.requests", "goodput.ratio",

@@ -1,7 +1,7 @@
 # quickstart — does llmgate work here, and what does a result look like?
 #
 # Runs two short scenarios against the embedded vLLM simulator: no GPU, no
-# Docker, about half a minute on a laptop (`make run`). One is a chat-style
+# Docker, about 19 s (`make run`; 15 s of it are the measured requests). One is a chat-style
 # closed loop (16 users, each sends the next request when the last answer has
 # finished streaming); the other an open loop at a fixed arrival rate.
 #

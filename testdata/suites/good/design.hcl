@@ -1,4 +1,4 @@
-# The example of DESIGN.md: every block of the format in one suite.
+# Every block of the suite format (docs/suite.md) in one suite.
 suite "llama-8b-gate" {
   description = "PR gate for Llama-3.1-8B on one H100"
 }
