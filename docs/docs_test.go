@@ -136,8 +136,11 @@ func llmgate(t *testing.T) string {
 			return
 		}
 		binary = filepath.Join(dir, "llmgate")
+		// Built as `make build` builds it (static, no race detector), so a
+		// tree that was built once compiles nothing again here.
 		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", binary, "./cmd/llmgate")
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -250,17 +253,21 @@ func execute(t *testing.T, timeout time.Duration, args ...string) (int, string) 
 // `llmgate version` line of the pages' ```sh blocks with the binary built
 // from this tree: each must exit 0 and print something.
 func TestShellExamplesRun(t *testing.T) {
+	llmgate(t) // build before the parallel subtests
 	n := 0
 	for _, c := range commands(t) {
 		if !runnable(c.args) {
 			continue
 		}
 		n++
-		args := expand(t, c.args[1:])
-		code, out := execute(t, 30*time.Second, args...)
-		if code != 0 || strings.TrimSpace(out) == "" {
-			t.Errorf("%s: %s exited %d:\n%s", c.where, strings.Join(c.args, " "), code, out)
-		}
+		t.Run(c.where, func(t *testing.T) {
+			t.Parallel()
+			args := expand(t, c.args[1:])
+			code, out := execute(t, 30*time.Second, args...)
+			if code != 0 || strings.TrimSpace(out) == "" {
+				t.Errorf("%s exited %d:\n%s", strings.Join(c.args, " "), code, out)
+			}
+		})
 	}
 	if n < 8 {
 		t.Errorf("ran %d shell examples, want at least 8: did the pages move?", n)
