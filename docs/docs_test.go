@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/llmgate/llmgate/suite"
 )
@@ -343,5 +345,78 @@ func TestSimulatorExamplesRun(t *testing.T) {
 	}
 	if len(seen) == 0 {
 		t.Error("no `llmgate run ... --var simulate=true` example found: did the pages move?")
+	}
+}
+
+// slug is the anchor GitHub gives a heading: lower case, punctuation
+// dropped (letters, digits, blanks, '-' and '_' stay), blanks to '-'.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// anchors returns the anchors of a page's headings (outside code blocks).
+func anchors(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := map[string]bool{}
+	fence := false
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "```") {
+			fence = !fence
+			continue
+		}
+		if !fence && strings.HasPrefix(line, "#") {
+			set[slug(strings.TrimSpace(strings.TrimLeft(line, "#")))] = true
+		}
+	}
+	return set
+}
+
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestLinksResolve checks every relative link of the pages: the file must
+// exist, and an anchor must name one of its headings.
+func TestLinksResolve(t *testing.T) {
+	n := 0
+	for _, page := range pages(t) {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, page)
+		for _, m := range mdLink.FindAllStringSubmatch(string(src), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			n++
+			file, anchor, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), file)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s: link %s: %v", rel, target, err)
+				continue
+			}
+			if anchor != "" && !anchors(t, path)[anchor] {
+				t.Errorf("%s: link %s: no heading has the anchor #%s", rel, target, anchor)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("checked %d relative links, want at least 20", n)
 	}
 }
