@@ -420,3 +420,73 @@ func TestLinksResolve(t *testing.T) {
 		t.Errorf("checked %d relative links, want at least 20", n)
 	}
 }
+
+// actionInputs reads the input names of action.yml: the keys indented by
+// two spaces under its top-level "inputs:".
+func actionInputs(t *testing.T) map[string]bool {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]bool{}
+	in := false
+	for _, line := range strings.Split(string(src), "\n") {
+		switch {
+		case strings.HasPrefix(line, "inputs:"):
+			in = true
+		case line != "" && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "#"):
+			in = false
+		case in && strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   "):
+			if name, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+				inputs[name] = true
+			}
+		}
+	}
+	if len(inputs) < 5 {
+		t.Fatalf("read %d inputs from action.yml", len(inputs))
+	}
+	return inputs
+}
+
+// indentOf is the number of leading blanks of line.
+func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
+
+// TestWorkflowsUseActionInputs checks every step of the ```yaml examples
+// that uses the llmgate action: each key under its `with:` must be an
+// input action.yml declares.
+func TestWorkflowsUseActionInputs(t *testing.T) {
+	inputs := actionInputs(t)
+	steps := 0
+	for _, b := range blocks(t) {
+		if b.lang != "yaml" {
+			continue
+		}
+		lines := strings.Split(b.body, "\n")
+		for i, line := range lines {
+			if !strings.Contains(line, "uses: llmgate/llmgate@") {
+				continue
+			}
+			steps++
+			// The step's keys sit at the indentation of "uses:" itself.
+			stepIndent := indentOf(line) + len(line[indentOf(line):]) - len(strings.TrimPrefix(line[indentOf(line):], "- "))
+			for j := i + 1; j < len(lines) && (lines[j] == "" || indentOf(lines[j]) >= stepIndent); j++ {
+				if indentOf(lines[j]) != stepIndent || strings.TrimSpace(lines[j]) != "with:" {
+					continue
+				}
+				for k := j + 1; k < len(lines) && indentOf(lines[k]) > stepIndent; k++ {
+					if indentOf(lines[k]) != stepIndent+2 {
+						continue
+					}
+					key, _, _ := strings.Cut(strings.TrimSpace(lines[k]), ":")
+					if !inputs[key] {
+						t.Errorf("%s line %d: the action has no input %q", b, k+1, key)
+					}
+				}
+			}
+		}
+	}
+	if steps < 5 {
+		t.Errorf("found %d steps using the action, want at least 5", steps)
+	}
+}
