@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
 
@@ -305,9 +306,11 @@ func withOutput(args []string, out string) []string {
 
 // TestSimulatorExamplesRun runs every distinct `llmgate run ... --var
 // simulate=true` example (the catalog on the simulator, scaled down as the
-// docs say), writing its results into a temporary directory. Each must exit
-// 0 with every run ok; the report of its results must render, and the
-// results compared with themselves must pass.
+// docs say), writing its results into a temporary directory. Every run must
+// complete; one the load generator marked invalid (it could not keep its
+// schedule on a busy machine) exits 3 and is logged, any other failure
+// fails. The report of the results must render, and results that were
+// judged must pass when compared with themselves.
 func TestSimulatorExamplesRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs suites on the simulator")
@@ -326,12 +329,32 @@ func TestSimulatorExamplesRun(t *testing.T) {
 		}
 		seen[key] = true
 		code, log := execute(t, 2*time.Minute, args...)
-		if code != 0 {
+		if code != 0 && code != 3 {
 			t.Errorf("%s: %s exited %d:\n%s", c.where, strings.Join(c.args, " "), code, log)
 			continue
 		}
-		if !strings.Contains(log, "Results written to") {
-			t.Errorf("%s: no results written:\n%s", c.where, log)
+		f, err := results.ReadFile(out)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", c.where, err, log)
+			continue
+		}
+		judged := true
+		for _, r := range f.Runs {
+			switch {
+			case r.Status == results.StatusInvalid:
+				// The load generator could not keep its plan on a busy
+				// machine: the run completed but is not judged (exit 3).
+				t.Logf("%s: run %s invalid: %s", c.where, r.Name, strings.Join(r.InvalidReasons, "; "))
+				judged = false
+			case r.Status != results.StatusOK:
+				t.Errorf("%s: run %s: status %s: %s", c.where, r.Name, r.Status, r.Error)
+			}
+			if r.Summary.Requests.Completed == 0 {
+				t.Errorf("%s: run %s: no request completed", c.where, r.Name)
+			}
+		}
+		if code == 3 && judged {
+			t.Errorf("%s: exit 3 with every run ok:\n%s", c.where, log)
 		}
 		html := filepath.Join(dir, "report.html")
 		if code, log := execute(t, time.Minute, "report", out, "-o", html); code != 0 {
@@ -339,7 +362,7 @@ func TestSimulatorExamplesRun(t *testing.T) {
 		} else if b, err := os.ReadFile(html); err != nil || !bytes.Contains(b, []byte("<svg")) {
 			t.Errorf("%s: the report has no chart (%v)", c.where, err)
 		}
-		if code, log := execute(t, time.Minute, "compare", out, out); code != 0 || !strings.Contains(log, "no regression") {
+		if code, log := execute(t, time.Minute, "compare", out, out); judged && (code != 0 || !strings.Contains(log, "no regression")) {
 			t.Errorf("%s: the results compared with themselves exited %d:\n%s", c.where, code, log)
 		}
 	}
