@@ -41,6 +41,7 @@ type LoadConfig struct {
 	PrefixTokens int     `json:"prefix_tokens,omitempty"`
 	PrefixGroups int     `json:"prefix_groups,omitempty"`
 	Turns        int     `json:"turns,omitempty"`
+	ThinkTimeS   float64 `json:"think_time_s,omitempty"`
 	// Chat is true when prompts went to /v1/chat/completions.
 	Chat bool `json:"chat,omitempty"`
 	// TextPrompts is true when /v1/completions was asked for text prompts.
