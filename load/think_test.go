@@ -12,7 +12,8 @@ import (
 // TestThinkTimeBetweenTurns runs conversations with a think time on the
 // simulator, in a closed and an open loop, and checks from the records that
 // no session sent a turn sooner than the think time after its previous turn
-// ended, and that the sessions did go past their first turn.
+// ended, and that the sessions did go past their first turn; and that the
+// summary's per-turn slices split those requests.
 func TestThinkTimeBetweenTurns(t *testing.T) {
 	url := startSim(t, false)
 	const think = 150 * time.Millisecond
@@ -57,6 +58,27 @@ func TestThinkTimeBetweenTurns(t *testing.T) {
 			if gaps < 3 {
 				t.Errorf("only %d turn gaps measured: the sessions did not continue", gaps)
 			}
+
+			// the per-turn slices split the same requests: first turns are
+			// the measured turn-0 requests, later turns resend the history
+			// and so are longer
+			turns := results.Analyze(res.Records, results.SummarizeOptions{}).Summary.Turns
+			if turns == nil {
+				t.Fatal("no turn slices")
+			}
+			first := 0
+			for _, r := range res.Records {
+				if !r.Warmup && r.OK() && r.Turn == 0 {
+					first++
+				}
+			}
+			if turns.First.Requests.Completed != first || turns.First.Requests.Completed+turns.Later.Requests.Completed != len(res.Records) {
+				t.Errorf("turn slices count %d first and %d later of %d requests (%d first turns)", turns.First.Requests.Completed, turns.Later.Requests.Completed, len(res.Records), first)
+			}
+			if turns.Later.InputTokensMean <= turns.First.InputTokensMean {
+				t.Errorf("later turns average %.0f input tokens, first %.0f: the history was not resent", turns.Later.InputTokensMean, turns.First.InputTokensMean)
+			}
+			t.Logf("first turns: %+v\nlater turns: %+v", turns.First, turns.Later)
 		})
 	}
 }

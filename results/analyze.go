@@ -142,6 +142,7 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		s.Client.PlannedRate = float64(measured-1) / (lastPlan - firstPlan).Seconds()
 	}
 	s.Client.MeanInFlight = meanInFlight(spans, firstSent, lastSent)
+	s.Turns = log.Turns()
 	return &Analysis{Summary: s, Samples: samples, Requests: log, Lengths: lens.lengths()}
 }
 

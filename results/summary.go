@@ -18,6 +18,9 @@ type Summary struct {
 	// Structured is nil unless the workload asked for structured output.
 	Structured *Structured `json:"structured,omitempty"`
 	Client     Client      `json:"client"`
+	// Turns compares first and later conversation turns; nil for runs
+	// without conversations.
+	Turns *Turns `json:"turns,omitempty"`
 	// Capacity is set on a capacity search's run: the answer it found.
 	Capacity *CapacityAnswer `json:"capacity,omitempty"`
 

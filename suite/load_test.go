@@ -593,3 +593,11 @@ func TestThinkTimeDecoded(t *testing.T) {
 		t.Errorf("think_time on a random workload decoded as %v, want 0", got)
 	}
 }
+
+// Per-turn metrics are names asserts may use.
+func TestTurnMetricsInAsserts(t *testing.T) {
+	mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  workload {\n    kind = \"conversation\"\n  }\n  assert \"cache helps\" {\n    condition = later_turns.ttft.p95 < first_turn.ttft.p95\n  }\n}\n", Options{})
+	if got := errorsOf(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  assert \"a\" {\n    condition = first_turn.ttft.p96 < 5\n  }\n}\n"); len(got) == 0 {
+		t.Error("first_turn.ttft.p96 accepted")
+	}
+}
