@@ -8,7 +8,7 @@ import (
 )
 
 // runSlices are the slices of r's requests that reports show: its first
-// and later conversation turns.
+// and later conversation turns, then its input-length buckets.
 func runSlices(r *results.Run) []results.Slice {
 	if r.Status == results.StatusFailed {
 		return nil
@@ -17,6 +17,7 @@ func runSlices(r *results.Run) []results.Slice {
 	if t := r.Summary.Turns; t != nil {
 		out = append(out, t.First, t.Later)
 	}
+	out = append(out, r.Summary.LengthBuckets...)
 	return out
 }
 
@@ -49,7 +50,7 @@ func writeSlices(b *strings.Builder, f *results.File) {
 		return
 	}
 	t.rows = append([][]string{sliceHeader}, t.rows...)
-	b.WriteString("\nby turn:\n")
+	b.WriteString("\nby turn and input length:\n")
 	_ = t.write(b) // a strings.Builder does not fail
 }
 
@@ -65,6 +66,6 @@ func mdSlices(m *mdBuilder, cur *results.File) {
 	if len(rows) == 0 {
 		return
 	}
-	lines := append([]string{"**By turn**", "", "| " + strings.Join(sliceHeader, " | ") + " |", "|---|---|---:|---:|---:|---:|---:|---:|"}, rows...)
+	lines := append([]string{"**By turn and input length**", "", "| " + strings.Join(sliceHeader, " | ") + " |", "|---|---|---:|---:|---:|---:|---:|---:|"}, rows...)
 	m.block(append(lines, "")...)
 }

@@ -25,7 +25,7 @@ func TestRunTableByTurn(t *testing.T) {
 	}
 	got := b.String()
 	for _, want := range []string{
-		"by turn:",
+		"by turn and input length:",
 		"chat  turn 1    10       0     512     240ms     310ms    2400ms",
 		"chat  turns 2+  19       1    1800    60.0ms    95.0ms    2100ms",
 	} {
@@ -38,7 +38,7 @@ func TestRunTableByTurn(t *testing.T) {
 	if err := RunTable(&b, runTableFile()); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "by turn") {
+	if strings.Contains(b.String(), "by turn and input length") {
 		t.Errorf("by-turn table for runs without conversations:\n%s", b.String())
 	}
 }
@@ -48,7 +48,7 @@ func TestMarkdownByTurn(t *testing.T) {
 	mdSlices(m, turnsFile())
 	got := m.b.String()
 	for _, want := range []string{
-		"**By turn**",
+		"**By turn and input length**",
 		"| run | slice | ok | failed | in tok | TTFT p50 | TTFT p95 | E2EL p95 |",
 		"| chat | turns 2+ | 19 | 1 | 1800 | 60.0ms | 95.0ms | 2100ms |",
 	} {

@@ -143,6 +143,7 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	}
 	s.Client.MeanInFlight = meanInFlight(spans, firstSent, lastSent)
 	s.Turns = log.Turns()
+	s.LengthBuckets = log.LengthBuckets(opts.LengthBuckets)
 	return &Analysis{Summary: s, Samples: samples, Requests: log, Lengths: lens.lengths()}
 }
 

@@ -1,11 +1,17 @@
 package results
 
+import "strconv"
+
 // Slice summarises the measured requests of one part of a run: the first
 // or the later turns of its conversations, or one bucket of input lengths.
 // Its statistics cover the slice's completed requests, as Summary's do.
 type Slice struct {
-	// Label names the slice for people: "turn 1", "turns 2+", "512–2048".
+	// Label names the slice for people: "turn 1", "turns 2+", "512–2048 tok".
 	Label string `json:"label"`
+	// MinInputTokens and MaxInputTokens bound an input-length bucket: from
+	// MinInputTokens up to, not including, MaxInputTokens; 0 for no bound.
+	MinInputTokens int `json:"min_input_tokens,omitempty"`
+	MaxInputTokens int `json:"max_input_tokens,omitempty"`
 	// Requests counts the slice's completed and failed requests.
 	Requests Requests `json:"requests"`
 	// InputTokensMean is the mean input length (server usage) of the
@@ -74,4 +80,51 @@ func (l *RequestLog) Turns() *Turns {
 		}
 	}
 	return &Turns{First: first.slice("turn 1"), Later: later.slice("turns 2+")}
+}
+
+// LengthBuckets splits l's requests by input length (server usage) at
+// edges, increasing token counts: len(edges)+1 buckets, from below the
+// first edge to the last edge and above. A failed request whose input
+// length the server never reported is in no bucket. Nil without edges.
+func (l *RequestLog) LengthBuckets(edges []int) []Slice {
+	if l == nil || len(edges) == 0 {
+		return nil
+	}
+	failed := l.failedSet()
+	sums := make([]sliceSums, len(edges)+1)
+	for i := range l.Len() {
+		n := l.InputTokens[i]
+		if n == 0 && failed[i] {
+			continue
+		}
+		b := 0
+		for b < len(edges) && n >= edges[b] {
+			b++
+		}
+		sums[b].add(l, i, failed[i])
+	}
+	out := make([]Slice, len(sums))
+	for b := range sums {
+		lo, hi := 0, 0
+		if b > 0 {
+			lo = edges[b-1]
+		}
+		if b < len(edges) {
+			hi = edges[b]
+		}
+		out[b] = sums[b].slice(bucketLabel(lo, hi))
+		out[b].MinInputTokens, out[b].MaxInputTokens = lo, hi
+	}
+	return out
+}
+
+// bucketLabel names the input lengths [lo, hi) in tokens, 0 for no bound.
+func bucketLabel(lo, hi int) string {
+	switch {
+	case lo == 0:
+		return "< " + strconv.Itoa(hi) + " tok"
+	case hi == 0:
+		return "≥ " + strconv.Itoa(lo) + " tok"
+	}
+	return strconv.Itoa(lo) + "–" + strconv.Itoa(hi) + " tok"
 }

@@ -67,3 +67,37 @@ func TestAnalyzeTurns(t *testing.T) {
 		t.Errorf("first_turn.ttft.p95 = %v on a run without conversations, want missing", v)
 	}
 }
+
+func TestLengthBuckets(t *testing.T) {
+	recs := convRecords() // inputs 100, 200, 300, 100, 200 and a failure without usage
+	s := Analyze(recs, SummarizeOptions{LengthBuckets: []int{150, 300}}).Summary
+	want := []struct {
+		label  string
+		lo, hi int
+		ok     int
+		in     float64
+		ttft   float64
+	}{
+		{"< 150 tok", 0, 150, 2, 100, 100},
+		{"150–300 tok", 150, 300, 2, 200, 20},
+		{"≥ 300 tok", 300, 0, 1, 300, 20},
+	}
+	if len(s.LengthBuckets) != len(want) {
+		t.Fatalf("%d buckets, want %d: %+v", len(s.LengthBuckets), len(want), s.LengthBuckets)
+	}
+	for i, w := range want {
+		b := s.LengthBuckets[i]
+		if b.Label != w.label || b.MinInputTokens != w.lo || b.MaxInputTokens != w.hi || b.Requests != (Requests{Completed: w.ok}) || b.InputTokensMean != w.in || b.TTFT.P95 != w.ttft {
+			t.Errorf("bucket %d = %+v, want %+v", i, b, w)
+		}
+	}
+	if s := Analyze(recs, SummarizeOptions{}).Summary; s.LengthBuckets != nil {
+		t.Errorf("buckets %+v without edges", s.LengthBuckets)
+	}
+	// a failure with a reported length counts in its bucket
+	recs[5].InputTokens = 400
+	b := Analyze(recs, SummarizeOptions{LengthBuckets: []int{150, 300}}).Summary.LengthBuckets[2]
+	if b.Requests != (Requests{Completed: 1, Failed: 1}) {
+		t.Errorf("last bucket counts %+v, want one completed and one failed", b.Requests)
+	}
+}

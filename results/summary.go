@@ -21,6 +21,9 @@ type Summary struct {
 	// Turns compares first and later conversation turns; nil for runs
 	// without conversations.
 	Turns *Turns `json:"turns,omitempty"`
+	// LengthBuckets summarises the requests by input length, one slice per
+	// bucket of the workload's length_buckets; nil when it declares none.
+	LengthBuckets []Slice `json:"length_buckets,omitempty"`
 	// Capacity is set on a capacity search's run: the answer it found.
 	Capacity *CapacityAnswer `json:"capacity,omitempty"`
 

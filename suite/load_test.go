@@ -344,6 +344,13 @@ func TestValueChecks(t *testing.T) {
 		{name: "zero turns", src: wrap(ok, "kind = \"conversation\"\nturns = 0"), want: "must be at least 1"},
 		// A think time that is no duration, or none at all.
 		{name: "think time number", src: wrap(ok, "kind = \"conversation\"\nthink_time = 2"), want: "duration string with a unit"},
+		// Length buckets that do not increase, are not whole, or are no list.
+		{name: "length buckets order", src: wrap(ok, "length_buckets = [2048, 512]"), want: "must increase"},
+		{name: "length buckets fraction", src: wrap(ok, "length_buckets = [1.5]"), want: "whole number of tokens"},
+		{name: "length buckets zero", src: wrap(ok, "length_buckets = [0, 10]"), want: "whole number of tokens"},
+		{name: "length buckets scalar", src: wrap(ok, "length_buckets = 512"), want: "must be a list"},
+		{name: "length buckets empty", src: wrap(ok, "length_buckets = []"), want: "is empty"},
+		{name: "length buckets strings", src: wrap(ok, "length_buckets = [\"a\"]"), want: "must be a list"},
 		{name: "think time zero", src: wrap(ok, "kind = \"conversation\"\nthink_time = \"0s\""), want: "longer than zero"},
 		// A shm_size without a unit that parses.
 		{name: "shm size", src: "server \"v\" {\nimage = \"i\"\nmodel = \"m\"\nshm_size = \"lots\"\n}\n" + wrap(ok, ""), want: "shm_size"},
@@ -599,5 +606,12 @@ func TestTurnMetricsInAsserts(t *testing.T) {
 	mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  workload {\n    kind = \"conversation\"\n  }\n  assert \"cache helps\" {\n    condition = later_turns.ttft.p95 < first_turn.ttft.p95\n  }\n}\n", Options{})
 	if got := errorsOf(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  assert \"a\" {\n    condition = first_turn.ttft.p96 < 5\n  }\n}\n"); len(got) == 0 {
 		t.Error("first_turn.ttft.p96 accepted")
+	}
+}
+
+func TestLengthBucketsDecoded(t *testing.T) {
+	s := mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  workload {\n    length_buckets = [512, 2048]\n  }\n}\n", Options{})
+	if diff := cmp.Diff([]int{512, 2048}, s.Scenarios[0].Runs[0].Load.Workload.LengthBuckets); diff != "" {
+		t.Errorf("length_buckets (-want +got):\n%s", diff)
 	}
 }

@@ -36,6 +36,7 @@ type workloadBlock struct {
 	Schema       *hcl.Attribute `hcl:"schema,optional"`
 	Turns        *hcl.Attribute `hcl:"turns,optional"`
 	ThinkTime    *hcl.Attribute `hcl:"think_time,optional"`
+	LengthBucket *hcl.Attribute `hcl:"length_buckets,optional"`
 	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
 	Chat         *hcl.Attribute `hcl:"chat,optional"`
 	TextPrompts  *hcl.Attribute `hcl:"text_prompts,optional"`
@@ -135,6 +136,9 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 				w.DatasetPath = p
 			}
 		}
+	}
+	if edges, ok := ev.lengthBuckets(b.LengthBucket); ok {
+		w.LengthBuckets = edges
 	}
 	w.Chat, _ = ev.boolean(b.Chat)
 	if v, ok := ev.boolean(b.TextPrompts); ok {
