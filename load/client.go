@@ -155,8 +155,12 @@ type request struct {
 	validate func(text []byte) bool
 	// after, when set, is told the answer text when the request ends.
 	after func(text []byte, ok bool)
-	// turn is the request's turn in its conversation (0 for the first).
-	turn int
+	// turn is the request's turn in its conversation (0 for the first),
+	// session the conversation's number.
+	turn, session int
+	// notBefore, when set, is the earliest time the request may be sent
+	// (a conversation's think time).
+	notBefore time.Time
 	// wantIn and wantOut are the prompt and answer lengths the workload
 	// drew for this request, in tokens; 0 when it asks for none (a grown
 	// conversation, a dataset prompt, an answer allowed to stop early).

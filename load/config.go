@@ -110,6 +110,12 @@ type Workload struct {
 	Schema string
 	// Turns is the number of turns per conversation.
 	Turns int
+	// ThinkTime is the least time between the end of a conversation's turn
+	// and the send of its next turn.
+	ThinkTime time.Duration
+	// LengthBuckets are the input lengths, in tokens and increasing, that
+	// split the run's results into buckets by input length; nil for none.
+	LengthBuckets []int
 	// DatasetPath is a ShareGPT-format JSON file for the dataset workload.
 	DatasetPath string
 	// Chat sends text prompts over /v1/chat/completions instead of token ids
@@ -135,6 +141,6 @@ func (c Config) Record() results.LoadConfig {
 		Ramp: c.Ramp.Kind, RampFrom: c.Ramp.From, RampOverS: c.Ramp.Over.Seconds(),
 		Requests: c.Requests, DurationS: c.Duration.Seconds(), Warmup: c.Warmup, RampUpS: c.RampUp.Seconds(), Seed: c.Seed,
 		Workload: kind, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
-		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, Chat: w.Chat, TextPrompts: w.TextPrompts,
+		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, ThinkTimeS: w.ThinkTime.Seconds(), LengthBuckets: w.LengthBuckets, Chat: w.Chat, TextPrompts: w.TextPrompts,
 	}
 }

@@ -1,6 +1,9 @@
 package load
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // conversationWorkload runs multi-turn chat sessions of Turns turns: each
 // turn resends the whole history so far (earlier questions and the answers
@@ -8,11 +11,20 @@ import "sync"
 // A session's next turn is sent only after its previous turn ended; sessions
 // interleave, so any number of users can share them. A failed turn ends its
 // session.
+//
+// With ThinkTime, a session's next turn is sent no sooner than ThinkTime
+// after its previous turn ended. In a closed loop (wait) a user takes the
+// session that has waited longest and holds its send until then, as a user
+// reading the answer would; in an open loop arrivals keep their schedule,
+// so an arrival continues a session whose think time has passed, or else
+// starts a new one.
 type conversationWorkload struct {
 	w     Workload
 	key   promptKey
 	b     bodyMaker
 	turns int
+	think time.Duration
+	wait  bool // closed loop: a user waits out a session's think time
 
 	lens lengths // calibrated for the first turn; later turns add words only
 
@@ -25,19 +37,31 @@ type session struct {
 	id      int
 	turn    int
 	history []message
+	readyAt time.Time // earliest send of the next turn
 }
 
-func newConversationWorkload(w Workload, key promptKey, b bodyMaker) (*conversationWorkload, error) {
-	return &conversationWorkload{w: w, key: key, b: b, turns: max(w.Turns, 1)}, nil
+func newConversationWorkload(w Workload, key promptKey, b bodyMaker, closedLoop bool) (*conversationWorkload, error) {
+	return &conversationWorkload{w: w, key: key, b: b, turns: max(w.Turns, 1), think: max(w.ThinkTime, 0), wait: closedLoop}, nil
+}
+
+// take removes the session to continue from the ready list, or returns
+// nil to start a new one. The list is in order of readyAt.
+func (cw *conversationWorkload) take(now time.Time) *session {
+	if len(cw.ready) == 0 {
+		return nil
+	}
+	s := cw.ready[0]
+	if !cw.wait && s.readyAt.After(now) {
+		return nil
+	}
+	cw.ready = cw.ready[1:]
+	return s
 }
 
 func (cw *conversationWorkload) next(_ slot) *request {
 	cw.mu.Lock()
-	var s *session
-	if n := len(cw.ready); n > 0 {
-		s = cw.ready[0]
-		cw.ready = cw.ready[1:]
-	} else {
+	s := cw.take(time.Now())
+	if s == nil {
 		s = &session{id: cw.sessions}
 		cw.sessions++
 	}
@@ -54,7 +78,10 @@ func (cw *conversationWorkload) next(_ slot) *request {
 	}
 	msgs := append(append(make([]message, 0, len(s.history)+1), s.history...), q)
 	req := cw.b.chat(msgs, out, nil)
-	req.turn = s.turn
+	req.turn, req.session = s.turn, s.id
+	if s.turn > 0 {
+		req.notBefore = s.readyAt
+	}
 	if s.turn == 0 {
 		req.wantIn = in // later turns resend the history: no length is asked
 	}
@@ -66,6 +93,7 @@ func (cw *conversationWorkload) next(_ slot) *request {
 		s.turn++
 		if s.turn < cw.turns {
 			cw.mu.Lock()
+			s.readyAt = time.Now().Add(cw.think) // under the lock: ready stays in readyAt order
 			cw.ready = append(cw.ready, s)
 			cw.mu.Unlock()
 		}

@@ -152,7 +152,17 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 	}
 	rec := results.Record{Seq: s.seq, Warmup: s.warmup, Index: s.index, Scheduled: scheduled.Sub(r.origin)}
 	req := r.wl.next(s)
-	rec.Turn = req.turn
+	rec.Turn, rec.Session = req.turn, req.session
+	if wait := time.Until(req.notBefore); !req.notBefore.IsZero() && wait > 0 {
+		// a conversation's think time: the user holds its next turn
+		rec.Scheduled = req.notBefore.Sub(r.origin)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	rec.RequestedInputTokens, rec.RequestedOutputTokens = req.wantIn, req.wantOut
 	r.cl.do(ctx, req, r.origin, &rec)
 	r.inflight.Add(-1)

@@ -83,7 +83,7 @@ func newWorkload(cfg Config) (workload, error) {
 		b.ignoreEOS = w.IgnoreEOS != nil && *w.IgnoreEOS
 		return newStructuredWorkload(w, k, b)
 	case WorkloadConversation:
-		return newConversationWorkload(w, k, b)
+		return newConversationWorkload(w, k, b, cfg.Rate <= 0)
 	case WorkloadDataset:
 		return newDatasetWorkload(w, cfg.Seed, b)
 	}

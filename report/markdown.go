@@ -71,6 +71,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("")
 	}
 	mdCapacity(m, c.Current, c.Baseline)
+	mdSlices(m, c.Current)
 	var changed []*compare.Row
 	for i := range c.Rows {
 		if r := &c.Rows[i]; r.Verdict != compare.Unchanged {

@@ -40,6 +40,7 @@ func RunTable(w io.Writer, f *results.File) error {
 	for _, r := range capacityRuns(f) {
 		fmt.Fprintf(&b, "\n%s: %s\n%s", r.Name, CapacityLine(r.Capacity), ProbeTable(r.Capacity))
 	}
+	writeSlices(&b, f)
 	writeKnees(&b, f)
 	writeHints(&b, f)
 	_, err := io.WriteString(w, b.String())

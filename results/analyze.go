@@ -142,6 +142,8 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		s.Client.PlannedRate = float64(measured-1) / (lastPlan - firstPlan).Seconds()
 	}
 	s.Client.MeanInFlight = meanInFlight(spans, firstSent, lastSent)
+	s.Turns = log.Turns()
+	s.LengthBuckets = log.LengthBuckets(opts.LengthBuckets)
 	return &Analysis{Summary: s, Samples: samples, Requests: log, Lengths: lens.lengths()}
 }
 

@@ -41,6 +41,9 @@ type LoadConfig struct {
 	PrefixTokens int     `json:"prefix_tokens,omitempty"`
 	PrefixGroups int     `json:"prefix_groups,omitempty"`
 	Turns        int     `json:"turns,omitempty"`
+	ThinkTimeS   float64 `json:"think_time_s,omitempty"`
+	// LengthBuckets are the edges of the input-length buckets, in tokens.
+	LengthBuckets []int `json:"length_buckets,omitempty"`
 	// Chat is true when prompts went to /v1/chat/completions.
 	Chat bool `json:"chat,omitempty"`
 	// TextPrompts is true when /v1/completions was asked for text prompts.

@@ -38,6 +38,13 @@ const (
 	E2EL Family = "e2el"
 )
 
+// The conversation-turn families: statistics of the first turns and of the
+// later turns of a conversation run ("first_turn.ttft.p95").
+const (
+	FirstTurn  Family = "first_turn"
+	LaterTurns Family = "later_turns"
+)
+
 // Latency reports whether f is a per-request latency distribution.
 func (f Family) Latency() bool {
 	switch f {
@@ -187,6 +194,21 @@ func measured(fam latencyFamily, field func(*Stats) float64) func(*Summary) (flo
 	}
 }
 
+// turnStat reads a statistic of a conversation-turn slice, missing for runs
+// without conversations and for a slice with no completed request.
+func turnStat(slice func(*Turns) *Slice, stats func(*Slice) *Stats, field func(*Stats) float64) func(*Summary) (float64, bool) {
+	return func(s *Summary) (float64, bool) {
+		if s.Turns == nil {
+			return 0, false
+		}
+		st := stats(slice(s.Turns))
+		if st.N == 0 {
+			return 0, false
+		}
+		return field(st), true
+	}
+}
+
 func server(f func(*ServerMetrics) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) {
 		if s.Server == nil {
@@ -238,6 +260,27 @@ func buildNamespace() map[string]Metric {
 	})
 	value("client.schedule_lag.p99", "client", Milliseconds, LowerIsBetter, always(func(s *Summary) float64 { return s.Client.ScheduleLagP99 }))
 	value("client.achieved_rate", "client", PerSecond, HigherIsBetter, always(func(s *Summary) float64 { return s.Client.AchievedRate }))
+	// conversation turns: first_turn.ttft.p95, later_turns.e2el.mean, ...
+	for _, part := range []struct {
+		family Family
+		slice  func(*Turns) *Slice
+	}{
+		{FirstTurn, func(t *Turns) *Slice { return &t.First }},
+		{LaterTurns, func(t *Turns) *Slice { return &t.Later }},
+	} {
+		for _, lat := range []struct {
+			family Family
+			stats  func(*Slice) *Stats
+		}{
+			{TTFT, func(s *Slice) *Stats { return &s.TTFT }},
+			{E2EL, func(s *Slice) *Stats { return &s.E2EL }},
+		} {
+			for _, st := range latencyStats {
+				add(Metric{Name: string(part.family) + "." + string(lat.family) + "." + st.name, Family: part.family, Stat: st.kind, Quantile: st.quantile,
+					Unit: Milliseconds, Better: LowerIsBetter, get: turnStat(part.slice, lat.stats, st.field)})
+			}
+		}
+	}
 	capacity := func(vary string) func(*Summary) (float64, bool) {
 		return func(s *Summary) (float64, bool) {
 			if s.Capacity == nil || s.Capacity.Vary != vary {

@@ -41,6 +41,9 @@ type Record struct {
 	// Turn is the request's turn in its conversation (0 for the first, and
 	// for workloads without conversations).
 	Turn int `json:"turn,omitempty"`
+	// Session numbers the request's conversation (0 for the first, and for
+	// workloads without conversations).
+	Session int `json:"session,omitempty"`
 	// StructuredValid is set for structured-output workloads: whether the answer validated.
 	StructuredValid *bool `json:"structured_valid,omitempty"`
 }

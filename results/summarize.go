@@ -12,6 +12,9 @@ type SummarizeOptions struct {
 	GoodputTTFT float64
 	GoodputTPOT float64
 	GoodputE2EL float64
+	// LengthBuckets are the edges (tokens, increasing) of the input-length
+	// buckets to summarise; nil for none.
+	LengthBuckets []int
 }
 
 // Summarize computes a run's Summary from its records: Analyze's summary.

@@ -18,6 +18,12 @@ type Summary struct {
 	// Structured is nil unless the workload asked for structured output.
 	Structured *Structured `json:"structured,omitempty"`
 	Client     Client      `json:"client"`
+	// Turns compares first and later conversation turns; nil for runs
+	// without conversations.
+	Turns *Turns `json:"turns,omitempty"`
+	// LengthBuckets summarises the requests by input length, one slice per
+	// bucket of the workload's length_buckets; nil when it declares none.
+	LengthBuckets []Slice `json:"length_buckets,omitempty"`
 	// Capacity is set on a capacity search's run: the answer it found.
 	Capacity *CapacityAnswer `json:"capacity,omitempty"`
 

@@ -52,6 +52,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		}
 		a, h := res.Analyze(cfg, results.SummarizeOptions{
 			GoodputTTFT: sr.Goodput.TTFT, GoodputTPOT: sr.Goodput.TPOT, GoodputE2EL: sr.Goodput.E2EL,
+			LengthBuckets: cfg.Workload.LengthBuckets,
 		})
 		run.Summary, run.Samples, run.Requests = a.Summary, a.Samples, a.Requests
 		run.Summary.Server = server

@@ -342,6 +342,16 @@ func TestValueChecks(t *testing.T) {
 		{name: "missing dataset", src: wrap(ok, "kind = \"dataset\"\ndataset = \"sharegpt.json\""), want: "Dataset not found"},
 		// Conversation with zero turns.
 		{name: "zero turns", src: wrap(ok, "kind = \"conversation\"\nturns = 0"), want: "must be at least 1"},
+		// A think time that is no duration, or none at all.
+		{name: "think time number", src: wrap(ok, "kind = \"conversation\"\nthink_time = 2"), want: "duration string with a unit"},
+		// Length buckets that do not increase, are not whole, or are no list.
+		{name: "length buckets order", src: wrap(ok, "length_buckets = [2048, 512]"), want: "must increase"},
+		{name: "length buckets fraction", src: wrap(ok, "length_buckets = [1.5]"), want: "whole number of tokens"},
+		{name: "length buckets zero", src: wrap(ok, "length_buckets = [0, 10]"), want: "whole number of tokens"},
+		{name: "length buckets scalar", src: wrap(ok, "length_buckets = 512"), want: "must be a list"},
+		{name: "length buckets empty", src: wrap(ok, "length_buckets = []"), want: "is empty"},
+		{name: "length buckets strings", src: wrap(ok, "length_buckets = [\"a\"]"), want: "must be a list"},
+		{name: "think time zero", src: wrap(ok, "kind = \"conversation\"\nthink_time = \"0s\""), want: "longer than zero"},
 		// A shm_size without a unit that parses.
 		{name: "shm size", src: "server \"v\" {\nimage = \"i\"\nmodel = \"m\"\nshm_size = \"lots\"\n}\n" + wrap(ok, ""), want: "shm_size"},
 		// An endpoint URL without a scheme.
@@ -573,5 +583,35 @@ func TestRampUpDecoded(t *testing.T) {
 	s := mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 8\n    requests = 40\n    ramp_up = \"2s\"\n  }\n  workload {\n    output_tokens = 4\n  }\n}\n", Options{})
 	if got := s.Scenarios[0].Runs[0].Load.RampUp; got != 2*time.Second {
 		t.Errorf("ramp_up decoded as %v, want 2s", got)
+	}
+}
+
+func TestThinkTimeDecoded(t *testing.T) {
+	s := mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  workload {\n    kind = \"conversation\"\n    think_time = \"250ms\"\n  }\n}\n", Options{})
+	if got := s.Scenarios[0].Runs[0].Load.Workload.ThinkTime; got != 250*time.Millisecond {
+		t.Errorf("think_time decoded as %v, want 250ms", got)
+	}
+	// on another workload kind it is ignored, with a warning
+	s, diags := loadText(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  workload {\n    think_time = \"1s\"\n  }\n}\n", Options{})
+	if diags.HasErrors() || len(diags) == 0 || !strings.Contains(diags[0].Detail, "only used by kind = \"conversation\"") {
+		t.Errorf("think_time on a random workload: diags %v, want one warning", diags)
+	}
+	if got := s.Scenarios[0].Runs[0].Load.Workload.ThinkTime; got != 0 {
+		t.Errorf("think_time on a random workload decoded as %v, want 0", got)
+	}
+}
+
+// Per-turn metrics are names asserts may use.
+func TestTurnMetricsInAsserts(t *testing.T) {
+	mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  workload {\n    kind = \"conversation\"\n  }\n  assert \"cache helps\" {\n    condition = later_turns.ttft.p95 < first_turn.ttft.p95\n  }\n}\n", Options{})
+	if got := errorsOf(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  assert \"a\" {\n    condition = first_turn.ttft.p96 < 5\n  }\n}\n"); len(got) == 0 {
+		t.Error("first_turn.ttft.p96 accepted")
+	}
+}
+
+func TestLengthBucketsDecoded(t *testing.T) {
+	s := mustLoad(t, "scenario \"s\" {\n  load {\n    concurrency = 2\n    requests = 6\n  }\n  workload {\n    length_buckets = [512, 2048]\n  }\n}\n", Options{})
+	if diff := cmp.Diff([]int{512, 2048}, s.Scenarios[0].Runs[0].Load.Workload.LengthBuckets); diff != "" {
+		t.Errorf("length_buckets (-want +got):\n%s", diff)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/load"
@@ -19,6 +20,9 @@ const (
 	defaultTurns        = 3
 )
 
+// absurdThinkTime is the think time above which a suite is warned.
+const absurdThinkTime = 10 * time.Minute
+
 var workloadKinds = []string{load.WorkloadRandom, load.WorkloadPrefix, load.WorkloadStructured, load.WorkloadConversation, load.WorkloadDataset}
 
 // workloadBlock is `workload {...}`: what each request asks for.
@@ -31,6 +35,8 @@ type workloadBlock struct {
 	PrefixGroups *hcl.Attribute `hcl:"prefix_groups,optional"`
 	Schema       *hcl.Attribute `hcl:"schema,optional"`
 	Turns        *hcl.Attribute `hcl:"turns,optional"`
+	ThinkTime    *hcl.Attribute `hcl:"think_time,optional"`
+	LengthBucket *hcl.Attribute `hcl:"length_buckets,optional"`
 	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
 	Chat         *hcl.Attribute `hcl:"chat,optional"`
 	TextPrompts  *hcl.Attribute `hcl:"text_prompts,optional"`
@@ -90,6 +96,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 	onlyFor(b.PrefixGroups, load.WorkloadPrefix)
 	onlyFor(b.Schema, load.WorkloadStructured)
 	onlyFor(b.Turns, load.WorkloadConversation)
+	onlyFor(b.ThinkTime, load.WorkloadConversation)
 	onlyFor(b.Dataset, load.WorkloadDataset)
 
 	if w.Kind == load.WorkloadPrefix {
@@ -109,6 +116,12 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 	}
 	if w.Kind == load.WorkloadConversation {
 		positive(b.Turns, &w.Turns, defaultTurns, "number of turns")
+		if d, ok := ev.duration(b.ThinkTime); ok {
+			if d > absurdThinkTime {
+				ev.warnAt(b.ThinkTime, "Absurd think time", "think_time = %s between turns would leave the server idle most of the run; did you mean a shorter time?", d)
+			}
+			w.ThinkTime = d
+		}
 	}
 	if w.Kind == load.WorkloadDataset {
 		if b.Dataset == nil {
@@ -123,6 +136,9 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 				w.DatasetPath = p
 			}
 		}
+	}
+	if edges, ok := ev.lengthBuckets(b.LengthBucket); ok {
+		w.LengthBuckets = edges
 	}
 	w.Chat, _ = ev.boolean(b.Chat)
 	if v, ok := ev.boolean(b.TextPrompts); ok {

@@ -1,0 +1,50 @@
+package load
+
+import (
+	"context"
+	"testing"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// TestLengthBucketsOnSimulator runs prompts of widely spread lengths on the
+// simulator and checks that the input-length buckets of the summary hold
+// exactly the requests whose server-counted length falls in each.
+func TestLengthBucketsOnSimulator(t *testing.T) {
+	url := startSim(t, false)
+	edges := []int{120, 200, 280}
+	cfg := Config{BaseURL: url, Model: "llmgate/tiny-sim", Concurrency: 4, Requests: 40, RunName: "buckets",
+		Workload: Workload{Kind: WorkloadRandom, InputTokens: 200, OutputTokens: 4, RangeRatio: 0.8, LengthBuckets: edges}}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buckets := results.Analyze(res.Records, results.SummarizeOptions{LengthBuckets: edges}).Summary.LengthBuckets
+	if len(buckets) != len(edges)+1 {
+		t.Fatalf("%d buckets, want %d", len(buckets), len(edges)+1)
+	}
+	want := make([]int, len(edges)+1)
+	for _, r := range res.Records {
+		if r.Warmup || !r.OK() {
+			continue
+		}
+		b := 0
+		for b < len(edges) && r.InputTokens >= edges[b] {
+			b++
+		}
+		want[b]++
+	}
+	for i, b := range buckets {
+		t.Logf("%-12s %2d requests, mean input %.0f, TTFT p50 %.2fms", b.Label, b.Requests.Completed, b.InputTokensMean, b.TTFT.P50)
+		if b.Requests.Completed != want[i] {
+			t.Errorf("bucket %s holds %d requests, want %d", b.Label, b.Requests.Completed, want[i])
+		}
+		if b.Requests.Completed == 0 {
+			t.Errorf("bucket %s is empty: the spread of lengths did not reach it", b.Label)
+			continue
+		}
+		if b.InputTokensMean < float64(b.MinInputTokens) || (b.MaxInputTokens > 0 && b.InputTokensMean >= float64(b.MaxInputTokens)) {
+			t.Errorf("bucket %s has mean input %.0f outside its bounds", b.Label, b.InputTokensMean)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// runSlices are the slices of r's requests that reports show: its first
+// and later conversation turns, then its input-length buckets.
+func runSlices(r *results.Run) []results.Slice {
+	if r.Status == results.StatusFailed {
+		return nil
+	}
+	var out []results.Slice
+	if t := r.Summary.Turns; t != nil {
+		out = append(out, t.First, t.Later)
+	}
+	out = append(out, r.Summary.LengthBuckets...)
+	return out
+}
+
+// sliceCells are a slice's cells after the run's name: slice, ok, failed,
+// mean input tokens, TTFT p50 and p95, E2EL p95; "-" for latencies of a
+// slice with no completed request.
+func sliceCells(s results.Slice) []string {
+	ms := func(st results.Stats, v float64) string {
+		if st.N == 0 {
+			return "-"
+		}
+		return fmtMs(v)
+	}
+	return []string{s.Label, strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed), fmtNum(s.InputTokensMean),
+		ms(s.TTFT, s.TTFT.P50), ms(s.TTFT, s.TTFT.P95), ms(s.E2EL, s.E2EL.P95)}
+}
+
+var sliceHeader = []string{"run", "slice", "ok", "failed", "in tok", "TTFT p50", "TTFT p95", "E2EL p95"}
+
+// writeSlices adds the table of the runs' slices, when any run has some.
+func writeSlices(b *strings.Builder, f *results.File) {
+	t := &table{left: map[int]bool{1: true}}
+	for i := range f.Runs {
+		r := &f.Runs[i]
+		for _, s := range runSlices(r) {
+			t.add(append([]string{r.Name}, sliceCells(s)...)...)
+		}
+	}
+	if len(t.rows) == 0 {
+		return
+	}
+	t.rows = append([][]string{sliceHeader}, t.rows...)
+	b.WriteString("\nby turn and input length:\n")
+	_ = t.write(b) // a strings.Builder does not fail
+}
+
+// mdSlices is the Markdown table of the current runs' slices.
+func mdSlices(m *mdBuilder, cur *results.File) {
+	var rows []string
+	for i := range cur.Runs {
+		r := &cur.Runs[i]
+		for _, s := range runSlices(r) {
+			rows = append(rows, "| "+mdEscape(r.Name)+" | "+strings.Join(sliceCells(s), " | ")+" |")
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	lines := append([]string{"**By turn and input length**", "", "| " + strings.Join(sliceHeader, " | ") + " |", "|---|---|---:|---:|---:|---:|---:|---:|"}, rows...)
+	m.block(append(lines, "")...)
+}
