@@ -21,6 +21,10 @@ func Value(v float64, u results.Unit) string {
 		return fmtMs(v)
 	case results.PerSecond:
 		return fmtNum(v) + "/s"
+	case results.Percent:
+		return fmtNum(v) + "%"
+	case results.MiB, results.Watts:
+		return fmtNum(v) + " " + string(u)
 	default:
 		return fmtNum(v)
 	}

@@ -106,6 +106,9 @@ type Run struct {
 	// ServerSeries is the server's /metrics over the measured phase; nil when
 	// the server was not scraped.
 	ServerSeries *ServerSeries `json:"server_series,omitempty"`
+	// GPUSeries is the server's GPU samples over the measured phase; nil
+	// when the GPUs were not sampled.
+	GPUSeries *GPUSeries `json:"gpu_series,omitempty"`
 	// Unchecked lists the load generator's self-checks that the run was
 	// too short (or of the wrong kind) to apply, each with why.
 	Unchecked []string `json:"unchecked,omitempty"`

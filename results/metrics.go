@@ -23,6 +23,9 @@ const (
 	PerSecond    Unit = "/s"
 	Ratio        Unit = ""
 	Count        Unit = "count"
+	Percent      Unit = "%"
+	MiB          Unit = "MiB"
+	Watts        Unit = "W"
 )
 
 // Family is the first part of a metric's name: a per-request latency
@@ -289,6 +292,22 @@ func buildNamespace() map[string]Metric {
 			return s.Capacity.Value, true
 		}
 	}
+	gpu := func(f func(*GPUMetrics) *float64) func(*Summary) (float64, bool) {
+		return func(s *Summary) (float64, bool) {
+			if s.GPU == nil {
+				return 0, false
+			}
+			if v := f(s.GPU); v != nil {
+				return *v, true
+			}
+			return 0, false
+		}
+	}
+	value("gpu.util.mean", "gpu", Percent, HigherIsBetter, gpu(func(g *GPUMetrics) *float64 { return &g.UtilMeanPercent }))
+	value("gpu.util.max", "gpu", Percent, HigherIsBetter, gpu(func(g *GPUMetrics) *float64 { return &g.UtilMaxPercent }))
+	value("gpu.memory_used.max", "gpu", MiB, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return &g.MemoryUsedMaxMiB }))
+	value("gpu.power.mean", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMeanWatts }))
+	value("gpu.power.max", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMaxWatts }))
 	value("capacity.concurrency", "capacity", Count, HigherIsBetter, capacity(VaryConcurrency))
 	value("capacity.rate", "capacity", PerSecond, HigherIsBetter, capacity(VaryRate))
 	return ns

@@ -15,6 +15,8 @@ type Summary struct {
 
 	// Server is nil when the server exposes no /metrics.
 	Server *ServerMetrics `json:"server,omitempty"`
+	// GPU is nil unless the server's GPUs were sampled (nvidia-smi).
+	GPU *GPUMetrics `json:"gpu,omitempty"`
 	// Structured is nil unless the workload asked for structured output.
 	Structured *Structured `json:"structured,omitempty"`
 	Client     Client      `json:"client"`
