@@ -40,7 +40,9 @@ type Container struct {
 	meta    Metadata
 	logs    *logFollower
 	ready   *healthStrategy
-	key     string // LabelContainer's value: finds the container if create returned none
+	// sampleGPUs: nvidia-smi is read during runs (GPUs requested, or WithGPUSampling).
+	sampleGPUs bool
+	key        string // LabelContainer's value: finds the container if create returned none
 
 	// track follows the container from the create call on, so every
 	// failure path can remove it, whether or not testcontainers returned it.
@@ -83,7 +85,7 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 	}
 
 	port := s.containerPort()
-	c := &Container{cli: cli, image: image, model: s.model, apiKey: s.apiKey, ready: newHealthStrategy(s.startupTimeout, port), key: NewSession()}
+	c := &Container{cli: cli, image: image, model: s.model, apiKey: s.apiKey, ready: newHealthStrategy(s.startupTimeout, port), key: NewSession(), sampleGPUs: s.gpus != nil || s.sampleGPUs}
 	if s.logFile != "" {
 		c.logs, err = newLogFollower(cli, s.logFile)
 		if err != nil {

@@ -47,6 +47,7 @@ type settings struct {
 	env            map[string]string
 	gpus           *gpuRequest
 	gpuCheck       bool
+	sampleGPUs     bool
 	ipc            string
 	shmSize        int64
 	volumes        map[string]string // container path -> source ("" = none)

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+func TestStandInNvidiaSMI(t *testing.T) {
+	for argv0, want := range map[string]bool{"/usr/bin/nvidia-smi": true, "nvidia-smi": true, "/llmgate": false, "llmgate": false} {
+		if got := isStandInNvidiaSMI(argv0); got != want {
+			t.Errorf("isStandInNvidiaSMI(%q) = %v", argv0, got)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := standInNvidiaSMI(results.GPUQueryArgs, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	rs, err := results.ParseGPUReadings(out.String())
+	if err != nil || len(rs) != 2 || rs[0].UtilPercent != 87 || *rs[1].PowerWatts != 250 {
+		t.Errorf("readings %+v, %v", rs, err)
+	}
+	out.Reset()
+	if code := standInNvidiaSMI([]string{"--query-gpu=name", "--format=csv,noheader"}, &out, &errb); code == 0 || out.Len() != 0 {
+		t.Errorf("name query: exit %d, output %q", code, out.String())
+	}
+}
