@@ -42,8 +42,9 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		Concurrency: cfg.Concurrency, Rate: cfg.Rate,
 	})
 
-	res, server, series, t0, t1, lerr := r.drive(ctx, cfg)
-	run.ServerSeries = series
+	res, server, series, t0, t1, lerr := r.drive(ctx, cfg, inst)
+	run.ServerSeries = series.server
+	run.GPUSeries = series.gpu
 	var health load.Health
 	run.Started, run.Finished = t0.UTC(), t1.UTC()
 	if res != nil {
@@ -56,6 +57,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 		})
 		run.Summary, run.Samples, run.Requests = a.Summary, a.Samples, a.Requests
 		run.Summary.Server = server
+		run.Summary.GPU = series.gpuSummary
 		cal := res.Calibration
 		run.Calibration = &cal
 		run.Lengths = a.Lengths
@@ -123,7 +125,7 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 // every finished request is reported to Progress. The scraper is stopped and
 // the progress channel drained on every path out, a panic in load.Run
 // included, so no goroutine outlives the run.
-func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, server *results.ServerMetrics, series *results.ServerSeries, t0, t1 time.Time, err error) {
+func (r *runner) drive(ctx context.Context, cfg load.Config, inst target.Instance) (res *load.Result, server *results.ServerMetrics, series driveSeries, t0, t1 time.Time, err error) {
 	sink := make(chan results.Record, sinkBuffer)
 	drained := make(chan struct{})
 	go func() {
@@ -135,9 +137,14 @@ func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, 
 	scraper := load.NewScraper(cfg.BaseURL, cfg.APIKey, r.opts.ScrapeInterval)
 	scraper.Start(ctx)
 	// Server metrics cover the measured phase only, as the latencies do.
-	cfg.OnMeasureStart = func() { scraper.Restart(ctx) }
+	gpus := startGPUSampler(ctx, inst, r.opts.GPUInterval, r.now)
+	cfg.OnMeasureStart = func() {
+		scraper.Restart(ctx)
+		gpus.Restart()
+	}
 	defer func() {
-		server, series = scraper.Stop()
+		server, series.server = scraper.Stop()
+		series.gpu, series.gpuSummary = gpus.Stop()
 		close(sink) // load.Run has returned: nothing sends any more
 		<-drained
 	}()
@@ -145,6 +152,13 @@ func (r *runner) drive(ctx context.Context, cfg load.Config) (res *load.Result, 
 	res, err = load.Run(ctx, cfg, sink)
 	t1 = r.now()
 	return res, server, series, t0, t1, err
+}
+
+// driveSeries are the time series sampled while a run was driven.
+type driveSeries struct {
+	server     *results.ServerSeries
+	gpu        *results.GPUSeries
+	gpuSummary *results.GPUMetrics
 }
 
 // firstError returns the reason of the first failed measured request.

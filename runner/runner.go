@@ -38,6 +38,9 @@ type Options struct {
 	// ScrapeInterval is how often the server's /metrics is scraped during a
 	// run; 0 means load.DefaultScrapeInterval (250 ms).
 	ScrapeInterval time.Duration
+	// GPUInterval is how often a server's GPUs are read during a run (see
+	// target.GPUReader); 0 means DefaultGPUInterval (1 s).
+	GPUInterval time.Duration
 	// StopTimeout bounds stopping a target; 0 means two minutes.
 	StopTimeout time.Duration
 	// StartHeartbeat is how often a ServerWaiting event says a target is
@@ -105,6 +108,9 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 	}
 	if r.opts.ScrapeInterval <= 0 {
 		r.opts.ScrapeInterval = load.DefaultScrapeInterval
+	}
+	if r.opts.GPUInterval <= 0 {
+		r.opts.GPUInterval = DefaultGPUInterval
 	}
 	if r.opts.StopTimeout <= 0 {
 		r.opts.StopTimeout = 2 * time.Minute

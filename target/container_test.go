@@ -129,7 +129,7 @@ func TestRunServesThroughMappedPort(t *testing.T) {
 		t.Errorf("image = %q digest = %q, want %q and a sha256 digest", md.Image, md.ImageDigest, simImage(t))
 	}
 	if md.GPU != "" {
-		t.Errorf("GPU = %q, want empty: the simulator image has no nvidia-smi", md.GPU)
+		t.Errorf("GPU = %q, want empty: the simulator image's stand-in nvidia-smi answers no name query", md.GPU)
 	}
 
 	ids, err := SessionContainers(t.Context(), session)

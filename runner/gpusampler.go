@@ -1,0 +1,113 @@
+package runner
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/target"
+)
+
+// DefaultGPUInterval is how often a server's GPUs are read during a run.
+const DefaultGPUInterval = time.Second
+
+// gpuSampler reads a server's GPUs every interval while a run drives it.
+// Restart drops what was read before the measured phase; Stop ends the
+// sampling and returns the series. Each read is bounded by the reader
+// (target.Container.ReadGPUs: a few seconds, a few KiB), and the series by
+// results.MaxGPUSamples.
+type gpuSampler struct {
+	read     func(context.Context) ([]results.GPUReading, error)
+	interval time.Duration
+	now      func() time.Time
+
+	mu     sync.Mutex
+	gen    int // bumped by Restart: a read begun before it is dropped
+	t0     time.Time
+	series results.GPUSeries
+
+	kick   chan struct{} // Restart asks for a reading at once
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// startGPUSampler starts sampling inst's GPUs; nil when inst has none to read.
+func startGPUSampler(ctx context.Context, inst target.Instance, interval time.Duration, now func() time.Time) *gpuSampler {
+	g, ok := inst.(target.GPUReader)
+	if !ok || !g.SamplesGPUs() {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &gpuSampler{read: g.ReadGPUs, interval: interval, now: now, t0: now(), kick: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	go s.loop(ctx)
+	return s
+}
+
+func (s *gpuSampler) loop(ctx context.Context) {
+	defer close(s.done)
+	tick := time.NewTicker(s.interval)
+	defer tick.Stop()
+	for {
+		s.sample(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-s.kick:
+			tick.Reset(s.interval)
+		}
+	}
+}
+
+// sample reads the GPUs once and records the reading, or counts it dropped.
+func (s *gpuSampler) sample(ctx context.Context) {
+	s.mu.Lock()
+	gen := s.gen
+	s.mu.Unlock()
+	rs, err := s.read(ctx)
+	at := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case ctx.Err() != nil || gen != s.gen:
+		// Stopped, or begun before the measured phase.
+	case err != nil || len(s.series.Samples) >= results.MaxGPUSamples:
+		s.series.Dropped++
+	default:
+		s.series.Samples = append(s.series.Samples, results.GPUSample{T: at.Sub(s.t0).Seconds(), GPUs: rs})
+	}
+}
+
+// Restart forgets what was read so far: the measured phase starts now.
+func (s *gpuSampler) Restart() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen++
+	s.t0 = s.now()
+	s.series = results.GPUSeries{}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Stop ends the sampling and returns the series and its summary; nil, nil
+// when nothing was read in the measured phase.
+func (s *gpuSampler) Stop() (*results.GPUSeries, *results.GPUMetrics) {
+	if s == nil {
+		return nil, nil
+	}
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.series.Samples) == 0 && s.series.Dropped == 0 {
+		return nil, nil
+	}
+	series := s.series
+	return &series, results.SummarizeGPU(&series)
+}
