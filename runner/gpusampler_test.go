@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,11 +38,11 @@ func (g *gpuInstance) ReadGPUs(ctx context.Context) ([]results.GPUReading, error
 func TestRunSamplesGPUs(t *testing.T) {
 	s := loadSuite(t, "gpu.hcl", nil)
 	st := &gpuStarter{}
-	f, err := Run(context.Background(), s, Options{Starter: st, GPUInterval: 5 * time.Millisecond})
-	if err != nil {
+	out := filepath.Join(t.TempDir(), "results.json")
+	if _, err := Run(context.Background(), s, Options{Starter: st, OutputPath: out, GPUInterval: 5 * time.Millisecond}); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	run := f.Runs[0]
+	run := readBack(t, out).Runs[0] // the figures survive the file
 	if run.Status == results.StatusFailed {
 		t.Fatalf("run failed: %s", run.Error)
 	}
