@@ -27,9 +27,10 @@ type gpuSampler struct {
 	t0     time.Time
 	series results.GPUSeries
 
-	kick   chan struct{} // Restart asks for a reading at once
-	cancel context.CancelFunc
-	done   chan struct{}
+	kick chan struct{} // Restart asks for a reading at once
+	quit chan struct{} // Stop: no reading after the one in flight
+	done chan struct{}
+	ctx  context.Context // the run's: ends every reading when interrupted
 }
 
 // startGPUSampler starts sampling inst's GPUs; nil when inst has none to read.
@@ -38,8 +39,8 @@ func startGPUSampler(ctx context.Context, inst target.Instance, interval time.Du
 	if !ok || !g.SamplesGPUs() {
 		return nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	s := &gpuSampler{read: g.ReadGPUs, interval: interval, now: now, t0: now(), kick: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	s := &gpuSampler{read: g.ReadGPUs, interval: interval, now: now, t0: now(),
+		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), ctx: ctx}
 	go s.loop(ctx)
 	return s
 }
@@ -52,6 +53,8 @@ func (s *gpuSampler) loop(ctx context.Context) {
 		s.sample(ctx)
 		select {
 		case <-ctx.Done():
+			return
+		case <-s.quit:
 			return
 		case <-tick.C:
 		case <-s.kick:
@@ -71,7 +74,7 @@ func (s *gpuSampler) sample(ctx context.Context) {
 	defer s.mu.Unlock()
 	switch {
 	case ctx.Err() != nil || gen != s.gen:
-		// Stopped, or begun before the measured phase.
+		// Interrupted, or begun before the measured phase.
 	case err != nil || len(s.series.Samples) >= results.MaxGPUSamples:
 		s.series.Dropped++
 	default:
@@ -96,13 +99,21 @@ func (s *gpuSampler) Restart() {
 }
 
 // Stop ends the sampling and returns the series and its summary; nil, nil
-// when nothing was read in the measured phase.
+// when nothing could be read. A reading in flight is waited for (the reader
+// bounds it), and a measured phase that got none (shorter than one docker
+// exec) gets one as it ends.
 func (s *gpuSampler) Stop() (*results.GPUSeries, *results.GPUMetrics) {
 	if s == nil {
 		return nil, nil
 	}
-	s.cancel()
+	close(s.quit)
 	<-s.done
+	s.mu.Lock()
+	none := len(s.series.Samples) == 0
+	s.mu.Unlock()
+	if none {
+		s.sample(s.ctx)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.series.Samples) == 0 && s.series.Dropped == 0 {
