@@ -13,25 +13,35 @@ import (
 // ok/failed, request and output-token throughput, TTFT p50/p95, TPOT p50,
 // E2EL p95 (milliseconds), the server's KV cache usage (max), requests
 // waiting and running (max), preemptions and prefix-cache hit rate, and
-// asserts passed/total. Runs that were not
-// measured (status failed) show "-" for their numbers.
+// asserts passed/total; when a run's GPUs were sampled, the GPUs' mean
+// utilisation, the most memory a GPU used and their mean total power too.
+// Runs that were not measured (status failed) show "-" for their numbers.
 func RunTable(w io.Writer, f *results.File) error {
 	t := &table{left: map[int]bool{1: true}}
-	t.add("run", "status", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p95", "TPOT p50", "E2EL p95",
-		"KV max", "waiting", "running", "preempt", "hit rate", "asserts")
+	gpus := hasGPUFigures(f)
+	head := []string{"run", "status", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p95", "TPOT p50", "E2EL p95",
+		"KV max", "waiting", "running", "preempt", "hit rate"}
+	if gpus {
+		head = append(head, gpuHeads...)
+	}
+	t.add(append(head, "asserts")...)
 	for i := range f.Runs {
 		r := &f.Runs[i]
 		s := &r.Summary
+		var row []string
 		if r.Status == results.StatusFailed {
-			t.add(r.Name, r.Status, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", assertCell(r.Asserts))
-			continue
+			row = append([]string{r.Name, r.Status}, strings.Split(strings.Repeat("-", len(head)-2), "")...)
+		} else {
+			row = []string{r.Name, r.Status,
+				strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed),
+				fmtNum(s.Throughput.Requests), fmtNum(s.Throughput.OutputTokens),
+				fmtMs(s.TTFT.P50), fmtMs(s.TTFT.P95), fmtMs(s.TPOT.P50), fmtMs(s.E2EL.P95),
+				kvCell(s.Server), waitingCell(s.Server), runningCell(r.ServerSeries), preemptCell(s.Server), hitCell(s.Server)}
+			if gpus {
+				row = append(row, gpuCells(s.GPU)...)
+			}
 		}
-		t.add(r.Name, r.Status,
-			strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed),
-			fmtNum(s.Throughput.Requests), fmtNum(s.Throughput.OutputTokens),
-			fmtMs(s.TTFT.P50), fmtMs(s.TTFT.P95), fmtMs(s.TPOT.P50), fmtMs(s.E2EL.P95),
-			kvCell(s.Server), waitingCell(s.Server), runningCell(r.ServerSeries), preemptCell(s.Server), hitCell(s.Server),
-			assertCell(r.Asserts))
+		t.add(append(row, assertCell(r.Asserts))...)
 	}
 	if err := t.write(w); err != nil {
 		return err
