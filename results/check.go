@@ -27,8 +27,8 @@ var ErrInvalidFile = errors.New("invalid results file")
 
 // Check rejects a file no measurement can produce: runs without a name or
 // with the same name, unknown statuses, and negative, NaN, infinite or
-// absurd latencies, rates, ratios and counts, in the summaries and the
-// per-request samples. Read calls it, so every file compare, gate and
+// absurd latencies, rates, ratios and counts, in the summaries, the
+// per-request samples and the per-request log. Read calls it, so every file compare, gate and
 // report judge has passed it. The error names each problem by run and
 // field, up to ten of them.
 func (f *File) Check() error {
@@ -54,6 +54,9 @@ func (f *File) Check() error {
 		c.summary(&r.Summary)
 		if r.Samples != nil {
 			c.samples(r.Samples)
+		}
+		if r.Requests != nil {
+			c.requestLog(r.Requests)
 		}
 	}
 	return c.err()

@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // VLLMBench is the JSON that `vllm bench serve --save-result` writes: run
@@ -45,6 +48,9 @@ type VLLMBench struct {
 	ITLs           [][]float64 `json:"itls"`
 	GeneratedTexts []string    `json:"generated_texts"`
 	Errors         []string    `json:"errors"`
+	// StartTimes, when a vLLM version saves them, are the requests' send
+	// times in seconds on any one clock.
+	StartTimes []float64 `json:"start_times"`
 
 	// stats holds the mean_/median_/std_/pNN_ <metric>_ms keys by name.
 	stats map[string]float64
@@ -173,6 +179,7 @@ func (b *VLLMBench) File(name string) *File {
 		if len(itl) > 0 {
 			s.ITL = ComputeStats(itl)
 		}
+		run.Requests = b.requestLog()
 	}
 	if len(params) == 0 {
 		run.Params = nil
@@ -241,6 +248,15 @@ func (b *VLLMBench) check() error {
 			bad("output_lens[%d] = %d: a count cannot be negative", i, n)
 		}
 	}
+	if len(b.StartTimes) > 0 {
+		if len(b.StartTimes) != len(b.TTFTs) {
+			bad("start_times has %d entries, ttfts %d", len(b.StartTimes), len(b.TTFTs))
+		}
+		lo, hi := slices.Min(b.StartTimes), slices.Max(b.StartTimes)
+		if math.IsNaN(lo) || math.IsInf(lo, 0) || math.IsNaN(hi) || math.IsInf(hi, 0) || hi-lo > MaxDurationS {
+			bad("start_times span %v to %v: must be finite and within %g s of each other", lo, hi, MaxDurationS)
+		}
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("vllm bench result: %s", strings.Join(errs, "; "))
 	}
@@ -307,4 +323,61 @@ func (b *VLLMBench) samples() (*Samples, []float64) {
 		}
 	}
 	return smp, itl
+}
+
+// requestLog keeps the per-request arrays of a --save-detailed file as the
+// run's request log: TTFT, E2EL (TTFT plus the gaps) and the largest gap in
+// µs, the lengths, and each error as a failure. Start offsets come from
+// start_times when the file has them, else they are 0.
+func (b *VLLMBench) requestLog() *RequestLog {
+	n := len(b.TTFTs)
+	l := &RequestLog{StartUS: make([]int64, n), TTFTUS: make([]int64, n), E2ELUS: make([]int64, n),
+		ITLMaxUS: make([]int64, n), InputTokens: make([]int, n), OutputTokens: make([]int, n)}
+	first := 0.0
+	if len(b.StartTimes) == n && n > 0 {
+		first = slices.Min(b.StartTimes)
+	}
+	us := func(sec float64) int64 { return int64(math.Round(sec * 1e6)) }
+	for i, ttft := range b.TTFTs {
+		if len(b.StartTimes) == n {
+			l.StartUS[i] = us(b.StartTimes[i] - first)
+		}
+		if i < len(b.Errors) && b.Errors[i] != "" {
+			l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: "imported", Reason: errorReason(b.Errors[i])})
+			continue
+		}
+		gaps, widest := 0.0, 0.0
+		if i < len(b.ITLs) {
+			for _, g := range b.ITLs[i] {
+				gaps += g
+				widest = max(widest, g)
+			}
+		}
+		l.TTFTUS[i], l.E2ELUS[i], l.ITLMaxUS[i] = us(ttft), us(ttft+gaps), us(widest)
+		if i < len(b.InputLens) {
+			l.InputTokens[i] = b.InputLens[i]
+		}
+		if i < len(b.OutputLens) {
+			l.OutputTokens[i] = b.OutputLens[i]
+		}
+	}
+	return l
+}
+
+// maxImportedReason bounds an imported error string: vLLM keeps whole
+// tracebacks there.
+const maxImportedReason = 500
+
+// errorReason is an imported error string made safe to print and publish,
+// cut to maxImportedReason bytes on a rune boundary.
+func errorReason(s string) string {
+	s = untrusted.Line(s)
+	if len(s) <= maxImportedReason {
+		return s
+	}
+	cut := maxImportedReason
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -194,3 +194,29 @@ func TestVLLMBenchRejectsNegatives(t *testing.T) {
 		}
 	}
 }
+
+// TestVLLMBenchRequestLog checks a --save-detailed file's per-request
+// arrays become the run's request log: times in µs, lengths, and the
+// failed request's error, and that the log passes the file check.
+func TestVLLMBenchRequestLog(t *testing.T) {
+	f := readBench(t, "detailed.json").File("r")
+	l := f.Runs[0].Requests
+	if l == nil || l.Len() != 5 {
+		t.Fatalf("request log %+v, want 5 requests", l)
+	}
+	if l.TTFTUS[0] != 100_000 || l.E2ELUS[0] != 160_000 || l.ITLMaxUS[0] != 20_000 || l.InputTokens[0] != 128 || l.OutputTokens[0] != 4 {
+		t.Errorf("request 0: ttft %d e2el %d itl max %d µs, %d in / %d out", l.TTFTUS[0], l.E2ELUS[0], l.ITLMaxUS[0], l.InputTokens[0], l.OutputTokens[0])
+	}
+	if len(l.Failures) != 1 || l.Failures[0].Index != 4 || l.Failures[0].Reason == "" {
+		t.Errorf("failures %+v, want the fifth request with its error", l.Failures)
+	}
+	if err := f.Check(); err != nil {
+		t.Errorf("the imported file fails its own check: %v", err)
+	}
+	bad := *l
+	bad.TTFTUS = append([]int64{-5}, l.TTFTUS[1:]...)
+	f.Runs[0].Requests = &bad
+	if err := f.Check(); err == nil || !strings.Contains(err.Error(), "requests.ttft_us[0] = -5") {
+		t.Errorf("a negative time in the log: error %v", err)
+	}
+}

@@ -1,0 +1,60 @@
+package results
+
+import "fmt"
+
+// requestLog checks a run's per-request log: columns of one length (turn
+// absent or the same), times and counts not negative nor absurd, and
+// failure and invalid-answer indices that name a request of the log.
+func (c *checker) requestLog(l *RequestLog) {
+	n := l.Len()
+	for _, col := range []struct {
+		name string
+		len  int
+	}{{"ttft_us", len(l.TTFTUS)}, {"e2el_us", len(l.E2ELUS)}, {"itl_max_us", len(l.ITLMaxUS)},
+		{"input_tokens", len(l.InputTokens)}, {"output_tokens", len(l.OutputTokens)}} {
+		if col.len != n {
+			c.fail(fmt.Sprintf("requests.%s has %d entries, start_us %d: the columns must be as long as each other", col.name, col.len, n))
+			return
+		}
+	}
+	if l.Turn != nil && len(l.Turn) != n {
+		c.fail(fmt.Sprintf("requests.turn has %d entries, start_us %d", len(l.Turn), n))
+		return
+	}
+	const maxUS = int64(MaxLatencyMs * 1000)
+	for _, col := range []struct {
+		name  string
+		v     []int64
+		limit int64
+	}{{"start_us", l.StartUS, int64(MaxDurationS * 1e6)}, {"ttft_us", l.TTFTUS, maxUS}, {"e2el_us", l.E2ELUS, maxUS}, {"itl_max_us", l.ITLMaxUS, maxUS}} {
+		for i, v := range col.v {
+			if v < 0 || v > col.limit {
+				c.fail(fmt.Sprintf("requests.%s[%d] = %d: a time in µs must be between 0 and %d", col.name, i, v, col.limit))
+				break
+			}
+		}
+	}
+	for _, col := range []struct {
+		name string
+		v    []int
+	}{{"input_tokens", l.InputTokens}, {"output_tokens", l.OutputTokens}, {"turn", l.Turn}} {
+		for i, v := range col.v {
+			if v < 0 {
+				c.fail(fmt.Sprintf("requests.%s[%d] = %d: a count cannot be negative", col.name, i, v))
+				break
+			}
+		}
+	}
+	for _, f := range l.Failures {
+		if f.Index < 0 || f.Index >= n {
+			c.fail(fmt.Sprintf("requests.failures names request %d of %d", f.Index, n))
+			break
+		}
+	}
+	for _, i := range l.InvalidStructured {
+		if i < 0 || i >= n {
+			c.fail(fmt.Sprintf("requests.invalid_structured names request %d of %d", i, n))
+			break
+		}
+	}
+}
