@@ -122,13 +122,7 @@ func (x *abRun) run(ctx context.Context) error {
 		}
 	}
 	for _, r := range []*runner{x.cand, x.base} {
-		r.file.Partial = ctx.Err() != nil || r.done < r.total
-		for i := range r.file.Runs {
-			if r.file.Runs[i].Status == results.StatusPartial {
-				r.file.Partial = true
-			}
-		}
-		if err := r.write(); err != nil {
+		if err := r.finish(ctx); err != nil {
 			errs = append(errs, err)
 		}
 	}

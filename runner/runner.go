@@ -159,16 +159,22 @@ func (r *runner) run(ctx context.Context) error {
 			break
 		}
 	}
+	if err := r.finish(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// finish marks the file partial when ctx ended, a planned run was not
+// carried out or a run was cut short, and writes it a last time.
+func (r *runner) finish(ctx context.Context) error {
 	r.file.Partial = ctx.Err() != nil || r.done < r.total
 	for i := range r.file.Runs {
 		if r.file.Runs[i].Status == results.StatusPartial {
 			r.file.Partial = true
 		}
 	}
-	if err := r.write(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return r.write()
 }
 
 // write saves the results file atomically, if there is one to write,
