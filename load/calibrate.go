@@ -264,7 +264,7 @@ func tokenize(ctx context.Context, cfg Config, chat bool, x string) (int, error)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("POST /tokenize: %s", resp.Status)
+		return 0, fmt.Errorf("POST /tokenize: http %d", resp.StatusCode)
 	}
 	var out struct {
 		Count *int `json:"count"`

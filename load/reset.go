@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"github.com/llmgate/llmgate/untrusted"
 	"io"
 	"net/http"
 	"strings"
@@ -37,8 +38,8 @@ func ResetPrefixCache(ctx context.Context, baseURL, apiKey string) error {
 	case resp.StatusCode == http.StatusOK:
 		return nil
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed:
-		return fmt.Errorf("POST /reset_prefix_cache: %s (vLLM serves it only when started with VLLM_SERVER_DEV_MODE=1)", resp.Status)
+		return fmt.Errorf("POST /reset_prefix_cache: http %d (vLLM serves it only when started with VLLM_SERVER_DEV_MODE=1)", resp.StatusCode)
 	default:
-		return fmt.Errorf("POST /reset_prefix_cache: %s: %s", resp.Status, strings.TrimSpace(string(b)))
+		return fmt.Errorf("POST /reset_prefix_cache: http %d: %s", resp.StatusCode, untrusted.Line(strings.TrimSpace(string(b))))
 	}
 }
