@@ -3,11 +3,12 @@ package load
 import (
 	"context"
 	"fmt"
-	"github.com/llmgate/llmgate/untrusted"
 	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // resetTimeout bounds a prefix-cache reset.
