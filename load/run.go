@@ -187,8 +187,12 @@ func (r *runner) closedLoop(ctx context.Context) {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
+			// due is when the user's first request is planned: its record's
+			// Scheduled, so that the ramp's lag is measured against the plan
+			due := start
 			if ramp := r.cfg.RampUp; ramp > 0 && u > 0 {
-				t := time.NewTimer(time.Until(start.Add(ramp * time.Duration(u) / time.Duration(users))))
+				due = start.Add(ramp * time.Duration(u) / time.Duration(users))
+				t := time.NewTimer(time.Until(due))
 				select {
 				case <-ctx.Done():
 					t.Stop()
@@ -201,7 +205,11 @@ func (r *runner) closedLoop(ctx context.Context) {
 				if !ok {
 					return
 				}
-				r.send(ctx, s, time.Now())
+				scheduled := time.Now()
+				if first && r.cfg.RampUp > 0 {
+					scheduled = due
+				}
+				r.send(ctx, s, scheduled)
 				if first {
 					r.ph.userReady()
 				}
