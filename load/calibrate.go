@@ -146,10 +146,12 @@ func (l *lengths) measure(ctx context.Context, cfg Config, cl *client, t *calibr
 		return nil
 	}
 	// no /tokenize: fit tokens = overhead + perWord × words over texts of
-	// several sizes (random words vary in length: the fit is only as good
-	// as the texts are long)
+	// one and two whole passes through the words (see text), which hold
+	// each word equally often, so the fit has the words' exact mean cost
+	// rather than a sample's; two passes are about 340 tokens on a common
+	// tokenizer, small enough for short context windows
 	var sw, st, sww, swt float64
-	sizes := []int{32, 96, 160, 224} // small enough for short context windows
+	sizes := []int{len(words), 2 * len(words)}
 	for i, w := range sizes {
 		x := text(rng(promptKey{seed: cfg.Seed, salt: 0xca1}, 7, uint64(i)), w)
 		n, err := usageTokens(ctx, cfg, cl, t.chat, frame(x))

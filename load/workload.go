@@ -134,15 +134,28 @@ not but what all were when we there can an your which their said if do will each
 many some so these would other into has more her two like him see time could no make than first been its who now
 people my made over did down only way find use may water long little very after words called just where most know`)
 
-// text returns about n tokens of words.
+// text returns n words dealt from words as from a deck, shuffled afresh
+// for each pass: every full pass holds each word once, so the tokens of a
+// text stray from n times the words' mean cost far less than they would
+// with independent draws (the words' costs differ, from one token to
+// several). Without a cost table from /tokenize this is what keeps text
+// prompts near their length.
 func text(r *rand.Rand, n int) string {
 	var sb strings.Builder
 	sb.Grow(n * 5)
+	deck := make([]int, len(words))
+	for i := range deck {
+		deck[i] = i
+	}
 	for i := range n {
+		k := i % len(deck)
+		if k == 0 {
+			r.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+		}
 		if i > 0 {
 			sb.WriteByte(' ')
 		}
-		sb.WriteString(words[r.IntN(len(words))])
+		sb.WriteString(words[deck[k]])
 	}
 	return sb.String()
 }
