@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // Accuracy and cost of the client, against benchserver_test.go's server
@@ -72,8 +73,16 @@ func BenchmarkAccuracy(b *testing.B) {
 			var inFlight []float64
 			for b.Loop() {
 				srv.stats(b, true)
-				cfg := Config{BaseURL: srv.url, Model: "bench", Concurrency: streams, Requests: requests, Warmup: streams,
-					Workload: Workload{Kind: WorkloadRandom, InputTokens: 16, OutputTokens: out, RangeRatio: 0.5}}
+				cfg := Config{
+					Load: runspec.Load{
+						Concurrency: streams,
+						Requests:    requests,
+						Warmup:      streams,
+						Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 16, OutputTokens: out, RangeRatio: 0.5},
+					},
+					BaseURL: srv.url,
+					Model:   "bench",
+				}
 				c0, t0 := cpuTime(), time.Now()
 				res, err := Run(context.Background(), cfg, nil)
 				cpu += cpuTime() - c0
@@ -150,8 +159,15 @@ func BenchmarkStreamThroughput(b *testing.B) {
 			var tokens int64
 			var cpu, wall time.Duration
 			for b.Loop() {
-				cfg := Config{BaseURL: srv.url, Model: "bench", Concurrency: bc.streams, Requests: bc.streams,
-					Workload: Workload{Kind: WorkloadRandom, InputTokens: 16, OutputTokens: out}}
+				cfg := Config{
+					Load: runspec.Load{
+						Concurrency: bc.streams,
+						Requests:    bc.streams,
+						Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 16, OutputTokens: out},
+					},
+					BaseURL: srv.url,
+					Model:   "bench",
+				}
 				c0, t0 := cpuTime(), time.Now()
 				res, err := Run(context.Background(), cfg, nil)
 				cpu += cpuTime() - c0
@@ -183,8 +199,15 @@ func BenchmarkMemoryPerStream(b *testing.B) {
 		var before, during runtime.MemStats
 		runtime.ReadMemStats(&before)
 		done := make(chan error)
-		cfg := Config{BaseURL: srv.url, Model: "bench", Concurrency: streams, Requests: streams,
-			Workload: Workload{Kind: WorkloadRandom, InputTokens: 16, OutputTokens: 4}}
+		cfg := Config{
+			Load: runspec.Load{
+				Concurrency: streams,
+				Requests:    streams,
+				Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 16, OutputTokens: 4},
+			},
+			BaseURL: srv.url,
+			Model:   "bench",
+		}
 		go func() { _, err := Run(context.Background(), cfg, nil); done <- err }()
 		for srv.stats(b, false).InFlight < streams {
 			time.Sleep(5 * time.Millisecond) // polling the server's count

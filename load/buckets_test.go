@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // TestLengthBucketsOnSimulator runs prompts of widely spread lengths on the
@@ -13,8 +14,16 @@ import (
 func TestLengthBucketsOnSimulator(t *testing.T) {
 	url := startSim(t, false)
 	edges := []int{120, 200, 280}
-	cfg := Config{BaseURL: url, Model: "llmgate/tiny-sim", Concurrency: 4, Requests: 40, RunName: "buckets",
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 200, OutputTokens: 4, RangeRatio: 0.8, LengthBuckets: edges}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 4,
+			Requests:    40,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 200, OutputTokens: 4, RangeRatio: 0.8, LengthBuckets: edges},
+		},
+		BaseURL: url,
+		Model:   "llmgate/tiny-sim",
+		RunName: "buckets",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package load
 import (
 	"sync"
 	"time"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // conversationWorkload runs multi-turn chat sessions of Turns turns: each
@@ -19,7 +21,7 @@ import (
 // so an arrival continues a session whose think time has passed, or else
 // starts a new one.
 type conversationWorkload struct {
-	w     Workload
+	w     runspec.Workload
 	key   promptKey
 	b     bodyMaker
 	turns int
@@ -40,7 +42,7 @@ type session struct {
 	readyAt time.Time // earliest send of the next turn
 }
 
-func newConversationWorkload(w Workload, key promptKey, b bodyMaker, closedLoop bool) (*conversationWorkload, error) {
+func newConversationWorkload(w runspec.Workload, key promptKey, b bodyMaker, closedLoop bool) (*conversationWorkload, error) {
 	return &conversationWorkload{w: w, key: key, b: b, turns: max(w.Turns, 1), think: max(w.ThinkTime, 0), wait: closedLoop}, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // datasetWorkload replays a ShareGPT-format file over the chat API: each
@@ -30,7 +32,7 @@ type shareGPT struct {
 	} `json:"conversations"`
 }
 
-func newDatasetWorkload(w Workload, seed int64, b bodyMaker) (*datasetWorkload, error) {
+func newDatasetWorkload(w runspec.Workload, seed int64, b bodyMaker) (*datasetWorkload, error) {
 	if w.DatasetPath == "" {
 		return nil, fmt.Errorf("dataset workload: no dataset file given")
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // earlyRoleServer streams chat completions the way some gateways and
@@ -82,8 +84,15 @@ func earlyRoleErrors(tb testing.TB, n int) (ttftErr, tpotErr []float64) {
 	s := &earlyRoleServer{ttft: 50 * time.Millisecond, itl: 10 * time.Millisecond, tokens: 8}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	cfg := Config{BaseURL: srv.URL, Model: "m", Concurrency: 1, Requests: n,
-		Workload: Workload{Kind: WorkloadRandom, Chat: true, InputTokens: 4, OutputTokens: 8}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 1,
+			Requests:    n,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 4, OutputTokens: 8},
+		},
+		BaseURL: srv.URL,
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		tb.Fatal(err)
@@ -158,8 +167,15 @@ func TestUsageContradictingStreamIsFlagged(t *testing.T) {
 		io.WriteString(w, "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n")
 	}))
 	defer srv.Close()
-	cfg := Config{BaseURL: srv.URL, Model: "m", Concurrency: 1, Requests: 1,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 4, OutputTokens: 8}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 1,
+			Requests:    1,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 4, OutputTokens: 8},
+		},
+		BaseURL: srv.URL,
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)

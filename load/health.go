@@ -7,23 +7,10 @@ import (
 	"github.com/llmgate/llmgate/results"
 )
 
-// Health bounds. A run outside them is marked invalid: the load generator,
-// not the server, would be what the numbers measure.
-const (
-	// MaxScheduleLagP99 bounds the p99 of how late open-loop sends were
-	// against plan. 50 ms is far above what a healthy client shows (well
-	// under 1 ms) and far below the latencies a gate judges.
-	MaxScheduleLagP99 = 50 * time.Millisecond
-	// MinRateRatio is the least fraction of the planned rate an open loop
-	// must achieve.
-	MinRateRatio = 0.95
-	// MinRequestsForClosedLoopLag is the fewest measured requests for which
-	// a closed loop's schedule lag is judged.
-	MinRequestsForClosedLoopLag = 100
-	// MinInFlightRatio is the least fraction of Concurrency a closed loop
-	// must keep in flight on average (Little's law: throughput × latency).
-	MinInFlightRatio = 0.9
-)
+// MinRequestsForClosedLoopLag is the fewest measured requests for which a
+// closed loop's schedule lag is judged. The other bounds a run is judged by
+// are runspec.SelfCheck's.
+const MinRequestsForClosedLoopLag = 100
 
 // Health is the load generator's check of itself.
 type Health struct {
@@ -60,7 +47,7 @@ func (res *Result) Analyze(cfg Config, opts results.SummarizeOptions) (*results.
 
 // judgeHealth judges the client figures of a run of measured requests.
 func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health {
-	bounds := cfg.SelfCheck.withDefaults()
+	bounds := cfg.SelfCheck.WithDefaults()
 	h := Health{Concurrency: cfg.Concurrency, MaxInFlight: maxInFlight,
 		AchievedRate: c.AchievedRate, ScheduleLagP99: c.ScheduleLagP99, MeanInFlight: c.MeanInFlight}
 	if cfg.Rate > 0 {

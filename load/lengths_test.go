@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/sim"
 )
 
@@ -63,20 +64,20 @@ func TestPromptLengthsMatchInputTokens(t *testing.T) {
 	const in = 256
 	for _, tc := range []struct {
 		name   string
-		wl     Workload
+		wl     runspec.Workload
 		method string
 		bound  float64
 	}{
-		{"completions ids", Workload{Kind: WorkloadRandom}, "token_ids", 0.02},
-		{"completions text", Workload{Kind: WorkloadRandom, TextPrompts: true}, "tokenize", 0.02},
-		{"chat", Workload{Kind: WorkloadRandom, Chat: true}, "tokenize", 0.02},
-		{"structured", Workload{Kind: WorkloadStructured}, "tokenize", 0.02},
+		{"completions ids", runspec.Workload{Kind: runspec.WorkloadRandom}, "token_ids", 0.02},
+		{"completions text", runspec.Workload{Kind: runspec.WorkloadRandom, TextPrompts: true}, "tokenize", 0.02},
+		{"chat", runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}, "tokenize", 0.02},
+		{"structured", runspec.Workload{Kind: runspec.WorkloadStructured}, "tokenize", 0.02},
 		// without /tokenize, a fit of usage over whole passes through the
 		// words, and prompts dealt from them like a deck (over 30 seeds
 		// on these three paths the worst run was 1.7 % off)
-		{"chat by usage", Workload{Kind: WorkloadRandom, Chat: true}, "usage", 0.02},
-		{"structured by usage", Workload{Kind: WorkloadStructured}, "usage", 0.02},
-		{"completions text by usage", Workload{Kind: WorkloadRandom, TextPrompts: true}, "usage", 0.02},
+		{"chat by usage", runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}, "usage", 0.02},
+		{"structured by usage", runspec.Workload{Kind: runspec.WorkloadStructured}, "usage", 0.02},
+		{"completions text by usage", runspec.Workload{Kind: runspec.WorkloadRandom, TextPrompts: true}, "usage", 0.02},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.wl.InputTokens, tc.wl.OutputTokens = in, 4
@@ -84,7 +85,7 @@ func TestPromptLengthsMatchInputTokens(t *testing.T) {
 			if tc.method == "usage" {
 				base = plain
 			}
-			cfg := Config{BaseURL: base, Model: "llmgate/tiny-sim", Concurrency: 4, Requests: 16, RunName: tc.name, Workload: tc.wl}
+			cfg := Config{Load: runspec.Load{Concurrency: 4, Requests: 16, Workload: tc.wl}, BaseURL: base, Model: "llmgate/tiny-sim", RunName: tc.name}
 			res, err := Run(context.Background(), cfg, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -120,8 +121,15 @@ func TestTokenIDsRefusedFallsBackToText(t *testing.T) {
 		f.handle(w, r)
 	}))
 	defer refusing.Close()
-	cfg := Config{BaseURL: refusing.URL, Model: "m", Concurrency: 2, Requests: 6,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 32, OutputTokens: 2}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 2,
+			Requests:    6,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 32, OutputTokens: 2},
+		},
+		BaseURL: refusing.URL,
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 func dueTimes(t *testing.T, p Pacer, n int) []float64 {
@@ -172,14 +174,14 @@ func TestNewPacer(t *testing.T) {
 		want string
 	}{
 		// no rate: a closed loop has no pacer
-		{name: "closed", cfg: Config{Concurrency: 4}, want: "<nil>"},
+		{name: "closed", cfg: Config{Load: runspec.Load{Concurrency: 4}}, want: "<nil>"},
 		// burstiness 0 means constant gaps
-		{name: "constant", cfg: Config{Rate: 5}, want: "load.Constant"},
+		{name: "constant", cfg: Config{Load: runspec.Load{Rate: 5}}, want: "load.Constant"},
 		// burstiness set: gamma
-		{name: "gamma", cfg: Config{Rate: 5, Burstiness: 0.5}, want: "load.Gamma"},
+		{name: "gamma", cfg: Config{Load: runspec.Load{Rate: 5, Burstiness: 0.5}}, want: "load.Gamma"},
 		// a ramp wins
-		{name: "ramp", cfg: Config{Rate: 5, Ramp: Ramp{Kind: "linear", From: 1, Over: time.Second}}, want: "load.RampPacer"},
-		{name: "exp", cfg: Config{Rate: 5, Ramp: Ramp{Kind: "exponential", From: 1, Over: time.Second}}, want: "load.RampPacer"},
+		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 5, Ramp: runspec.Ramp{Kind: "linear", From: 1, Over: time.Second}}}, want: "load.RampPacer"},
+		{name: "exp", cfg: Config{Load: runspec.Load{Rate: 5, Ramp: runspec.Ramp{Kind: "exponential", From: 1, Over: time.Second}}}, want: "load.RampPacer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

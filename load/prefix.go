@@ -3,6 +3,8 @@ package load
 import (
 	"fmt"
 	"strings"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // prefixWorkload sends prompts that start with one of PrefixGroups shared
@@ -12,7 +14,7 @@ import (
 // its prompt key) and shared by its warmup and measured phases; nothing
 // else is shared.
 type prefixWorkload struct {
-	w        Workload
+	w        runspec.Workload
 	key      promptKey
 	b        bodyMaker
 	ids      [][]int
@@ -23,7 +25,7 @@ type prefixWorkload struct {
 	lens     lengths
 }
 
-func newPrefixWorkload(w Workload, key promptKey, b bodyMaker) (*prefixWorkload, error) {
+func newPrefixWorkload(w runspec.Workload, key promptKey, b bodyMaker) (*prefixWorkload, error) {
 	if w.PrefixTokens <= 0 {
 		return nil, fmt.Errorf("prefix workload: prefix_tokens must be positive, got %d", w.PrefixTokens)
 	}

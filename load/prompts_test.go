@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // prompts runs cfg (one user, so in send order) against a fake server and
@@ -32,11 +34,11 @@ func prompts(t *testing.T, cfg Config) []string {
 func TestPromptsNeverRepeatAcrossRunsAndPhases(t *testing.T) {
 	for _, chat := range []bool{false, true} {
 		t.Run(fmt.Sprintf("chat=%v", chat), func(t *testing.T) {
-			wl := Workload{Kind: WorkloadRandom, InputTokens: 16, OutputTokens: 2, Chat: chat}
-			a := prompts(t, Config{RunName: "sweep[c=1]", Seed: 7, Warmup: 3, Requests: 6, Workload: wl})
+			wl := runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 16, OutputTokens: 2, Chat: chat}
+			a := prompts(t, Config{Load: runspec.Load{Seed: 7, Warmup: 3, Requests: 6, Workload: wl}, RunName: "sweep[c=1]"})
 			// the candidate of the same run, with another warmup count
-			again := prompts(t, Config{RunName: "sweep[c=1]", Seed: 7, Warmup: 1, Requests: 6, Workload: wl})
-			b := prompts(t, Config{RunName: "sweep[c=4]", Seed: 7, Warmup: 3, Requests: 6, Workload: wl})
+			again := prompts(t, Config{Load: runspec.Load{Seed: 7, Warmup: 1, Requests: 6, Workload: wl}, RunName: "sweep[c=1]"})
+			b := prompts(t, Config{Load: runspec.Load{Seed: 7, Warmup: 3, Requests: 6, Workload: wl}, RunName: "sweep[c=4]"})
 
 			if !slices.Equal(a[3:], again[1:]) {
 				t.Errorf("the same run's measured prompts differ between two runs of it")
@@ -58,10 +60,10 @@ func TestPromptsNeverRepeatAcrossRunsAndPhases(t *testing.T) {
 }
 
 func TestPrefixWorkloadSharesOnlyThePrefix(t *testing.T) {
-	wl := Workload{Kind: WorkloadPrefix, InputTokens: 8, PrefixTokens: 32, PrefixGroups: 2, OutputTokens: 2}
+	wl := runspec.Workload{Kind: runspec.WorkloadPrefix, InputTokens: 8, PrefixTokens: 32, PrefixGroups: 2, OutputTokens: 2}
 	ids := func(run string) [][]int {
 		var out [][]int
-		for _, p := range prompts(t, Config{RunName: run, Seed: 1, Warmup: 2, Requests: 6, Workload: wl}) {
+		for _, p := range prompts(t, Config{Load: runspec.Load{Seed: 1, Warmup: 2, Requests: 6, Workload: wl}, RunName: run}) {
 			var v []int
 			if err := json.Unmarshal([]byte(p), &v); err != nil {
 				t.Fatal(err)
@@ -92,8 +94,8 @@ func TestPrefixWorkloadSharesOnlyThePrefix(t *testing.T) {
 }
 
 func TestConversationSessionsAreDistinct(t *testing.T) {
-	wl := Workload{Kind: WorkloadConversation, InputTokens: 8, OutputTokens: 2, Turns: 2}
-	p := prompts(t, Config{RunName: "chat", Seed: 1, Warmup: 2, Requests: 8, Workload: wl})
+	wl := runspec.Workload{Kind: runspec.WorkloadConversation, InputTokens: 8, OutputTokens: 2, Turns: 2}
+	p := prompts(t, Config{Load: runspec.Load{Seed: 1, Warmup: 2, Requests: 8, Workload: wl}, RunName: "chat"})
 	firsts := map[string]bool{}
 	for _, raw := range p {
 		var msgs []message

@@ -1,10 +1,12 @@
 package load
 
+import "github.com/llmgate/llmgate/runspec"
+
 // randomWorkload sends prompts of random token ids with exact lengths to
 // /v1/completions (random words when Chat or text prompts are asked for,
 // sized by the run's calibration), lengths spread by RangeRatio.
 type randomWorkload struct {
-	w    Workload
+	w    runspec.Workload
 	key  promptKey
 	b    bodyMaker
 	text bool // text prompts on /v1/completions

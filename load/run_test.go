@@ -14,12 +14,21 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 func TestRunClosedLoopNeverExceedsConcurrency(t *testing.T) {
 	f := newFakeServer(t, func(f *fakeServer) { f.itl = time.Millisecond })
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 4, Requests: 40, Warmup: 6,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 8, OutputTokens: 5}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 4,
+			Requests:    40,
+			Warmup:      6,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 8, OutputTokens: 5},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	sink := make(chan results.Record, 100)
 	res, err := Run(context.Background(), cfg, sink)
 	if err != nil {
@@ -79,8 +88,16 @@ func TestRunClosedLoopNeverExceedsConcurrency(t *testing.T) {
 
 func TestRunOpenLoopSendsPlannedCount(t *testing.T) {
 	f := newFakeServer(t)
-	cfg := Config{BaseURL: f.URL(), Model: "m", Rate: 200, Requests: 30, Concurrency: 8,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 4, OutputTokens: 2}}
+	cfg := Config{
+		Load: runspec.Load{
+			Rate:        200,
+			Requests:    30,
+			Concurrency: 8,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 4, OutputTokens: 2},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -108,8 +125,11 @@ func TestRunOpenLoopSendsPlannedCount(t *testing.T) {
 
 func TestRunGammaFollowsTheSeededSchedule(t *testing.T) {
 	f := newFakeServer(t)
-	cfg := Config{BaseURL: f.URL(), Model: "m", Rate: 500, Burstiness: 0.5, Seed: 9, Requests: 20, Warmup: 2,
-		Workload: Workload{OutputTokens: 1}}
+	cfg := Config{
+		Load:    runspec.Load{Rate: 500, Burstiness: 0.5, Seed: 9, Requests: 20, Warmup: 2, Workload: runspec.Workload{OutputTokens: 1}},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -131,8 +151,11 @@ func TestRunGammaFollowsTheSeededSchedule(t *testing.T) {
 
 func TestRunStopsByDuration(t *testing.T) {
 	f := newFakeServer(t)
-	cfg := Config{BaseURL: f.URL(), Model: "m", Rate: 100, Duration: 100 * time.Millisecond,
-		Workload: Workload{OutputTokens: 1}}
+	cfg := Config{
+		Load:    runspec.Load{Rate: 100, Duration: 100 * time.Millisecond, Workload: runspec.Workload{OutputTokens: 1}},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +173,7 @@ func TestRunUnreachable(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cfg := Config{BaseURL: "http://" + addr, Model: "m", Concurrency: 2, Requests: 2, Workload: Workload{OutputTokens: 1}}
+	cfg := Config{Load: runspec.Load{Concurrency: 2, Requests: 2, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://" + addr, Model: "m"}
 	_, err = Run(context.Background(), cfg, nil)
 	if !errors.Is(err, ErrUnreachable) {
 		t.Errorf("err = %v, want ErrUnreachable", err)
@@ -164,17 +187,17 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		want string
 	}{
 		// neither concurrency nor rate
-		{name: "no pacing", cfg: Config{BaseURL: "http://x", Requests: 1, Workload: Workload{OutputTokens: 1}}, want: "concurrency"},
+		{name: "no pacing", cfg: Config{Load: runspec.Load{Requests: 1, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://x"}, want: "concurrency"},
 		// no stop condition
-		{name: "endless", cfg: Config{BaseURL: "http://x", Concurrency: 1, Workload: Workload{OutputTokens: 1}}, want: "never ends"},
+		{name: "endless", cfg: Config{Load: runspec.Load{Concurrency: 1, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://x"}, want: "never ends"},
 		// unknown workload
-		{name: "kind", cfg: Config{BaseURL: "http://x", Concurrency: 1, Requests: 1, Workload: Workload{Kind: "poetry", OutputTokens: 1}}, want: "poetry"},
+		{name: "kind", cfg: Config{Load: runspec.Load{Concurrency: 1, Requests: 1, Workload: runspec.Workload{Kind: "poetry", OutputTokens: 1}}, BaseURL: "http://x"}, want: "poetry"},
 		// bad schema
-		{name: "schema", cfg: Config{BaseURL: "http://x", Concurrency: 1, Requests: 1, Workload: Workload{Kind: WorkloadStructured, OutputTokens: 1, Schema: "{"}}, want: "schema"},
+		{name: "schema", cfg: Config{Load: runspec.Load{Concurrency: 1, Requests: 1, Workload: runspec.Workload{Kind: runspec.WorkloadStructured, OutputTokens: 1, Schema: "{"}}, BaseURL: "http://x"}, want: "schema"},
 		// missing dataset
-		{name: "dataset", cfg: Config{BaseURL: "http://x", Concurrency: 1, Requests: 1, Workload: Workload{Kind: WorkloadDataset, DatasetPath: "/nonexistent.json"}}, want: "nonexistent"},
+		{name: "dataset", cfg: Config{Load: runspec.Load{Concurrency: 1, Requests: 1, Workload: runspec.Workload{Kind: runspec.WorkloadDataset, DatasetPath: "/nonexistent.json"}}, BaseURL: "http://x"}, want: "nonexistent"},
 		// ramp without duration
-		{name: "ramp", cfg: Config{BaseURL: "http://x", Rate: 3, Requests: 1, Ramp: Ramp{Kind: "linear"}, Workload: Workload{OutputTokens: 1}}, want: "ramp"},
+		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 3, Requests: 1, Ramp: runspec.Ramp{Kind: "linear"}, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://x"}, want: "ramp"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,8 +222,15 @@ func TestRunStructuredValidatesAnswers(t *testing.T) {
 			return `{"name":"x","age":3,"email":"a@b"}`
 		}
 	})
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 1, Requests: 4,
-		Workload: Workload{Kind: WorkloadStructured, InputTokens: 4, OutputTokens: 3}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 1,
+			Requests:    4,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadStructured, InputTokens: 4, OutputTokens: 3},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -224,8 +254,15 @@ func TestRunConversationResendsHistory(t *testing.T) {
 	f := newFakeServer(t, func(f *fakeServer) {
 		f.answer = func(body map[string]any) string { return "answer" }
 	})
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 1, Requests: 6,
-		Workload: Workload{Kind: WorkloadConversation, InputTokens: 3, OutputTokens: 2, Turns: 3}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 1,
+			Requests:    6,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadConversation, InputTokens: 3, OutputTokens: 2, Turns: 3},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	if _, err := Run(context.Background(), cfg, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -259,8 +296,11 @@ func TestRunDatasetAndPrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFakeServer(t)
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 1, Requests: 2,
-		Workload: Workload{Kind: WorkloadDataset, DatasetPath: ds}}
+	cfg := Config{
+		Load:    runspec.Load{Concurrency: 1, Requests: 2, Workload: runspec.Workload{Kind: runspec.WorkloadDataset, DatasetPath: ds}},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	if _, err := Run(context.Background(), cfg, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -270,8 +310,15 @@ func TestRunDatasetAndPrefix(t *testing.T) {
 	}
 
 	f2 := newFakeServer(t)
-	cfg = Config{BaseURL: f2.URL(), Model: "m", Concurrency: 1, Requests: 4,
-		Workload: Workload{Kind: WorkloadPrefix, PrefixTokens: 16, PrefixGroups: 2, InputTokens: 4, OutputTokens: 2}}
+	cfg = Config{
+		Load: runspec.Load{
+			Concurrency: 1,
+			Requests:    4,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadPrefix, PrefixTokens: 16, PrefixGroups: 2, InputTokens: 4, OutputTokens: 2},
+		},
+		BaseURL: f2.URL(),
+		Model:   "m",
+	}
 	if _, err := Run(context.Background(), cfg, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -290,8 +337,16 @@ func TestRunDatasetAndPrefix(t *testing.T) {
 
 func TestRunChatSendsText(t *testing.T) {
 	f := newFakeServer(t)
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 1, Requests: 1, Seed: 3,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 12, OutputTokens: 2, Chat: true}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 1,
+			Requests:    1,
+			Seed:        3,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 12, OutputTokens: 2, Chat: true},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil || !res.Records[0].OK() {
 		t.Fatalf("err %v, record %+v", err, res.Records)
@@ -309,7 +364,7 @@ func TestRunFailuresAreRecordsNotErrors(t *testing.T) {
 			return false
 		}
 	})
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 2, Requests: 5, Workload: Workload{OutputTokens: 1}}
+	cfg := Config{Load: runspec.Load{Concurrency: 2, Requests: 5, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: f.URL(), Model: "m"}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -330,7 +385,7 @@ func TestRunCanceledStopsEarly(t *testing.T) {
 		}
 	})
 	ctx, cancel := context.WithCancel(context.Background())
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 2, Requests: 1000, Workload: Workload{OutputTokens: 1}}
+	cfg := Config{Load: runspec.Load{Concurrency: 2, Requests: 1000, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: f.URL(), Model: "m"}
 	done := make(chan *Result)
 	go func() {
 		res, _ := Run(ctx, cfg, nil)
@@ -358,11 +413,11 @@ func TestHealthFlagsProblems(t *testing.T) {
 		want string
 	}{
 		// sends 100 ms late against a 10 req/s plan
-		{name: "lag", cfg: Config{Rate: 10}, recs: []results.Record{mk(0, 100*ms, 200*ms), mk(100*ms, 200*ms, 300*ms), mk(200*ms, 300*ms, 400*ms)}, want: "schedule lag"},
+		{name: "lag", cfg: Config{Load: runspec.Load{Rate: 10}}, recs: []results.Record{mk(0, 100*ms, 200*ms), mk(100*ms, 200*ms, 300*ms), mk(200*ms, 300*ms, 400*ms)}, want: "schedule lag"},
 		// planned 10/s, sent at 5/s
-		{name: "rate", cfg: Config{Rate: 10}, recs: []results.Record{mk(0, 0, ms), mk(100*ms, 200*ms, 201*ms), mk(200*ms, 400*ms, 401*ms)}, want: "achieved rate"},
+		{name: "rate", cfg: Config{Load: runspec.Load{Rate: 10}}, recs: []results.Record{mk(0, 0, ms), mk(100*ms, 200*ms, 201*ms), mk(200*ms, 400*ms, 401*ms)}, want: "achieved rate"},
 		// a closed loop whose users sent 210 ms after their previous request ended
-		{name: "closed-loop lag", cfg: Config{Concurrency: 2}, recs: func() []results.Record {
+		{name: "closed-loop lag", cfg: Config{Load: runspec.Load{Concurrency: 2}}, recs: func() []results.Record {
 			var rs []results.Record
 			for i := range MinRequestsForClosedLoopLag {
 				at := time.Duration(i) * 300 * ms
@@ -371,9 +426,9 @@ func TestHealthFlagsProblems(t *testing.T) {
 			return rs
 		}(), max: 2, want: "schedule lag p99 210.0 ms"},
 		// more in flight than allowed
-		{name: "over", cfg: Config{Concurrency: 2}, recs: []results.Record{mk(0, 0, ms)}, max: 3, want: "above the configured concurrency"},
+		{name: "over", cfg: Config{Load: runspec.Load{Concurrency: 2}}, recs: []results.Record{mk(0, 0, ms)}, max: 3, want: "above the configured concurrency"},
 		// closed loop of 4 that kept only one busy
-		{name: "idle users", cfg: Config{Concurrency: 4}, recs: func() []results.Record {
+		{name: "idle users", cfg: Config{Load: runspec.Load{Concurrency: 4}}, recs: func() []results.Record {
 			var rs []results.Record
 			for i := range 10 {
 				at := time.Duration(i) * 10 * ms
@@ -396,7 +451,7 @@ func TestHealthFlagsProblems(t *testing.T) {
 		at := time.Duration(i) * 10 * ms
 		rs = append(rs, mk(at, at, at+10*ms), mk(at, at, at+10*ms))
 	}
-	if h := (&Result{Records: rs, MaxInFlight: 2}).health(Config{Concurrency: 2}); len(h.Problems) != 0 || h.MeanInFlight < 1.99 {
+	if h := (&Result{Records: rs, MaxInFlight: 2}).health(Config{Load: runspec.Load{Concurrency: 2}}); len(h.Problems) != 0 || h.MeanInFlight < 1.99 {
 		t.Errorf("healthy run flagged: %+v", h)
 	}
 }
@@ -415,12 +470,12 @@ func TestHealthRecordsUncheckedShortRuns(t *testing.T) {
 		at := time.Duration(i) * ms
 		rs = append(rs, results.Record{Scheduled: at, Sent: at, Finished: at + 10*ms})
 	}
-	h := (&Result{Records: rs, MaxInFlight: 8}).health(Config{Concurrency: 16})
+	h := (&Result{Records: rs, MaxInFlight: 8}).health(Config{Load: runspec.Load{Concurrency: 16}})
 	if len(h.Problems) != 0 || len(h.Unchecked) != 2 || !strings.Contains(h.Unchecked[1], "mean in flight (Little's law): not checked: 8 measured requests, at most 2 × the concurrency 16") ||
 		!strings.Contains(h.Unchecked[0], "schedule lag: not checked: 8 measured requests") {
 		t.Errorf("problems %q, unchecked %q; want the Little's-law check recorded as not checked", h.Problems, h.Unchecked)
 	}
-	h = (&Result{Records: rs[:1], MaxInFlight: 1}).health(Config{Rate: 5})
+	h = (&Result{Records: rs[:1], MaxInFlight: 1}).health(Config{Load: runspec.Load{Rate: 5}})
 	if len(h.Unchecked) != 1 || !strings.Contains(h.Unchecked[0], "1 measured request(s)") {
 		t.Errorf("unchecked %q for one request", h.Unchecked)
 	}

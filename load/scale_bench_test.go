@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // BenchmarkScale answers "how many streamed tokens per second can one core
@@ -96,8 +98,16 @@ func runScaleStep(b *testing.B, srv *benchTarget, streams int, ttft, itl time.Du
 	b.Helper()
 	st := scaleStep{streams: streams, offered: float64(streams) / itl.Seconds()}
 	srv.stats(b, true)
-	cfg := Config{BaseURL: srv.url, Model: "bench", Concurrency: streams, Requests: 4 * streams, Warmup: streams,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 16, OutputTokens: out, RangeRatio: 0.25}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: streams,
+			Requests:    4 * streams,
+			Warmup:      streams,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 16, OutputTokens: out, RangeRatio: 0.25},
+		},
+		BaseURL: srv.url,
+		Model:   "bench",
+	}
 	c0 := cpuTime()
 	res, err := Run(context.Background(), cfg, nil)
 	cpu := cpuTime() - c0

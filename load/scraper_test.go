@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 func TestScraperMaximaAndDeltas(t *testing.T) {
@@ -110,8 +111,16 @@ func TestScraperRestartForgetsWarmup(t *testing.T) {
 func TestRunCallsOnMeasureStart(t *testing.T) {
 	srv := newFakeServer(t)
 	var called, sentBefore int
-	cfg := Config{BaseURL: srv.URL(), Model: "m", Concurrency: 2, Requests: 6, Warmup: 3,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 8, OutputTokens: 4}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 2,
+			Requests:    6,
+			Warmup:      3,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 8, OutputTokens: 4},
+		},
+		BaseURL: srv.URL(),
+		Model:   "m",
+	}
 	cfg.OnMeasureStart = func() {
 		called++
 		sentBefore = len(srv.seen())
@@ -183,8 +192,15 @@ func TestScraperBoundsEndlessMetrics(t *testing.T) {
 
 	s := NewScraper(f.URL(), "", 0)
 	s.Start(context.Background())
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 2, Requests: 30,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 8, OutputTokens: 4}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 2,
+			Requests:    30,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 8, OutputTokens: 4},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	m, series := s.Stop()
 	if err != nil {

@@ -6,27 +6,28 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // TestSelfCheckBounds checks a run's figures are judged against the
 // config's bounds, and against the defaults where it sets none.
 func TestSelfCheckBounds(t *testing.T) {
 	late := results.Client{ScheduleLagP99: 120, AchievedRate: 7, PlannedRate: 10}
-	cfg := Config{Rate: 10}
+	cfg := Config{Load: runspec.Load{Rate: 10}}
 	h := judgeHealth(cfg, late, 500, 1)
 	if got := strings.Join(h.Problems, "; "); !strings.Contains(got, "schedule lag p99 120.0 ms is above the 50ms bound") || !strings.Contains(got, "below 95% of the planned") {
 		t.Errorf("default bounds: problems %q", got)
 	}
-	cfg.SelfCheck = SelfCheck{MaxScheduleLagP99: 200 * time.Millisecond, MinRateRatio: 0.6}
+	cfg.SelfCheck = runspec.SelfCheck{MaxScheduleLagP99: 200 * time.Millisecond, MinRateRatio: 0.6}
 	if h := judgeHealth(cfg, late, 500, 1); len(h.Problems) != 0 {
 		t.Errorf("loosened bounds: problems %q, want none", h.Problems)
 	}
-	closed := Config{Concurrency: 10, SelfCheck: SelfCheck{MinInFlightRatio: 0.5}}
+	closed := Config{Load: runspec.Load{Concurrency: 10, SelfCheck: runspec.SelfCheck{MinInFlightRatio: 0.5}}}
 	busy := results.Client{MeanInFlight: 6}
 	if h := judgeHealth(closed, busy, 500, 10); len(h.Problems) != 0 {
 		t.Errorf("in flight 6 of 10 at a 50%% bound: problems %q", h.Problems)
 	}
-	closed.SelfCheck = SelfCheck{}
+	closed.SelfCheck = runspec.SelfCheck{}
 	if h := judgeHealth(closed, busy, 500, 10); len(h.Problems) != 1 || !strings.Contains(h.Problems[0], "below 90% of the configured concurrency 10") {
 		t.Errorf("in flight 6 of 10 at the default bound: problems %q", h.Problems)
 	}

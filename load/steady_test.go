@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // The measured phase starts from a running loop: warmup requests are still
@@ -17,8 +18,17 @@ import (
 // released together.
 func TestMeasuredPhaseStartsFromARunningLoop(t *testing.T) {
 	f := newFakeServer(t, func(f *fakeServer) { f.ttft, f.itl = 5*time.Millisecond, 2*time.Millisecond })
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 8, Requests: 32, Warmup: 8, RunName: "steady",
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 8, OutputTokens: 16, RangeRatio: 0.5}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 8,
+			Requests:    32,
+			Warmup:      8,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 8, OutputTokens: 16, RangeRatio: 0.5},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+		RunName: "steady",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -56,8 +66,17 @@ func TestMeasuredPhaseStartsFromARunningLoop(t *testing.T) {
 func TestRampUpStaggersUsers(t *testing.T) {
 	// answers slower than the ramp, so the first four sends are the four users' first
 	f := newFakeServer(t, func(f *fakeServer) { f.ttft = 150 * time.Millisecond })
-	cfg := Config{BaseURL: f.URL(), Model: "m", Concurrency: 4, Requests: 4, Warmup: 4, RampUp: 80 * time.Millisecond,
-		Workload: Workload{Kind: WorkloadRandom, InputTokens: 8, OutputTokens: 1}}
+	cfg := Config{
+		Load: runspec.Load{
+			Concurrency: 4,
+			Requests:    4,
+			Warmup:      4,
+			RampUp:      80 * time.Millisecond,
+			Workload:    runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 8, OutputTokens: 1},
+		},
+		BaseURL: f.URL(),
+		Model:   "m",
+	}
 	res, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -16,7 +17,7 @@ const DefaultSchema = `{"type":"object","properties":{"name":{"type":"string"},"
 // structuredWorkload asks over chat for JSON matching a schema, passed as
 // response_format {type: json_schema}, and validates every answer.
 type structuredWorkload struct {
-	w      Workload
+	w      runspec.Workload
 	key    promptKey
 	b      bodyMaker
 	raw    json.RawMessage
@@ -24,7 +25,7 @@ type structuredWorkload struct {
 	lens   lengths
 }
 
-func newStructuredWorkload(w Workload, key promptKey, b bodyMaker) (*structuredWorkload, error) {
+func newStructuredWorkload(w runspec.Workload, key promptKey, b bodyMaker) (*structuredWorkload, error) {
 	src := w.Schema
 	if strings.TrimSpace(src) == "" {
 		src = DefaultSchema

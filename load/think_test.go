@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // TestThinkTimeBetweenTurns runs conversations with a think time on the
@@ -21,13 +22,13 @@ func TestThinkTimeBetweenTurns(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"closed loop", Config{Concurrency: 2, Requests: 12}},
-		{"open loop", Config{Rate: 40, Requests: 24}},
+		{"closed loop", Config{Load: runspec.Load{Concurrency: 2, Requests: 12}}},
+		{"open loop", Config{Load: runspec.Load{Rate: 40, Requests: 24}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.BaseURL, cfg.Model, cfg.RunName = url, "llmgate/tiny-sim", tc.name
-			cfg.Workload = Workload{Kind: WorkloadConversation, InputTokens: 16, OutputTokens: 4, Turns: 3, ThinkTime: think}
+			cfg.Workload = runspec.Workload{Kind: runspec.WorkloadConversation, InputTokens: 16, OutputTokens: 4, Turns: 3, ThinkTime: think}
 			res, err := Run(context.Background(), cfg, nil)
 			if err != nil {
 				t.Fatal(err)

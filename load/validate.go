@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // Validate reports every problem that makes cfg unusable, joined.
@@ -60,7 +62,7 @@ func (cfg Config) Validate() error {
 	if w.InputTokens < 0 || w.OutputTokens < 0 || w.PrefixTokens < 0 || w.PrefixGroups < 0 || w.Turns < 0 {
 		bad("load: workload lengths and counts must not be negative")
 	}
-	if w.OutputTokens == 0 && w.Kind != WorkloadDataset {
+	if w.OutputTokens == 0 && w.Kind != runspec.WorkloadDataset {
 		bad("load: workload needs output_tokens > 0")
 	}
 	if w.RangeRatio < 0 || w.RangeRatio >= 1 {

@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // A workload makes the request for each slot. Implementations are safe for
@@ -74,17 +76,17 @@ func newWorkload(cfg Config) (workload, error) {
 	b := bodyMaker{model: cfg.Model, ignoreEOS: w.IgnoreEOS == nil || *w.IgnoreEOS}
 	k := newPromptKey(cfg.Seed, cfg.RunName)
 	switch w.Kind {
-	case WorkloadRandom, "":
+	case runspec.WorkloadRandom, "":
 		return &randomWorkload{w: w, key: k, b: b, text: w.TextPrompts}, nil
-	case WorkloadPrefix:
+	case runspec.WorkloadPrefix:
 		return newPrefixWorkload(w, k, b)
-	case WorkloadStructured:
+	case runspec.WorkloadStructured:
 		// ignore_eos would make the model write past the end of the JSON
 		b.ignoreEOS = w.IgnoreEOS != nil && *w.IgnoreEOS
 		return newStructuredWorkload(w, k, b)
-	case WorkloadConversation:
+	case runspec.WorkloadConversation:
 		return newConversationWorkload(w, k, b, cfg.Rate <= 0)
-	case WorkloadDataset:
+	case runspec.WorkloadDataset:
 		return newDatasetWorkload(w, cfg.Seed, b)
 	}
 	return nil, fmt.Errorf("unknown workload kind %q (want random, prefix, structured, conversation or dataset)", w.Kind)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // How often the renderers update.
@@ -70,7 +70,7 @@ func (p *text) Report(e runner.Event) {
 	case runner.PlanStarted:
 		p.printf("Suite %s: %s in %s\n", e.Suite, plural(e.Runs, "run"), plural(e.Groups, "server group"))
 	case runner.ServerStarting:
-		p.endpoint = e.Kind == target.KindEndpoint
+		p.endpoint = e.Kind == runspec.KindEndpoint
 		if p.endpoint {
 			note := ""
 			if len(e.ServerArgs) > 0 {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
 )
@@ -138,8 +139,8 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 	}
 	mode := x.cand.suite.ABModeFor(sides[1].spec.Kind)
 	if sides[0].spec.Kind != sides[1].spec.Kind {
-		mode = x.cand.suite.ABModeFor(target.KindServer) // either is a container: treat both so
-		if sides[0].spec.Kind != target.KindServer && sides[1].spec.Kind != target.KindServer {
+		mode = x.cand.suite.ABModeFor(runspec.KindServer) // either is a container: treat both so
+		if sides[0].spec.Kind != runspec.KindServer && sides[1].spec.Kind != runspec.KindServer {
 			mode = suite.ABTogether
 		}
 	}
@@ -249,7 +250,7 @@ type abSide struct {
 	side    string
 	gi      int
 	g       *suite.Group
-	spec    target.Spec
+	spec    runspec.Target
 	ref     string
 	inst    target.Instance
 	swapped bool // running on the other side's GPUs (crossover)
@@ -258,7 +259,7 @@ type abSide struct {
 
 func newABSide(r *runner, side string, gi int) *abSide {
 	g := r.plan.Groups[gi]
-	return &abSide{r: r, side: side, gi: gi, g: g, spec: r.spec(gi, g), ref: g.Target.Ref()}
+	return &abSide{r: r, side: side, gi: gi, g: g, spec: r.spec(g), ref: g.Target.Ref()}
 }
 
 // ready makes sure the side's target is up, on the GPUs the crossover
@@ -283,7 +284,7 @@ func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, oth
 	s.r.progress.Report(ServerStarting{Group: s.gi, Groups: len(s.r.plan.Groups), Target: label, Kind: spec.Kind,
 		ServerArgs: s.g.ServerArgs, Scenario: s.g.Runs[0].Scenario, Runs: runNames(s.g)})
 	t0 := s.r.now()
-	inst, err := s.r.start(ctx, s.gi, label, spec)
+	inst, err := s.r.start(ctx, s.gi, label, spec, s.r.startOptions(s.gi, s.g, spec))
 	s.inst = inst
 	if err != nil {
 		err = unavailable(fmt.Errorf("%s side: start %s: %w", s.side, s.ref, err))
@@ -320,7 +321,7 @@ func runNames(g *suite.Group) []string {
 
 // crossoverGPUs checks that the two sides run on disjoint GPUs that a
 // crossover can swap: each side's gpus set to device ids, none shared.
-func crossoverGPUs(base, cand target.Spec) error {
+func crossoverGPUs(base, cand runspec.Target) error {
 	a, aerr := target.DeviceIDs(base.GPUs)
 	b, berr := target.DeviceIDs(cand.GPUs)
 	switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 )
 
@@ -39,7 +40,7 @@ func abSchedule(pairs int) string {
 // 5 per user of a closed loop (a block's load self-checks hold over it),
 // or of at least 10 s for a run bounded by time. A run too small for two
 // pairs has one: AB, judged without pairs.
-func abPairs(cfg load.Config) int {
+func abPairs(cfg runspec.Load) int {
 	per := 0
 	switch {
 	case cfg.Requests > 0:
@@ -64,7 +65,7 @@ const blockSeedStride = 1_000_003
 // its share of the requests (or of the duration), the run's warmup only
 // when the side's server is fresh (its first block, or the first after a
 // restart), and the pair's seed.
-func blockLoad(cfg load.Config, pairs, pair int, warm bool) load.Config {
+func blockLoad(cfg runspec.Load, pairs, pair int, warm bool) runspec.Load {
 	c := cfg
 	if cfg.Requests > 0 {
 		c.Requests = cfg.Requests / pairs
@@ -112,7 +113,7 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 	}
 	run.Started, run.Finished = blocks[0].Started, blocks[len(blocks)-1].Finished
 	run.Summary, run.Samples = results.MergeBlocks(run.Blocks)
-	lc := sr.Load.Record() // the whole run's load, not a block's
+	lc := load.Record(sr.Load) // the whole run's load, not a block's
 	run.Load = &lc
 	logs, offsets := make([]*results.RequestLog, len(blocks)), make([]int64, len(blocks))
 	run.Unchecked = nil
@@ -207,12 +208,8 @@ func CheckABPlans(cand, base *suite.Plan) error {
 }
 
 // sameLoad reports whether two runs send the same requests the same way,
-// whatever server they are sent to.
-func sameLoad(a, b load.Config) bool {
-	a.BaseURL, a.Model, a.APIKey, a.OnMeasureStart = "", "", "", nil
-	b.BaseURL, b.Model, b.APIKey, b.OnMeasureStart = "", "", "", nil
-	return reflect.DeepEqual(a, b)
-}
+// whatever server they are sent to (a runspec.Load names no server).
+func sameLoad(a, b runspec.Load) bool { return reflect.DeepEqual(a, b) }
 
 // mergeLengths is the blocks' requested and actual lengths, weighted by
 // their completed requests; nil when no block has them.

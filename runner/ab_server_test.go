@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/target"
 )
 
@@ -20,7 +21,7 @@ type simStarter struct {
 	shared []string
 }
 
-func (s *simStarter) Start(ctx context.Context, spec target.Spec) (target.Instance, error) {
+func (s *simStarter) Start(ctx context.Context, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
 	s.mu.Lock()
 	s.starts = append(s.starts, spec.GPUs+" "+strings.Join(spec.Args, " "))
 	if s.inUse == nil {
@@ -31,7 +32,7 @@ func (s *simStarter) Start(ctx context.Context, spec target.Spec) (target.Instan
 	}
 	s.inUse[spec.GPUs] = true
 	s.mu.Unlock()
-	inst, err := target.Default{}.Start(ctx, target.Spec{Kind: target.KindSimulator, Name: spec.Name, Profile: "tiny", Args: spec.Args})
+	inst, err := target.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny", Args: spec.Args}, target.StartOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 )
 
@@ -35,7 +35,7 @@ func TestABSchedule(t *testing.T) {
 }
 
 func TestBlockLoad(t *testing.T) {
-	cfg := load.Config{Requests: 10, Warmup: 3, Seed: 5}
+	cfg := runspec.Load{Requests: 10, Warmup: 3, Seed: 5}
 	total := 0
 	for pair := range 4 {
 		c := blockLoad(cfg, 4, pair, pair == 0)

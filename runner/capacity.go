@@ -74,7 +74,6 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 func (r *runner) probe(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, load float64, ref string) (p results.Probe, fatal bool, err error) {
 	pr := sr.ProbeRun(load)
 	halt := make(chan struct{})
-	pr.Load.Halt = halt
 	// The first wave of a closed loop starts at once and is slower than
 	// what follows; an open loop's first tenth settles its queue.
 	burnIn := pr.Load.Concurrency
@@ -93,7 +92,7 @@ func (r *runner) probe(ctx context.Context, inst target.Instance, apiKey string,
 	}
 	saved := r.progress
 	r.progress = w
-	run, fatal, err := r.execute(ctx, inst, apiKey, pr, ref)
+	run, fatal, err := r.executeUntil(ctx, inst, apiKey, pr, ref, halt)
 	r.progress = saved
 
 	p = results.Probe{Load: load, Status: run.Status, Summary: run.Summary, Stopped: w.stopped,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
 )
@@ -21,16 +22,16 @@ const sinkBuffer = 4096
 // stopped responding, or ctx ended); err is non-nil when the run is not ok
 // for a reason outside the load generator's self-checks.
 func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, ref string) (run results.Run, fatal bool, err error) {
+	return r.executeUntil(ctx, inst, apiKey, sr, ref, nil)
+}
+
+// executeUntil is execute with a halt channel: closing it ends the run's
+// measured phase early (see load.Config.Halt); nil never halts.
+func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, ref string, halt <-chan struct{}) (run results.Run, fatal bool, err error) {
 	run = newRun(sr, ref)
-	cfg := sr.Load
-	cfg.BaseURL = inst.BaseURL()
-	cfg.Model = inst.Model()
-	cfg.RunName = sr.Name
-	lc := cfg.Record()
+	cfg := load.Config{Load: sr.Load, BaseURL: inst.BaseURL(), Model: inst.Model(), APIKey: apiKey, RunName: sr.Name, Halt: halt}
+	lc := load.Record(sr.Load)
 	run.Load = &lc
-	if cfg.APIKey == "" {
-		cfg.APIKey = apiKey
-	}
 	// Start cold: the previous run's prompts must not be cache hits here.
 	run.PrefixCache = &results.CacheReset{Done: true}
 	if rerr := load.ResetPrefixCache(ctx, cfg.BaseURL, cfg.APIKey); rerr != nil {
@@ -201,9 +202,9 @@ const MaxUndeclaredPrefixHitRate = 0.05
 // MaxUndeclaredPrefixHitRate; "" when fine or unknown. With preemptions the
 // check cannot be made (a preempted request recomputed hits its own blocks)
 // and unchecked says so.
-func prefixHitProblem(wl load.Workload, server *results.ServerMetrics) (problem, unchecked string) {
+func prefixHitProblem(wl runspec.Workload, server *results.ServerMetrics) (problem, unchecked string) {
 	switch wl.Kind {
-	case load.WorkloadRandom, load.WorkloadDataset, "":
+	case runspec.WorkloadRandom, runspec.WorkloadDataset, "":
 	default:
 		return "", "" // prefix, conversation and structured prompts share a prefix on purpose
 	}

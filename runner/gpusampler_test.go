@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/target"
 )
 
@@ -15,8 +16,8 @@ import (
 // readings, counting the reads.
 type gpuStarter struct{ reads atomic.Int64 }
 
-func (s *gpuStarter) Start(ctx context.Context, spec target.Spec) (target.Instance, error) {
-	inst, err := target.Default{}.Start(ctx, target.Spec{Kind: target.KindSimulator, Name: spec.Name, Profile: "tiny"})
+func (s *gpuStarter) Start(ctx context.Context, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
+	inst, err := target.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny"}, target.StartOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +71,7 @@ func TestRunSamplesGPUs(t *testing.T) {
 }
 
 func TestGPUSamplerNotForInstancesWithoutGPUs(t *testing.T) {
-	inst, err := target.Default{}.Start(t.Context(), target.Spec{Kind: target.KindSimulator, Profile: "tiny"})
+	inst, err := target.Default{}.Start(t.Context(), runspec.Target{Kind: runspec.KindSimulator, Profile: "tiny"}, target.StartOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

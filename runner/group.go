@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
 )
@@ -17,7 +19,8 @@ import (
 // runGroup brings one group's target up, runs its runs in order and stops
 // the target again, whatever happens (error, ctx cancel, panic).
 func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err error) {
-	spec := r.spec(gi, g)
+	spec := r.spec(g)
+	startOpts := r.startOptions(gi, g, spec)
 	ref := g.Target.Ref()
 	if r.opts.TargetURL != "" {
 		ref = r.opts.TargetURL
@@ -28,12 +31,8 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 	}
 	r.progress.Report(ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: ref, Kind: spec.Kind,
 		ServerArgs: g.ServerArgs, Scenario: g.Runs[0].Scenario, Runs: names})
-	if spec.LogPath != "" {
-		// Best effort: a log that cannot be written is the target's to report.
-		_ = os.MkdirAll(filepath.Dir(spec.LogPath), 0o755)
-	}
 	t0 := r.now()
-	inst, err := r.start(ctx, gi, ref, spec)
+	inst, err := r.start(ctx, gi, ref, spec, startOpts)
 	if inst != nil {
 		// Stopped even when Start failed: a container is returned with its error.
 		defer func() {
@@ -45,7 +44,7 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 	if err != nil {
 		switch {
 		case strings.Contains(err.Error(), ref): // says already what it is
-		case spec.Kind == target.KindEndpoint: // not ours to start
+		case spec.Kind == runspec.KindEndpoint: // not ours to start
 			err = fmt.Errorf("%s: %w", ref, err)
 		default:
 			err = fmt.Errorf("start %s: %w", ref, err)
@@ -108,33 +107,25 @@ func (r *runner) stop(ctx context.Context, gi int, ref string, inst interface {
 	return err
 }
 
-// spec turns a group's target and server args into what the Starter needs.
-func (r *runner) spec(gi int, g *suite.Group) target.Spec {
+// spec is the target a group's runs need: its target with the group's
+// server args after the block's own, or the --target endpoint instead.
+func (r *runner) spec(g *suite.Group) runspec.Target {
 	t := g.Target
 	if r.opts.TargetURL != "" {
-		return target.Spec{Kind: target.KindEndpoint, Name: "target", URL: r.opts.TargetURL, Model: t.Model, APIKey: t.APIKey}
+		return runspec.Target{Kind: runspec.KindEndpoint, Name: "target", URL: r.opts.TargetURL, Model: t.Model, APIKey: t.APIKey}
 	}
-	sp := target.Spec{
-		Kind:           t.Kind,
-		Name:           t.Name,
-		Image:          t.Image,
-		Model:          t.Model,
-		Args:           append(append([]string(nil), t.Args...), g.ServerArgs...),
-		Env:            t.Env,
-		GPUs:           t.GPUs,
-		IPC:            t.IPC,
-		ShmSize:        t.ShmSize,
-		Volumes:        t.Volumes,
-		ModelFlag:      t.ModelFlag,
-		StartupTimeout: t.StartupTimeout,
-		URL:            t.URL,
-		APIKey:         t.APIKey,
-		Profile:        t.Profile,
-	}
-	if t.Kind == target.KindServer {
-		sp.LogPath = r.logPath(gi, t)
-	}
+	sp := t.Target
+	sp.Args = append(slices.Clone(t.Args), g.ServerArgs...)
 	return sp
+}
+
+// startOptions is what the runner decides for starting group gi's target
+// spec: a server's log file.
+func (r *runner) startOptions(gi int, g *suite.Group, spec runspec.Target) target.StartOptions {
+	if spec.Kind != runspec.KindServer {
+		return target.StartOptions{}
+	}
+	return target.StartOptions{LogPath: r.logPath(gi, g.Target)}
 }
 
 // logPath is where a container's log goes: beside the results file, named
@@ -173,7 +164,11 @@ func unavailable(err error) error { return target.Unavailable(err) }
 // StartHeartbeat until it is up or has failed, so a start that takes minutes
 // (an image pull, weights loading) is never silent. The heartbeat has ended
 // when start returns, so no event of it follows ServerReady.
-func (r *runner) start(ctx context.Context, gi int, ref string, spec target.Spec) (target.Instance, error) {
+func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
+	if opts.LogPath != "" {
+		// Best effort: a log that cannot be written is the target's to report.
+		_ = os.MkdirAll(filepath.Dir(opts.LogPath), 0o755)
+	}
 	every := r.opts.StartHeartbeat
 	if every <= 0 {
 		every = 30 * time.Second
@@ -197,5 +192,5 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec target.Spec
 		close(stop)
 		<-stopped
 	}()
-	return r.starter.Start(ctx, spec)
+	return r.starter.Start(ctx, spec, opts)
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // Each point of a sweep on one simulator starts with a reset prefix cache
@@ -51,22 +51,22 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 
 func TestPrefixHitProblem(t *testing.T) {
 	hits := &results.ServerMetrics{PrefixCacheHitRate: 0.5}
-	if p, _ := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, hits); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
+	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, hits); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
 		t.Errorf("random workload with 50%% hits: problem %q", p)
 	}
-	if p, _ := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}); p != "" {
+	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}); p != "" {
 		t.Errorf("2%% hits flagged: %q", p)
 	}
-	for _, kind := range []string{load.WorkloadPrefix, load.WorkloadConversation, load.WorkloadStructured} {
-		if p, _ := prefixHitProblem(load.Workload{Kind: kind}, hits); p != "" {
+	for _, kind := range []string{runspec.WorkloadPrefix, runspec.WorkloadConversation, runspec.WorkloadStructured} {
+		if p, _ := prefixHitProblem(runspec.Workload{Kind: kind}, hits); p != "" {
 			t.Errorf("%s workload, which shares a prefix on purpose, flagged: %q", kind, p)
 		}
 	}
-	if p, _ := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, nil); p != "" {
+	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, nil); p != "" {
 		t.Errorf("no server metrics flagged: %q", p)
 	}
 	// preempted requests recomputed hit their own blocks: not checked
-	p, u := prefixHitProblem(load.Workload{Kind: load.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.11, Preemptions: 40})
+	p, u := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.11, Preemptions: 40})
 	if p != "" || !strings.Contains(u, "not checked: 40 preemptions") {
 		t.Errorf("with preemptions: problem %q, unchecked %q", p, u)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
 )
@@ -126,7 +127,7 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 		Runs:        []results.Run{},
 	}
 	if opts.TargetURL != "" {
-		r.file.Environment.TargetKind = target.KindEndpoint
+		r.file.Environment.TargetKind = runspec.KindEndpoint
 	}
 	return r
 }

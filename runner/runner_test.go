@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/sim"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
@@ -434,13 +435,13 @@ func TestRunPanicStopsServer(t *testing.T) {
 // target with target.Default.
 type slowStarter struct{ release <-chan struct{} }
 
-func (s slowStarter) Start(ctx context.Context, spec target.Spec) (target.Instance, error) {
+func (s slowStarter) Start(ctx context.Context, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
 	select {
 	case <-s.release:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return target.Default{}.Start(ctx, spec)
+	return target.Default{}.Start(ctx, spec, opts)
 }
 
 // TestRunReportsSlowStart checks a target that takes long to start is

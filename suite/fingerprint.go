@@ -8,7 +8,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // Fingerprint identifies what the plan runs: its groups in order, each
@@ -29,11 +29,11 @@ func (p *Plan) Fingerprint() string {
 	type loadConfig struct {
 		Concurrency       int
 		Rate, Burstiness  float64
-		Ramp              load.Ramp
+		Ramp              runspec.Ramp
 		Requests, Warmup  int
 		Duration, Timeout time.Duration
 		Seed              int64
-		Workload          load.Workload
+		Workload          runspec.Workload
 	}
 	type assert struct{ Name, Source, Message string }
 	type run struct {

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // Values above these are accepted with a warning: they are almost
@@ -48,7 +48,7 @@ type rampBlock struct {
 
 // fill evaluates the load knobs into cfg and checks that they make sense
 // together. where is the range to blame for what is missing.
-func (b *loadBlock) fill(ev *evaluator, cfg *load.Config, where hcl.Range) {
+func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 	if b == nil {
 		ev.errorRange(where, "Missing load block",
 			"Say how much traffic to send in a load block (here or in defaults): concurrency = 8 and requests = 200 for a closed loop, or rate = 10 and duration = \"2m\" for an open loop, each on its own line.")

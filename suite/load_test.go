@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // mustLoad loads a suite from source text written to a temp dir and fails on any error.
@@ -68,11 +68,11 @@ func TestLoadDesignExample(t *testing.T) {
 		t.Errorf("suite identity %q %q", s.Name, s.Description)
 	}
 	vllm := s.Targets["server.vllm"]
-	want := &Target{
+	want := &Target{Target: runspec.Target{
 		Kind: "server", Name: "vllm", Image: "vllm/vllm-openai:v0.11.0", Model: "meta-llama/Llama-3.1-8B-Instruct",
 		Args: []string{"--max-num-seqs", "256"}, Env: map[string]string{"HF_TOKEN": "hf_secret"},
 		GPUs: "all", StartupTimeout: 20 * time.Minute,
-	}
+	}}
 	if diff := cmp.Diff(want, vllm, cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".DeclRange" }, cmp.Ignore())); diff != "" {
 		t.Errorf("server.vllm (-want +got):\n%s", diff)
 	}
@@ -91,8 +91,8 @@ func TestLoadDesignExample(t *testing.T) {
 		t.Errorf("run names (-want +got):\n%s", diff)
 	}
 	bursty := s.Scenarios[1].Runs[0]
-	wantLoad := load.Config{Rate: 20, Burstiness: 0.5, Duration: 3 * time.Minute, Warmup: 20,
-		Workload: load.Workload{Kind: "random", InputTokens: 512, OutputTokens: 256}}
+	wantLoad := runspec.Load{Rate: 20, Burstiness: 0.5, Duration: 3 * time.Minute, Warmup: 20,
+		Workload: runspec.Workload{Kind: "random", InputTokens: 512, OutputTokens: 256}}
 	if diff := cmp.Diff(wantLoad, bursty.Load); diff != "" {
 		t.Errorf("bursty load (-want +got):\n%s", diff)
 	}

@@ -1,10 +1,8 @@
 package suite
 
 import (
-	"time"
-
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -30,29 +28,13 @@ type Suite struct {
 	Secrets []string
 }
 
-// Target is a resolved server, endpoint or simulator block.
+// Target is a resolved server, endpoint or simulator block: the spec a
+// target starter takes, and where the block is in the source.
 type Target struct {
-	// Kind is "server", "endpoint" or "simulator"; Name is the block label.
-	Kind, Name     string
-	Image          string
-	Model          string
-	Args           []string
-	Env            map[string]string
-	GPUs           string
-	IPC            string
-	ShmSize        int64
-	Volumes        map[string]string
-	ModelFlag      bool
-	StartupTimeout time.Duration
-	URL            string
-	APIKey         string
-	Profile        string
+	runspec.Target
 	// DeclRange is the block's header in the source.
 	DeclRange hcl.Range
 }
-
-// Ref returns "kind.name", the way scenarios refer to the target.
-func (t *Target) Ref() string { return t.Kind + "." + t.Name }
 
 // Scenario is a scenario block with defaults applied, before sweep expansion.
 type Scenario struct {
@@ -89,8 +71,8 @@ type Run struct {
 	// ServerArgs are appended to the target's args; runs with different
 	// ServerArgs need different servers.
 	ServerArgs []string
-	// Load is the load configuration; the runner fills in BaseURL, Model and APIKey.
-	Load load.Config
+	// Load is the run's load; the runner adds where to send it.
+	Load runspec.Load
 	// Goodput holds the goodput limits.
 	Goodput Goodput
 	// Asserts are evaluated after the run.

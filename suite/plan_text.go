@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // WriteText prints the plan for people, one block per server start: the
@@ -61,7 +61,7 @@ func describeTarget(g *Group) string {
 }
 
 // DescribeLoad renders a load configuration in one line, as --plan prints it.
-func DescribeLoad(c load.Config) string {
+func DescribeLoad(c runspec.Load) string {
 	var parts []string
 	if c.Rate > 0 {
 		s := fmt.Sprintf("open loop at %s req/s", formatNumber(c.Rate))
@@ -100,7 +100,7 @@ func DescribeLoad(c load.Config) string {
 }
 
 // DescribeWorkload renders a workload in one line, as --plan prints it.
-func DescribeWorkload(w load.Workload) string {
+func DescribeWorkload(w runspec.Workload) string {
 	parts := []string{w.Kind}
 	if w.InputTokens > 0 || w.OutputTokens > 0 {
 		s := fmt.Sprintf("%d in / %d out tokens", w.InputTokens, w.OutputTokens)
@@ -110,13 +110,13 @@ func DescribeWorkload(w load.Workload) string {
 		parts = append(parts, s)
 	}
 	switch w.Kind {
-	case load.WorkloadPrefix:
+	case runspec.WorkloadPrefix:
 		parts = append(parts, fmt.Sprintf("%d-token prefix shared in %d group(s)", w.PrefixTokens, w.PrefixGroups))
-	case load.WorkloadStructured:
+	case runspec.WorkloadStructured:
 		parts = append(parts, fmt.Sprintf("schema of %d bytes", len(w.Schema)))
-	case load.WorkloadConversation:
+	case runspec.WorkloadConversation:
 		parts = append(parts, fmt.Sprintf("%d turns", w.Turns))
-	case load.WorkloadDataset:
+	case runspec.WorkloadDataset:
 		parts = append(parts, "dataset "+w.DatasetPath)
 	}
 	if w.TextPrompts {

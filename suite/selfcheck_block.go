@@ -2,7 +2,7 @@ package suite
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // selfCheckBlock is `self_check {...}` inside load: the bounds the load
@@ -15,15 +15,15 @@ type selfCheckBlock struct {
 }
 
 // fill evaluates the bounds into sc; b may be nil (the defaults hold).
-func (b *selfCheckBlock) fill(ev *evaluator, sc *load.SelfCheck) {
+func (b *selfCheckBlock) fill(ev *evaluator, sc *runspec.SelfCheck) {
 	if b == nil {
 		return
 	}
 	if d, ok := ev.duration(b.ScheduleLag); ok { // positive: duration checks that
 		sc.MaxScheduleLagP99 = d
 	}
-	sc.MinRateRatio = fraction(ev, b.Rate, "achieved_rate", "the least fraction of the planned rate an open loop must achieve", load.MinRateRatio)
-	sc.MinInFlightRatio = fraction(ev, b.InFlight, "in_flight", "the least fraction of the concurrency a closed loop must keep in flight", load.MinInFlightRatio)
+	sc.MinRateRatio = fraction(ev, b.Rate, "achieved_rate", "the least fraction of the planned rate an open loop must achieve", runspec.MinRateRatio)
+	sc.MinInFlightRatio = fraction(ev, b.InFlight, "in_flight", "the least fraction of the concurrency a closed loop must keep in flight", runspec.MinInFlightRatio)
 }
 
 // fraction evaluates attr as a fraction in (0, 1]; 0 when absent or wrong.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 const selfCheckSuite = `
@@ -32,14 +32,14 @@ scenario "own" {
 // scenario's self_check block replaces the defaults' whole.
 func TestSelfCheckBlock(t *testing.T) {
 	s := mustLoad(t, selfCheckSuite, Options{})
-	got := map[string]load.SelfCheck{}
+	got := map[string]runspec.SelfCheck{}
 	for _, r := range s.Plan().Runs() {
 		got[r.Name] = r.Load.SelfCheck
 	}
-	if want := (load.SelfCheck{MaxScheduleLagP99: 250 * time.Millisecond, MinRateRatio: 0.8, MinInFlightRatio: 0.5}); got["inherits"] != want {
+	if want := (runspec.SelfCheck{MaxScheduleLagP99: 250 * time.Millisecond, MinRateRatio: 0.8, MinInFlightRatio: 0.5}); got["inherits"] != want {
 		t.Errorf("inherits: %+v, want %+v", got["inherits"], want)
 	}
-	if want := (load.SelfCheck{MinInFlightRatio: 0.7}); got["own"] != want {
+	if want := (runspec.SelfCheck{MinInFlightRatio: 0.7}); got["own"] != want {
 		t.Errorf("own: %+v, want %+v", got["own"], want)
 	}
 }

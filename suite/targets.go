@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // targetKinds are the block types that define a target, in the order refs are suggested.
@@ -23,7 +24,7 @@ func (l *loader) decodeTargets(servers, endpoints, simulators hcl.Blocks) {
 		blocks hcl.Blocks
 	}{{"server", servers}, {"endpoint", endpoints}, {"simulator", simulators}} {
 		for _, b := range kb.blocks {
-			t := &Target{Kind: kb.kind, Name: b.Labels[0], DeclRange: b.DefRange}
+			t := &Target{Target: runspec.Target{Kind: kb.kind, Name: b.Labels[0]}, DeclRange: b.DefRange}
 			if !hclsyntaxValidIdentifier(t.Name) {
 				l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+kb.kind+" name",
 					"%q can't be referenced as %s.%s; use letters, digits, underscores and dashes, starting with a letter.", t.Name, kb.kind, t.Name)
@@ -131,7 +132,7 @@ func (l *loader) defaultTarget(scenario string, rng hcl.Range) *Target {
 	switch len(l.suite.Targets) {
 	case 0:
 		if l.implicit == nil {
-			l.implicit = &Target{Kind: "simulator", Name: implicitName, Profile: DefaultProfile}
+			l.implicit = &Target{Target: runspec.Target{Kind: runspec.KindSimulator, Name: implicitName, Profile: DefaultProfile}}
 		}
 		return l.implicit
 	case 1:

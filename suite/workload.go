@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -22,8 +22,6 @@ const (
 
 // absurdThinkTime is the think time above which a suite is warned.
 const absurdThinkTime = 10 * time.Minute
-
-var workloadKinds = []string{load.WorkloadRandom, load.WorkloadPrefix, load.WorkloadStructured, load.WorkloadConversation, load.WorkloadDataset}
 
 // workloadBlock is `workload {...}`: what each request asks for.
 type workloadBlock struct {
@@ -46,8 +44,8 @@ type workloadBlock struct {
 }
 
 // fill evaluates the workload into w, applying defaults; dir resolves dataset paths.
-func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where hcl.Range) {
-	w.Kind = load.WorkloadRandom
+func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, dir string, where hcl.Range) {
+	w.Kind = runspec.WorkloadRandom
 	if b == nil {
 		w.InputTokens, w.OutputTokens = defaultInputTokens, defaultOutputTokens
 		return
@@ -55,8 +53,8 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 	where = b.DefRange
 	within := bodyRange(b.Body, b.DefRange)
 	if k, ok := ev.str(b.Kind); ok {
-		if !contains(workloadKinds, k) {
-			ev.errorAt(b.Kind, "Unknown workload kind", "kind = %q: the workload kinds are %s.%s", k, strings.Join(workloadKinds, ", "), didYouMean(k, workloadKinds))
+		if !contains(runspec.WorkloadKinds, k) {
+			ev.errorAt(b.Kind, "Unknown workload kind", "kind = %q: the workload kinds are %s.%s", k, strings.Join(runspec.WorkloadKinds, ", "), didYouMean(k, runspec.WorkloadKinds))
 		} else {
 			w.Kind = k
 		}
@@ -75,7 +73,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 		}
 	}
 	defIn, defOut := defaultInputTokens, defaultOutputTokens
-	if w.Kind == load.WorkloadDataset {
+	if w.Kind == runspec.WorkloadDataset {
 		defIn, defOut = 0, 0 // the dataset's own lengths
 	}
 	positive(b.InputTokens, &w.InputTokens, defIn, "input length")
@@ -92,21 +90,21 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 			ev.warnAt(attr, "Attribute ignored by this workload", "%s is only used by kind = %q; with kind = %q it has no effect.", attr.Name, kind, w.Kind)
 		}
 	}
-	onlyFor(b.PrefixTokens, load.WorkloadPrefix)
-	onlyFor(b.PrefixGroups, load.WorkloadPrefix)
-	onlyFor(b.Schema, load.WorkloadStructured)
-	onlyFor(b.Turns, load.WorkloadConversation)
-	onlyFor(b.ThinkTime, load.WorkloadConversation)
-	onlyFor(b.Dataset, load.WorkloadDataset)
+	onlyFor(b.PrefixTokens, runspec.WorkloadPrefix)
+	onlyFor(b.PrefixGroups, runspec.WorkloadPrefix)
+	onlyFor(b.Schema, runspec.WorkloadStructured)
+	onlyFor(b.Turns, runspec.WorkloadConversation)
+	onlyFor(b.ThinkTime, runspec.WorkloadConversation)
+	onlyFor(b.Dataset, runspec.WorkloadDataset)
 
-	if w.Kind == load.WorkloadPrefix {
+	if w.Kind == runspec.WorkloadPrefix {
 		positive(b.PrefixTokens, &w.PrefixTokens, 0, "prefix length")
 		positive(b.PrefixGroups, &w.PrefixGroups, 1, "number of prefix groups")
 		if b.PrefixTokens == nil {
 			ev.consequenceRange(where, within, "Prefix workload without a prefix", "kind = \"prefix\" needs prefix_tokens: the length of the prefix requests share.")
 		}
 	}
-	if w.Kind == load.WorkloadStructured {
+	if w.Kind == runspec.WorkloadStructured {
 		if b.Schema == nil {
 			ev.consequenceRange(where, within, "Structured workload without a schema",
 				"kind = \"structured\" needs schema: a JSON schema the answers must follow, as an HCL object or a JSON string (jsonencode(...) or file(\"schema.json\")).")
@@ -114,7 +112,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 			w.Schema = s
 		}
 	}
-	if w.Kind == load.WorkloadConversation {
+	if w.Kind == runspec.WorkloadConversation {
 		positive(b.Turns, &w.Turns, defaultTurns, "number of turns")
 		if d, ok := ev.duration(b.ThinkTime); ok {
 			if d > absurdThinkTime {
@@ -123,7 +121,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *load.Workload, dir string, where 
 			w.ThinkTime = d
 		}
 	}
-	if w.Kind == load.WorkloadDataset {
+	if w.Kind == runspec.WorkloadDataset {
 		if b.Dataset == nil {
 			ev.consequenceRange(where, within, "Dataset workload without a dataset", "kind = \"dataset\" needs dataset: the path of a ShareGPT-format JSON file, relative to the suite.")
 		} else if p, ok := ev.str(b.Dataset); ok {

@@ -6,10 +6,11 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/llmgate/llmgate/runspec"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 )
 
-// Default is the Starter the CLI uses: it dispatches on Spec.Kind to a
+// Default is the Starter the CLI uses: it dispatches on the spec's Kind to a
 // container (Run), an endpoint (NewEndpoint) or the in-process simulator
 // (StartSimulator). The zero value is ready to use.
 type Default struct {
@@ -47,33 +48,33 @@ func ProcessSessionUsed() bool { return processSessionUsed.Load() }
 // Start brings up the target spec describes. For a container it returns the
 // instance together with the error when one was created, so the caller can
 // Stop it (and so remove it) on every path.
-func (d Default) Start(ctx context.Context, spec Spec) (Instance, error) {
+func (d Default) Start(ctx context.Context, spec runspec.Target, opts StartOptions) (Instance, error) {
 	switch spec.Kind {
-	case KindServer:
-		c, err := Run(ctx, spec.Image, d.containerOptions(spec)...)
+	case runspec.KindServer:
+		c, err := Run(ctx, spec.Image, d.containerOptions(spec, opts)...)
 		if c == nil {
 			return nil, err
 		}
 		return c, err
-	case KindEndpoint:
+	case runspec.KindEndpoint:
 		e, err := NewEndpoint(ctx, spec.URL, spec.Model, spec.APIKey)
 		if err != nil {
 			return nil, err
 		}
 		return e, nil
-	case KindSimulator:
+	case runspec.KindSimulator:
 		s, err := StartSimulator(ctx, spec.Model, spec.Profile, spec.APIKey, spec.Args)
 		if err != nil {
 			return nil, err
 		}
 		return s, nil
 	default:
-		return nil, fmt.Errorf("target %q: unknown kind %q (want %s, %s or %s)", spec.Name, spec.Kind, KindServer, KindEndpoint, KindSimulator)
+		return nil, fmt.Errorf("target %q: unknown kind %q (want %s, %s or %s)", spec.Name, spec.Kind, runspec.KindServer, runspec.KindEndpoint, runspec.KindSimulator)
 	}
 }
 
 // containerOptions turns a server spec into Run's options.
-func (d Default) containerOptions(spec Spec) []ContainerOption {
+func (d Default) containerOptions(spec runspec.Target, start StartOptions) []ContainerOption {
 	session := d.Session
 	if session == "" {
 		session = ProcessSession()
@@ -101,8 +102,8 @@ func (d Default) containerOptions(spec Spec) []ContainerOption {
 	if spec.StartupTimeout > 0 {
 		opts = append(opts, WithStartupTimeout(spec.StartupTimeout))
 	}
-	if spec.LogPath != "" {
-		opts = append(opts, WithLogFile(spec.LogPath))
+	if start.LogPath != "" {
+		opts = append(opts, WithLogFile(start.LogPath))
 	}
 	return append(opts, d.ContainerOptions...)
 }

@@ -8,26 +8,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 func TestDefaultStartDispatches(t *testing.T) {
 	srv := fakeVLLM(t, 200, "", "llama")
 	tests := []struct {
 		name    string
-		spec    Spec
+		spec    runspec.Target
 		wantURL string
 		wantErr string
 	}{
 		// endpoint → the URL as given.
-		{name: "endpoint", spec: Spec{Kind: KindEndpoint, Name: "staging", URL: srv.URL, Model: "llama"}, wantURL: srv.URL},
+		{name: "endpoint", spec: runspec.Target{Kind: runspec.KindEndpoint, Name: "staging", URL: srv.URL, Model: "llama"}, wantURL: srv.URL},
 		// simulator → in process on loopback.
-		{name: "simulator", spec: Spec{Kind: KindSimulator, Name: "sim", Profile: "tiny", Args: []string{"--max-model-len", "256"}}, wantURL: "http://127.0.0.1:"},
+		{name: "simulator", spec: runspec.Target{Kind: runspec.KindSimulator, Name: "sim", Profile: "tiny", Args: []string{"--max-model-len", "256"}}, wantURL: "http://127.0.0.1:"},
 		// Anything else is a programming error, named.
-		{name: "unknown", spec: Spec{Kind: "cluster", Name: "x"}, wantErr: `unknown kind "cluster"`},
+		{name: "unknown", spec: runspec.Target{Kind: "cluster", Name: "x"}, wantErr: `unknown kind "cluster"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inst, err := Default{}.Start(t.Context(), tt.spec)
+			inst, err := Default{}.Start(t.Context(), tt.spec, StartOptions{})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || inst != nil {
 					t.Fatalf("Start = %v, %v; want no instance and an error containing %q", inst, err, tt.wantErr)
@@ -49,12 +51,12 @@ func TestDefaultStartServer(t *testing.T) {
 	session := newSession(t)
 	logPath := filepath.Join(t.TempDir(), "out", "results.vllm.log")
 	d := Default{Session: session, ContainerOptions: []ContainerOption{WithoutVolumes()}}
-	spec := Spec{
-		Kind: KindServer, Name: "vllm", Image: simImage(t), Model: "served-model",
+	spec := runspec.Target{
+		Kind: runspec.KindServer, Name: "vllm", Image: simImage(t), Model: "served-model",
 		Args:           []string{"--profile", "tiny", "--max-model-len", "256", "--gpu-memory-utilization", "0.8"},
-		StartupTimeout: 2 * time.Minute, LogPath: logPath, APIKey: "k",
+		StartupTimeout: 2 * time.Minute, APIKey: "k",
 	}
-	inst, err := d.Start(t.Context(), spec)
+	inst, err := d.Start(t.Context(), spec, StartOptions{LogPath: logPath})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -85,8 +87,8 @@ func TestDefaultStartServerBadFlag(t *testing.T) {
 	// The runner gets the container with the error, stops it, and maps the error to exit 3.
 	session := newSession(t)
 	d := Default{Session: session, ContainerOptions: []ContainerOption{WithoutVolumes()}}
-	inst, err := d.Start(t.Context(), Spec{Kind: KindServer, Name: "vllm", Image: simImage(t), Model: "m",
-		Args: []string{"--profile", "tiny", "--gpu-memory-utilization", "1.5"}})
+	inst, err := d.Start(t.Context(), runspec.Target{Kind: runspec.KindServer, Name: "vllm", Image: simImage(t), Model: "m",
+		Args: []string{"--profile", "tiny", "--gpu-memory-utilization", "1.5"}}, StartOptions{})
 	if inst == nil {
 		t.Fatalf("Start returned no instance with its error (%v): the caller cannot remove the container", err)
 	}

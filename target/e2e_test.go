@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
 
@@ -107,7 +108,7 @@ scenario "chat" {
 		t.Errorf("requests completed %d failed %d, want all of them served", r.Summary.Requests.Completed, r.Summary.Requests.Failed)
 	}
 	env := f.Environment
-	if env.TargetKind != target.KindServer || env.Image != image || !strings.HasPrefix(env.ImageDigest, "sha256:") ||
+	if env.TargetKind != runspec.KindServer || env.Image != image || !strings.HasPrefix(env.ImageDigest, "sha256:") ||
 		!strings.Contains(env.VLLMVersion, "llmgate-sim") || env.Model != "e2e-model" {
 		t.Errorf("environment = %+v, want the container's image, digest, version and model", env)
 	}

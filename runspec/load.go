@@ -1,0 +1,50 @@
+package runspec
+
+import "time"
+
+// Load is the load of one run: how requests arrive, how many, for how long
+// and what they ask for. The load engine adds where to send them.
+type Load struct {
+	// Workload says what each request asks for.
+	Workload Workload
+
+	// Concurrency caps requests in flight; 0 means no cap (open loop only).
+	// With Rate == 0 it is a closed loop of exactly Concurrency users.
+	Concurrency int
+	// Rate is the mean arrival rate in requests per second; 0 means closed loop.
+	Rate float64
+	// Burstiness is the gamma shape of inter-arrival gaps; 0 means constant
+	// gaps, 1 Poisson, below 1 burstier.
+	Burstiness float64
+	// Ramp, when set, varies the rate from Ramp.From to Rate over the run.
+	Ramp Ramp
+	// Requests stops the run after this many measured requests; 0 means no count limit.
+	Requests int
+	// Duration stops the run after this long; 0 means no time limit.
+	Duration time.Duration
+	// Warmup requests are sent first and excluded from the metrics. In a
+	// closed loop with a warmup, every user's first request is warmup too
+	// (the start-up wave is never measured), so the warmup lasts at least
+	// one request per user.
+	Warmup int
+	// RampUp staggers a closed loop's start: user u of n sends its first
+	// request u/n of RampUp after the first. 0 starts every user at once.
+	RampUp time.Duration
+	// Seed makes arrivals and prompts reproducible.
+	Seed int64
+	// Timeout bounds each request; 0 means a default of 10 minutes.
+	Timeout time.Duration
+	// SelfCheck holds the bounds of the load generator's check of itself;
+	// its zero fields take the defaults.
+	SelfCheck SelfCheck
+}
+
+// Ramp describes a rate that changes over the run.
+type Ramp struct {
+	// Kind is "", "linear" or "exponential".
+	Kind string
+	// From is the starting rate in requests per second.
+	From float64
+	// Over is how long the ramp lasts; the rate holds at Load.Rate after it.
+	Over time.Duration
+}

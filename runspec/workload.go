@@ -1,0 +1,51 @@
+package runspec
+
+import "time"
+
+// Workload kinds.
+const (
+	WorkloadRandom       = "random"
+	WorkloadPrefix       = "prefix"
+	WorkloadStructured   = "structured"
+	WorkloadConversation = "conversation"
+	WorkloadDataset      = "dataset"
+)
+
+// WorkloadKinds are the Workload constants, in the order suites list them.
+var WorkloadKinds = []string{WorkloadRandom, WorkloadPrefix, WorkloadStructured, WorkloadConversation, WorkloadDataset}
+
+// Workload describes the prompts of a run.
+type Workload struct {
+	// Kind is one of the Workload constants.
+	Kind string
+	// InputTokens and OutputTokens are the mean lengths in tokens.
+	InputTokens  int
+	OutputTokens int
+	// RangeRatio spreads lengths uniformly over [n*(1-r), n*(1+r)].
+	RangeRatio float64
+	// PrefixTokens is the shared prefix length for the prefix workload.
+	PrefixTokens int
+	// PrefixGroups is how many distinct prefixes the prefix workload rotates through.
+	PrefixGroups int
+	// Schema is a JSON schema (as JSON text) for the structured workload.
+	Schema string
+	// Turns is the number of turns per conversation.
+	Turns int
+	// ThinkTime is the least time between the end of a conversation's turn
+	// and the send of its next turn.
+	ThinkTime time.Duration
+	// LengthBuckets are the input lengths, in tokens and increasing, that
+	// split the run's results into buckets by input length; nil for none.
+	LengthBuckets []int
+	// DatasetPath is a ShareGPT-format JSON file for the dataset workload.
+	DatasetPath string
+	// Chat sends text prompts over /v1/chat/completions instead of token ids
+	// over /v1/completions.
+	Chat bool
+	// TextPrompts sends text instead of token ids to /v1/completions, for
+	// servers that refuse token-id prompts (the load engine also switches to
+	// text by itself when the server answers a token-id prompt with 400).
+	TextPrompts bool
+	// IgnoreEOS asks the server to generate exactly max_tokens tokens; default true.
+	IgnoreEOS *bool
+}
