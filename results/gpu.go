@@ -43,9 +43,21 @@ type GPUSample struct {
 // GPUSeries is the GPU samples of one run's measured phase.
 type GPUSeries struct {
 	Samples []GPUSample `json:"samples"`
-	// Dropped counts samples that failed (nvidia-smi errors, unreadable output).
+	// Dropped counts samples that failed (nvidia-smi errors, unreadable
+	// output, a DCGM exporter that did not answer in time).
 	Dropped int `json:"dropped,omitempty"`
+	// Error is why the last dropped sample failed, made safe to print.
+	Error string `json:"error,omitempty"`
+	// Source is where the readings came from: GPUSourceNvidiaSMI or
+	// GPUSourceDCGM ("" in files written before there was a choice).
+	Source string `json:"source,omitempty"`
 }
+
+// Where a GPUSeries' readings came from.
+const (
+	GPUSourceNvidiaSMI = "nvidia-smi"
+	GPUSourceDCGM      = "dcgm-exporter"
+)
 
 // GPUStats are one GPU's figures over a run.
 type GPUStats struct {

@@ -2,11 +2,13 @@ package runner
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // DefaultGPUInterval is how often a server's GPUs are read during a run.
@@ -19,6 +21,7 @@ const DefaultGPUInterval = time.Second
 // results.MaxGPUSamples.
 type gpuSampler struct {
 	read     func(context.Context) ([]results.GPUReading, error)
+	source   string
 	interval time.Duration
 	now      func() time.Time
 
@@ -39,7 +42,7 @@ func startGPUSampler(ctx context.Context, inst target.Instance, interval time.Du
 	if !ok || !g.SamplesGPUs() {
 		return nil
 	}
-	s := &gpuSampler{read: g.ReadGPUs, interval: interval, now: now, t0: now(),
+	s := &gpuSampler{read: g.ReadGPUs, source: g.GPUSource(), interval: interval, now: now, t0: now(),
 		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), ctx: ctx}
 	go s.loop(ctx)
 	return s
@@ -75,7 +78,10 @@ func (s *gpuSampler) sample(ctx context.Context) {
 	switch {
 	case ctx.Err() != nil || gen != s.gen:
 		// Interrupted, or begun before the measured phase.
-	case err != nil || len(s.series.Samples) >= results.MaxGPUSamples:
+	case err != nil:
+		s.series.Dropped++
+		s.series.Error = gpuError(err)
+	case len(s.series.Samples) >= results.MaxGPUSamples:
 		s.series.Dropped++
 	default:
 		s.series.Samples = append(s.series.Samples, results.GPUSample{T: at.Sub(s.t0).Seconds(), GPUs: rs})
@@ -120,5 +126,19 @@ func (s *gpuSampler) Stop() (*results.GPUSeries, *results.GPUMetrics) {
 		return nil, nil
 	}
 	series := s.series
+	series.Source = s.source
 	return &series, results.SummarizeGPU(&series)
+}
+
+// maxGPUError is the most bytes of a failed read's reason the series keeps.
+const maxGPUError = 300
+
+// gpuError is a failed read's reason made safe to print (it may quote the
+// exporter's or nvidia-smi's output) and cut to maxGPUError bytes.
+func gpuError(err error) string {
+	msg := untrusted.Line(err.Error())
+	if len(msg) > maxGPUError {
+		msg = strings.ToValidUTF8(msg[:maxGPUError], "") + "..."
+	}
+	return msg
 }

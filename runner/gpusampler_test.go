@@ -31,6 +31,8 @@ type gpuInstance struct {
 
 func (g *gpuInstance) SamplesGPUs() bool { return true }
 
+func (g *gpuInstance) GPUSource() string { return results.GPUSourceNvidiaSMI }
+
 func (g *gpuInstance) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	g.reads.Add(1)
 	return results.ParseGPUReadings("80, 1000, 2000, 300\n40, 1500, 2000, 250\n")

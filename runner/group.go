@@ -192,5 +192,10 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Tar
 		close(stop)
 		<-stopped
 	}()
-	return r.starter.Start(ctx, spec, opts)
+	inst, err := r.starter.Start(ctx, spec, opts)
+	if inst != nil && spec.DCGMExporter != "" {
+		// The suite names where the GPUs are read: not the target's own way.
+		inst = target.WithDCGMExporter(inst, spec.DCGMExporter)
+	}
+	return inst, err
 }

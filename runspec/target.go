@@ -47,6 +47,10 @@ type Target struct {
 
 	// Profile is the simulator's performance profile (simulator).
 	Profile string
+
+	// DCGMExporter is the URL of a DCGM exporter's metrics page that reports
+	// the target's GPUs (any kind); "" reads a server's GPUs with nvidia-smi.
+	DCGMExporter string
 }
 
 // Ref returns "kind.name", the way scenarios refer to the target.

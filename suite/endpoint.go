@@ -8,9 +8,10 @@ import (
 
 // endpointBlock is `endpoint "name" {...}`: a server that is already running.
 type endpointBlock struct {
-	URL    *hcl.Attribute `hcl:"url"`
-	Model  *hcl.Attribute `hcl:"model,optional"`
-	APIKey *hcl.Attribute `hcl:"api_key,optional"`
+	URL          *hcl.Attribute `hcl:"url"`
+	Model        *hcl.Attribute `hcl:"model,optional"`
+	APIKey       *hcl.Attribute `hcl:"api_key,optional"`
+	DCGMExporter *hcl.Attribute `hcl:"dcgm_exporter,optional"`
 }
 
 // fill sets t's fields from the block, validating each.
@@ -28,4 +29,5 @@ func (b *endpointBlock) fill(ev *evaluator, t *Target) {
 	}
 	t.Model, _ = ev.str(b.Model)
 	t.APIKey, _ = ev.str(b.APIKey)
+	fillDCGMExporter(ev, b.DCGMExporter, t)
 }

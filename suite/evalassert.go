@@ -146,7 +146,7 @@ func whyMissing(names []string) string {
 		case strings.HasPrefix(n, "server."):
 			why = appendOnce(why, "server metrics need the server's Prometheus /metrics endpoint")
 		case strings.HasPrefix(n, "gpu."):
-			why = appendOnce(why, "GPU metrics need a server target with gpus, whose container has nvidia-smi")
+			why = appendOnce(why, "GPU metrics need a server target with gpus, whose container has nvidia-smi, or a dcgm_exporter in the target block")
 		case strings.HasPrefix(n, "structured."):
 			why = appendOnce(why, "structured metrics need a workload of kind \"structured\"")
 		default:

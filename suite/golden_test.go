@@ -141,6 +141,8 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "capacity_without_search.hcl", pos: "8:17", summary: "Capacity without a search"},
 		// rate in a concurrency search, the answer in its own SLO, the other variable's answer.
 		{file: "capacity_slo.hcl", pos: "5:5", summary: "Rate with a concurrency search"},
+		// dcgm_exporter without a page, then without a scheme.
+		{file: "dcgm_exporter_url.hcl", pos: "7:19", summary: "Invalid DCGM exporter URL"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

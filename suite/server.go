@@ -16,6 +16,7 @@ type serverBlock struct {
 	ModelFlag      *hcl.Attribute `hcl:"model_flag,optional"`
 	StartupTimeout *hcl.Attribute `hcl:"startup_timeout,optional"`
 	APIKey         *hcl.Attribute `hcl:"api_key,optional"`
+	DCGMExporter   *hcl.Attribute `hcl:"dcgm_exporter,optional"`
 }
 
 // fill sets t's fields from the block, validating each.
@@ -60,4 +61,5 @@ func (b *serverBlock) fill(ev *evaluator, t *Target) {
 	t.ModelFlag, _ = ev.boolean(b.ModelFlag)
 	t.StartupTimeout, _ = ev.duration(b.StartupTimeout)
 	t.APIKey, _ = ev.str(b.APIKey)
+	fillDCGMExporter(ev, b.DCGMExporter, t)
 }

@@ -16,9 +16,10 @@ var knownProfiles = []string{"llama-3.1-8b-h100", "llama-3.1-8b-a100", "mixtral-
 
 // simulatorBlock is `simulator "name" {...}`: the embedded vLLM simulator.
 type simulatorBlock struct {
-	Profile *hcl.Attribute `hcl:"profile,optional"`
-	Model   *hcl.Attribute `hcl:"model,optional"`
-	Args    *hcl.Attribute `hcl:"args,optional"`
+	Profile      *hcl.Attribute `hcl:"profile,optional"`
+	Model        *hcl.Attribute `hcl:"model,optional"`
+	Args         *hcl.Attribute `hcl:"args,optional"`
+	DCGMExporter *hcl.Attribute `hcl:"dcgm_exporter,optional"`
 }
 
 // fill sets t's fields from the block, validating each.
@@ -36,4 +37,5 @@ func (b *simulatorBlock) fill(ev *evaluator, t *Target) {
 		t.Args = args
 		checkServerArgs(ev, b.Args, args)
 	}
+	fillDCGMExporter(ev, b.DCGMExporter, t)
 }

@@ -24,6 +24,8 @@ type GPUReader interface {
 	SamplesGPUs() bool
 	// ReadGPUs returns each GPU's utilisation, memory and power now.
 	ReadGPUs(ctx context.Context) ([]results.GPUReading, error)
+	// GPUSource names where the readings come from (results.GPUSource*).
+	GPUSource() string
 }
 
 var _ GPUReader = (*Container)(nil)
@@ -40,6 +42,9 @@ func WithGPUSampling() ContainerOption {
 
 // SamplesGPUs reports whether the container was started with GPUs or WithGPUSampling.
 func (c *Container) SamplesGPUs() bool { return c != nil && c.ctr != nil && c.sampleGPUs }
+
+// GPUSource is nvidia-smi: a container's GPUs are read inside it.
+func (c *Container) GPUSource() string { return results.GPUSourceNvidiaSMI }
 
 // ReadGPUs runs nvidia-smi in the container and parses its answer. The call
 // is bounded in time (gpuReadTimeout) and in output (results.MaxGPUOutput):

@@ -1,0 +1,96 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// Bounds on one read of a DCGM exporter, whose page is untrusted. Its
+// default counters come to some KB per GPU; a page over DCGMMaxBytes or
+// slower than DCGMTimeout (connection to last byte) is a failed sample.
+const (
+	DCGMMaxBytes = 1 << 20
+	DCGMTimeout  = 2 * time.Second
+)
+
+// DCGMExporter reads GPUs from an NVIDIA DCGM exporter's metrics page
+// (dcgm-exporter, usually http://HOST:9400/metrics). It implements the
+// reading half of GPUReader; WithDCGMExporter puts it on an Instance.
+type DCGMExporter struct {
+	url      string
+	hc       *http.Client
+	timeout  time.Duration
+	maxBytes int64
+
+	mu  sync.Mutex // one read at a time: buf is reused
+	buf bytes.Buffer
+}
+
+// NewDCGMExporter returns a reader of the exporter page at url.
+func NewDCGMExporter(url string) *DCGMExporter {
+	return &DCGMExporter{url: url, hc: &http.Client{}, timeout: DCGMTimeout, maxBytes: DCGMMaxBytes}
+}
+
+// ReadGPUs fetches the page once, within the time and size bounds, and
+// parses it (results.ParseDCGM). Errors quote nothing of the answer but
+// its status code.
+func (d *DCGMExporter) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("DCGM exporter: %w", err)
+	}
+	resp, err := d.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("DCGM exporter: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("DCGM exporter: HTTP %d", resp.StatusCode)
+	}
+	d.buf.Reset()
+	n, err := d.buf.ReadFrom(io.LimitReader(resp.Body, d.maxBytes+1))
+	switch {
+	case n > d.maxBytes:
+		return nil, fmt.Errorf("DCGM exporter: the page is larger than %d bytes", d.maxBytes)
+	case err != nil:
+		return nil, fmt.Errorf("DCGM exporter: reading the page (bound %v): %w", d.timeout, err)
+	}
+	rs, err := results.ParseDCGM(&d.buf)
+	if err != nil {
+		return nil, fmt.Errorf("DCGM exporter: %w", err)
+	}
+	return rs, nil
+}
+
+// WithDCGMExporter returns inst with its GPUs read from the DCGM exporter
+// at url instead of its own way (nvidia-smi in a container): what a suite's
+// dcgm_exporter asks for. Everything else is inst's.
+func WithDCGMExporter(inst Instance, url string) Instance {
+	return &dcgmInstance{Instance: inst, dcgm: NewDCGMExporter(url)}
+}
+
+type dcgmInstance struct {
+	Instance
+	dcgm *DCGMExporter
+}
+
+var _ GPUReader = (*dcgmInstance)(nil)
+
+func (d *dcgmInstance) SamplesGPUs() bool { return true }
+
+func (d *dcgmInstance) GPUSource() string { return results.GPUSourceDCGM }
+
+func (d *dcgmInstance) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
+	return d.dcgm.ReadGPUs(ctx)
+}
