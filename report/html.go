@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/diagnose"
@@ -26,6 +27,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		return err
 	}
 	d.RunTable = rt.String()
+	d.RunTableStyle = runTableStyle(d.RunTable)
 	for i := range cur.Runs {
 		r := &cur.Runs[i]
 		d.Runs = append(d.Runs, r)
@@ -65,10 +67,10 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 			baseRuns[base.Runs[i].Name] = &base.Runs[i]
 		}
 	}
+	// Each run's charts in a row of their own: its latency CDFs, then its
+	// server's and its GPUs' time series.
 	for _, r := range d.Runs {
-		if r.Samples == nil {
-			continue
-		}
+		var charts []template.HTML
 		b := baseRuns[r.Name]
 		for _, fam := range []struct {
 			name string
@@ -78,15 +80,20 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 			if b != nil && b.Samples != nil && len(fam.get(b.Samples)) > 0 {
 				ss = append(ss, series{Name: "baseline", Color: colorBase, Dash: true, Pts: cdf(fam.get(b.Samples))})
 			}
+			if r.Samples == nil {
+				continue
+			}
 			if xs := fam.get(r.Samples); len(xs) > 0 {
 				ss = append(ss, series{Name: "current", Color: colorCur, Pts: cdf(xs)})
-				d.CDFs = append(d.CDFs, lineChart(r.Name+": "+fam.name+" CDF", fam.name+" (ms)", "% of requests", ss))
+				charts = append(charts, lineChart(r.Name+": "+fam.name+" CDF", fam.name+" (ms)", "% of requests", ss))
 			}
 		}
-	}
-	for _, r := range d.Runs {
 		if c, ok := serverSeriesChart(r); ok {
-			d.CDFs = append(d.CDFs, c)
+			charts = append(charts, c)
+		}
+		charts = append(charts, gpuSeriesCharts(r)...)
+		if len(charts) > 0 {
+			d.RunCharts = append(d.RunCharts, charts)
 		}
 	}
 	if err := page.Execute(w, d); err != nil {
@@ -125,14 +132,18 @@ type htmlRow struct{ Run, Metric, Estimator, Verdict, Baseline, Current, Delta, 
 
 type htmlData struct {
 	Title, Created, Headline, RunTable string
-	Failed                             bool
-	Env                                results.Environment
-	EnvFields                          []compare.EnvField
-	Rows                               []htmlRow
-	Runs                               []*results.Run
-	FailedAsserts                      []compare.FailedAssert
-	Warnings                           []string
-	Charts, CDFs                       []template.HTML
+	// RunTableStyle sizes the run table's font so its widest line fits.
+	RunTableStyle template.CSS
+	Failed        bool
+	Env           results.Environment
+	EnvFields     []compare.EnvField
+	Rows          []htmlRow
+	Runs          []*results.Run
+	FailedAsserts []compare.FailedAssert
+	Warnings      []string
+	Charts        []template.HTML
+	// RunCharts are each run's charts: latency CDFs, server and GPU series.
+	RunCharts [][]template.HTML
 }
 
 var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
@@ -146,7 +157,7 @@ td:first-child,th:first-child,td.l,th.l{text-align:left}.n,td:first-child{white-
 code{overflow-wrap:anywhere}.chart{max-width:100%;height:auto}
 .regression td{background:#ffebe9}.improvement td{background:#dafbe1}.inconclusive td{background:#fff8c5}
 .verdict{font-size:18px;padding:8px 12px;border-radius:6px;background:#dafbe1}.verdict.fail{background:#ffebe9}
-.charts{display:flex;flex-wrap:wrap;gap:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
+.charts{display:flex;flex-wrap:wrap;gap:12px}.charts+.charts{margin-top:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
 pre{background:#f6f8fa;padding:8px;overflow:auto}
 </style></head><body>
 <h1>{{.Title}}</h1>
@@ -158,15 +169,32 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 {{end}}</table>
 {{end}}{{if .FailedAsserts}}<h2>Failed asserts</h2><ul>{{range .FailedAsserts}}<li>{{.Run}}: <b>{{.Assert.Name}}</b> <code>{{.Assert.Condition}}</code>{{with .Assert.Message}} — {{.}}{{end}}</li>{{end}}</ul>
 {{end}}<h2>Runs</h2>
-<pre>{{.RunTable}}</pre>
+<pre style="{{.RunTableStyle}}">{{.RunTable}}</pre>
 {{if .Charts}}<h2>Sweeps: throughput against latency</h2><div class="charts">{{range .Charts}}{{.}}{{end}}</div>
-{{end}}{{if .CDFs}}<h2>Latency distributions</h2><div class="charts">{{range .CDFs}}{{.}}{{end}}</div>
+{{end}}{{if .RunCharts}}<h2>Latency distributions, server and GPUs over time</h2>{{range .RunCharts}}<div class="charts">{{range .}}{{.}}{{end}}</div>
+{{end}}
 {{end}}{{if .EnvFields}}<h2>Environment</h2><table><tr><th>attribute</th><th class="l">baseline</th><th class="l">current</th></tr>
 {{range .EnvFields}}<tr><td>{{if .Differs}}<b>{{.Name}} ⚠</b>{{else}}{{.Name}}{{end}}</td><td class="l">{{.Baseline}}</td><td class="l">{{.Current}}</td></tr>
 {{end}}</table>
 {{end}}{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
 {{end}}</body></html>
 `))
+
+// runTableStyle shrinks the run table's font from 13 px down to 10 px, as
+// far as the window needs for its widest line (a monospace character is
+// about 0.61 em wide; the page's margins and the block's padding take
+// 96 px), so the columns the GPUs add stay in view; a window too narrow
+// even at 10 px scrolls the block.
+func runTableStyle(text string) template.CSS {
+	widest := 0
+	for _, l := range strings.Split(text, "\n") {
+		widest = max(widest, utf8.RuneCountInString(l))
+	}
+	if widest == 0 {
+		return ""
+	}
+	return template.CSS(fmt.Sprintf("font-size:clamp(10px, calc((100vw - 96px) / %.1f), 13px)", 0.61*float64(widest)))
+}
 
 // serverSeriesChart plots a run's server time series: KV cache usage (in
 // %), requests running and waiting, against seconds into the run.

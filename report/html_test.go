@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
 )
 
 func TestHTMLSelfContained(t *testing.T) {
@@ -38,6 +41,7 @@ addEventListener("load",function(){var n=0;document.querySelectorAll("svg path.s
 var d=document.createElement("div");d.id="probe";d.setAttribute("data-drawn",n);d.setAttribute("data-svgs",document.querySelectorAll("svg").length);
 d.setAttribute("data-errors",window.__errors.join("|"));
 var de=document.documentElement,cut=[];document.querySelectorAll("table,svg,pre,p,li").forEach(function(e){if(e.getBoundingClientRect().right>de.clientWidth+0.5)cut.push(e.tagName)});
+document.querySelectorAll("pre").forEach(function(e){if(e.scrollWidth>e.clientWidth+0.5)cut.push("PRE(scrolls)")});
 d.setAttribute("data-scroll",de.scrollWidth);d.setAttribute("data-client",de.clientWidth);d.setAttribute("data-cut",cut.join(" "));
 document.body.appendChild(d)});</script>`
 
@@ -63,12 +67,12 @@ type probed struct {
 	errors, cut                           string
 }
 
-// openInBrowser renders the fixture's report, opens it in headless
-// chromium in a window width px wide, and returns what the probe saw. With
-// LLMGATE_SCREENSHOT_DIR set it also saves a screenshot there.
-func openInBrowser(t *testing.T, bin string, width int) probed {
+// openInBrowser renders fix's report, opens it in headless chromium in a
+// window width px wide, and returns what the probe saw. With
+// LLMGATE_SCREENSHOT_DIR set it also saves a screenshot there, named name.
+func openInBrowser(t *testing.T, bin string, width int, name string, fix func() (base, cur *results.File, c *compare.Comparison)) probed {
 	t.Helper()
-	base, cur, c := fixture()
+	base, cur, c := fix()
 	var b bytes.Buffer
 	if err := HTML(&b, cur, base, c); err != nil {
 		t.Fatal(err)
@@ -105,7 +109,7 @@ func openInBrowser(t *testing.T, bin string, width int) probed {
 	p.clientWidth, _ = strconv.Atoi(m[5])
 	p.cut = m[6]
 	if shots := os.Getenv("LLMGATE_SCREENSHOT_DIR"); shots != "" {
-		png := filepath.Join(shots, "report-"+strconv.Itoa(width)+".png")
+		png := filepath.Join(shots, name+"-"+strconv.Itoa(width)+".png")
 		shot := exec.CommandContext(ctx, bin, append(args[:len(args)-1], "--window-size="+strconv.Itoa(width)+",2400", "--screenshot="+png, "file://"+path)...)
 		if out, err := shot.CombinedOutput(); err != nil {
 			t.Errorf("screenshot: %v\n%s", err, out)
@@ -119,7 +123,7 @@ func openInBrowser(t *testing.T, bin string, width int) probed {
 func TestHTMLInBrowser(t *testing.T) {
 	bin := chromium(t)
 	_, cur, _ := fixture()
-	p := openInBrowser(t, bin, 1280)
+	p := openInBrowser(t, bin, 1280, "report", fixture)
 	// Every CDF chart draws baseline and current where both have the run;
 	// the sweep chart draws two curves.
 	if want := 1 + 2*len(cur.Runs); p.svgs != want {
@@ -135,15 +139,21 @@ func TestHTMLInBrowser(t *testing.T) {
 }
 
 // TestHTMLFitsWidths checks the page has no horizontal overflow at the
-// widths of common screens, 1280 to 1920 px: its scroll width is its
+// widths of common screens, 1280 to 1920 px, with and without GPU figures
+// (their run table columns and charts): its scroll width is its
 // client width, and no table, chart or paragraph ends past the right edge
 // (the comparison table once cut off its verdict text at 1400 px).
 func TestHTMLFitsWidths(t *testing.T) {
 	bin := chromium(t)
-	for _, w := range []int{1280, 1400, 1920} {
-		p := openInBrowser(t, bin, w)
-		if p.scrollWidth > p.clientWidth || p.cut != "" {
-			t.Errorf("at %d px: scroll width %d, client width %d, cut off: %q", w, p.scrollWidth, p.clientWidth, p.cut)
+	for _, f := range []struct {
+		name string
+		fix  func() (base, cur *results.File, c *compare.Comparison)
+	}{{"report", fixture}, {"report-gpu", gpuFixture}} { // the GPU columns widen the run table
+		for _, w := range []int{1280, 1400, 1920} {
+			p := openInBrowser(t, bin, w, f.name, f.fix)
+			if p.scrollWidth > p.clientWidth || p.cut != "" {
+				t.Errorf("%s at %d px: scroll width %d, client width %d, cut off: %q", f.name, w, p.scrollWidth, p.clientWidth, p.cut)
+			}
 		}
 	}
 }

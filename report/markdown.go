@@ -122,13 +122,16 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		mdKnees(m, c.Current)
 		mdHints(m, c)
 	}
-	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, environment and warnings</summary>", "")
+	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, "+gpusAnd(c.Current)+"environment and warnings</summary>", "")
 	m.line(mdHeader)
 	m.line(mdAlign)
 	for i := range c.Rows {
 		m.line(mdRow(&c.Rows[i], alpha))
 	}
 	m.line("")
+	if c.Current != nil {
+		mdGPUs(m, c.Current)
+	}
 	if !differs {
 		mdEnv(m, c.Environment, false)
 	}
