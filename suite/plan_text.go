@@ -57,6 +57,9 @@ func describeTarget(g *Group) string {
 	if args := append(append([]string(nil), t.Args...), g.ServerArgs...); len(args) > 0 {
 		parts = append(parts, "args "+strings.Join(args, " "))
 	}
+	if t.DCGMExporter != "" {
+		parts = append(parts, "GPUs from "+t.DCGMExporter)
+	}
 	return t.Ref() + " (" + strings.Join(parts, ", ") + ")"
 }
 
