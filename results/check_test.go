@@ -31,6 +31,16 @@ func TestReadRejectsImpossibleFiles(t *testing.T) {
 		{name: "absurd latency", edit: func(f *File) { f.Runs[0].Summary.E2EL.Max = 1e12 }, want: "summary.e2el.max = 1e+12: a latency (ms) above"},
 		{name: "ratio above one", edit: func(f *File) { f.Runs[0].Summary.ErrorRate = 1.5 }, want: "summary.error_rate = 1.5"},
 		{name: "negative count", edit: func(f *File) { f.Runs[0].Summary.Requests.Failed = -1 }, want: "summary.requests.failed = -1: a count cannot be negative"},
+		{name: "GPU over 100 %", edit: func(f *File) { f.Runs[0].GPUSeries = gpuSeriesOf(101) }, want: "gpu_series.samples[0].gpus[0].util_pct = 101: a utilisation (%) above 100"},
+		{name: "GPU series from elsewhere", edit: func(f *File) { f.Runs[0].GPUSeries = &GPUSeries{Source: "rocm-smi"} }, want: `gpu_series.source "rocm-smi"`},
+		{name: "GPU summary of a sane series", edit: func(f *File) {
+			f.Runs[0].GPUSeries = gpuSeriesOf(50)
+			f.Runs[0].Summary.GPU = SummarizeGPU(f.Runs[0].GPUSeries)
+		}},
+		{name: "negative GPU power", edit: func(f *File) {
+			f.Runs[0].Summary.GPU = SummarizeGPU(gpuSeriesOf(50))
+			*f.Runs[0].Summary.GPU.PowerMaxWatts = -1
+		}, want: "summary.gpu.power_max_w = -1"},
 		{name: "broken histogram", edit: func(f *File) { f.Runs[0].Samples.ITL.Growth = 0.5 }, want: "samples.itl: base 0.001 and growth 0.5"},
 	}
 	for _, tt := range tests {
@@ -62,4 +72,10 @@ func TestCheckNaN(t *testing.T) {
 			t.Errorf("Check = %v, want %q", err, want)
 		}
 	}
+}
+
+// gpuSeriesOf is one sample of one GPU at util %, 1000 of 2000 MiB and 300 W.
+func gpuSeriesOf(util float64) *GPUSeries {
+	w := 300.0
+	return &GPUSeries{Source: GPUSourceDCGM, Samples: []GPUSample{{T: 1, GPUs: []GPUReading{{UtilPercent: util, MemoryUsedMiB: 1000, MemoryTotalMiB: 2000, PowerWatts: &w}}}}}
 }
