@@ -62,6 +62,36 @@ func gpuSource(s *results.GPUSeries) string {
 	}
 }
 
+// gpuFailure is why a run's GPU reads failed, "" when none did: "12 of 12
+// GPU reads failed; the last: REASON", the reason made safe to print.
+func gpuFailure(r *results.Run) string {
+	s := r.GPUSeries
+	if s == nil || s.Dropped == 0 {
+		return ""
+	}
+	msg := strconv.Itoa(s.Dropped) + " of " + strconv.Itoa(s.Dropped+len(s.Samples)) + " GPU reads failed"
+	if s.Error != "" {
+		msg += "; the last: " + untrusted.Line(s.Error) // may quote the exporter
+	}
+	return msg
+}
+
+// writeGPUFailures adds, under the run table, the runs whose GPU reads failed.
+func writeGPUFailures(b *strings.Builder, f *results.File) {
+	first := true
+	for _, r := range gpuRuns(f) {
+		msg := gpuFailure(r)
+		if msg == "" {
+			continue
+		}
+		if first {
+			b.WriteString("\nGPUs:\n")
+			first = false
+		}
+		b.WriteString("- " + r.Name + ": " + msg + "\n")
+	}
+}
+
 // mdGPUs is the Markdown table of the current runs' GPU figures, and why
 // reads failed, when any run's GPUs were sampled.
 func mdGPUs(m *mdBuilder, cur *results.File) {
@@ -74,8 +104,8 @@ func mdGPUs(m *mdBuilder, cur *results.File) {
 	var failed []string
 	for _, r := range runs {
 		lines = append(lines, "| "+mdEscape(r.Name)+" | "+strings.Join(gpuDetailCells(r), " | ")+" |")
-		if s := r.GPUSeries; s != nil && s.Dropped > 0 && s.Error != "" {
-			failed = append(failed, "- "+mdEscape(r.Name)+": the last failed GPU read: "+untrusted.Markdown(s.Error)) // may quote the exporter
+		if msg := gpuFailure(r); msg != "" {
+			failed = append(failed, "- "+mdEscape(r.Name)+": "+untrusted.Markdown(msg))
 		}
 	}
 	lines = append(lines, "")

@@ -67,10 +67,33 @@ func TestMarkdownGPUs(t *testing.T) {
 	if strings.Contains(md, "<b>x") || strings.Contains(md, "x|y") {
 		t.Errorf("the exporter's text is not escaped in the markdown")
 	}
+	if !strings.Contains(md, "- bursty: 12 of 12 GPU reads failed; the last: DCGM exporter:") {
+		t.Errorf("markdown does not say why bursty has no GPU figures")
+	}
 	// Without GPU figures there is no GPU table.
 	_, _, plain := fixture()
 	if md := Markdown(plain, MarkdownOptions{}); strings.Contains(md, "**GPUs**") || strings.Contains(md, "GPUs, ") {
 		t.Errorf("a GPU table without GPU figures")
+	}
+}
+
+func TestRunTableGPUFailures(t *testing.T) {
+	_, cur, _ := gpuFixture()
+	var b strings.Builder
+	if err := RunTable(&b, cur); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		"\nGPUs:\n- sweep[concurrency=1]: 1 of 11 GPU reads failed; the last: read GPUs: nvidia-smi exited with code 9\n",
+		"- bursty: 12 of 12 GPU reads failed; the last: DCGM exporter: GPU",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("run table lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "- chat:") {
+		t.Errorf("chat's reads all succeeded, yet it is listed:\n%s", got)
 	}
 }
 

@@ -51,6 +51,7 @@ func RunTable(w io.Writer, f *results.File) error {
 		fmt.Fprintf(&b, "\n%s: %s\n%s", r.Name, CapacityLine(r.Capacity), ProbeTable(r.Capacity))
 	}
 	writeSlices(&b, f)
+	writeGPUFailures(&b, f)
 	writeKnees(&b, f)
 	writeHints(&b, f)
 	_, err := io.WriteString(w, b.String())

@@ -123,3 +123,23 @@ func TestRunSurvivesBadDCGMExporter(t *testing.T) {
 		}
 	}
 }
+
+// TestDCGMExporterWinsOverTheInstancesOwnReader: a target that reads its
+// own GPUs (a container's nvidia-smi; here the test's stand-in) is read
+// from the suite's DCGM exporter instead when the block names one.
+func TestDCGMExporterWinsOverTheInstancesOwnReader(t *testing.T) {
+	url, scrapes := exporter(t, exporterPage)
+	s := loadSuite(t, "dcgm.hcl", map[string]string{"dcgm": url})
+	st := &gpuStarter{}
+	out := filepath.Join(t.TempDir(), "results.json")
+	if _, err := Run(context.Background(), s, Options{Starter: st, OutputPath: out, GPUInterval: 20 * time.Millisecond}); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	run := readBack(t, out).Runs[0]
+	if st.reads.Load() != 0 || scrapes.Load() == 0 {
+		t.Errorf("%d reads of the instance's own GPUs, %d of the exporter", st.reads.Load(), scrapes.Load())
+	}
+	if g := run.Summary.GPU; g == nil || run.GPUSeries.Source != results.GPUSourceDCGM || g.UtilMeanPercent != 62 {
+		t.Errorf("GPU summary %+v: want the exporter's (62 %% mean)", g)
+	}
+}
