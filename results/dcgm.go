@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -41,9 +42,11 @@ type dcgmGPU struct {
 // every GPU must report utilisation and memory used. Power is optional (nil
 // when a device does not export it); the memory total is used + free
 // (+ reserved), or 0 when free is not exported. Other families and extra
-// labels are ignored. Errors quote no value from the page beyond a short
-// label.
-func ParseDCGM(r io.Reader) ([]GPUReading, error) {
+// labels are ignored. With devices set, only the GPUs whose "gpu" or "UUID"
+// label is one of them are read (the exporter reports its whole node; the
+// server may use some of its GPUs). Errors quote no value from the page
+// beyond a short label.
+func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 	p := expfmt.NewTextParser(promTextModel)
 	fams, err := p.TextToMetricFamilies(r)
 	if err != nil {
@@ -73,6 +76,9 @@ func ParseDCGM(r io.Reader) ([]GPUReading, error) {
 			key, err := dcgmKey(m)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", f.name, err)
+			}
+			if len(devices) > 0 && !dcgmDeviceIn(m, devices) {
+				continue
 			}
 			v, ok := sampleValue(m)
 			if !ok {
@@ -120,6 +126,9 @@ func ParseDCGM(r io.Reader) ([]GPUReading, error) {
 		}
 		rs = append(rs, r)
 	}
+	if len(rs) == 0 && len(devices) > 0 {
+		return nil, fmt.Errorf("the DCGM exporter lists none of the GPUs %s", strings.Join(devices, ", "))
+	}
 	if len(rs) == 0 {
 		return nil, errors.New("the DCGM exporter listed no GPUs")
 	}
@@ -141,6 +150,16 @@ func dcgmKey(m *dto.Metric) (string, error) {
 		return "", errors.New(`a sample without a "gpu" or "UUID" label`)
 	}
 	return checkLabel(uuid)
+}
+
+// dcgmDeviceIn reports whether m's "gpu" or "UUID" label is one of devices.
+func dcgmDeviceIn(m *dto.Metric, devices []string) bool {
+	for _, l := range m.GetLabel() {
+		if (l.GetName() == "gpu" || l.GetName() == "UUID") && slices.Contains(devices, l.GetValue()) {
+			return true
+		}
+	}
+	return false
 }
 
 func checkLabel(v string) (string, error) {

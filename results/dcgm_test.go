@@ -42,7 +42,7 @@ DCGM_FI_DEV_XID_ERRORS{gpu="0",UUID="GPU-aaaa",device="nvidia0",err_code="0",err
 `
 
 func TestParseDCGM(t *testing.T) {
-	rs, err := ParseDCGM(strings.NewReader(dcgmPage))
+	rs, err := ParseDCGM(strings.NewReader(dcgmPage), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +62,38 @@ func TestParseDCGM(t *testing.T) {
 	}
 }
 
+// TestParseDCGMDevices: with the server's devices named, the node's other
+// GPUs are left out, by index or by UUID.
+func TestParseDCGMDevices(t *testing.T) {
+	for _, c := range []struct {
+		devices []string
+		util    []float64
+	}{
+		{[]string{"1"}, []float64{40}},
+		{[]string{"GPU-aaaa", "10"}, []float64{87, 5}},
+		{[]string{"GPU-cccc", "GPU-bbbb"}, []float64{40, 5}},
+	} {
+		rs, err := ParseDCGM(strings.NewReader(dcgmPage), c.devices)
+		if err != nil {
+			t.Fatalf("%v: %v", c.devices, err)
+		}
+		var util []float64
+		for _, r := range rs {
+			util = append(util, r.UtilPercent)
+		}
+		if fmt.Sprint(util) != fmt.Sprint(c.util) {
+			t.Errorf("devices %v: utilisation %v, want %v", c.devices, util, c.util)
+		}
+	}
+	if _, err := ParseDCGM(strings.NewReader(dcgmPage), []string{"7", "GPU-zzzz"}); err == nil || err.Error() != "the DCGM exporter lists none of the GPUs 7, GPU-zzzz" {
+		t.Errorf("no device of the server's on the page: %v", err)
+	}
+}
+
 func TestParseDCGMWithoutPowerOrFree(t *testing.T) {
 	// No TYPE lines (untyped samples), a UUID instead of a gpu label, no
 	// power and no free memory.
-	rs, err := ParseDCGM(strings.NewReader("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-x\"} 12\nDCGM_FI_DEV_FB_USED{UUID=\"GPU-x\"} 300\n"))
+	rs, err := ParseDCGM(strings.NewReader("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-x\"} 12\nDCGM_FI_DEV_FB_USED{UUID=\"GPU-x\"} 300\n"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +128,7 @@ func TestParseDCGMRefusesHostilePages(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rs, err := ParseDCGM(strings.NewReader(c.page))
+			rs, err := ParseDCGM(strings.NewReader(c.page), nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("readings %+v, error %v; want an error with %q", rs, err, c.want)
 			}

@@ -143,3 +143,22 @@ func TestDCGMExporterWinsOverTheInstancesOwnReader(t *testing.T) {
 		t.Errorf("GPU summary %+v: want the exporter's (62 %% mean)", g)
 	}
 }
+
+// TestDCGMExporterReadsTheServersGPUsOnly: the exporter reports its whole
+// node; a server on device 1 gets device 1's figures alone.
+func TestDCGMExporterReadsTheServersGPUsOnly(t *testing.T) {
+	url, _ := exporter(t, exporterPage)
+	s := loadSuite(t, "dcgm_server.hcl", map[string]string{"dcgm": url})
+	out := filepath.Join(t.TempDir(), "results.json")
+	if _, err := Run(context.Background(), s, Options{Starter: &gpuStarter{}, OutputPath: out, GPUInterval: 20 * time.Millisecond}); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	run := readBack(t, out).Runs[0]
+	g := run.Summary.GPU
+	if g == nil || g.Count != 1 || g.UtilMeanPercent != 31 || g.MemoryUsedMaxMiB != 1024 || *g.PowerMeanWatts != 88 {
+		t.Fatalf("GPU summary %+v: want device 1's figures alone", g)
+	}
+	if len(run.Asserts) != 1 || !run.Asserts[0].Passed {
+		t.Errorf("asserts %+v", run.Asserts)
+	}
+}

@@ -195,7 +195,7 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Tar
 	inst, err := r.starter.Start(ctx, spec, opts)
 	if inst != nil && spec.DCGMExporter != "" {
 		// The suite names where the GPUs are read: not the target's own way.
-		inst = target.WithDCGMExporter(inst, spec.DCGMExporter)
+		inst = target.WithDCGMExporter(inst, spec.DCGMExporter, spec.GPUs)
 	}
 	return inst, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,6 +26,7 @@ const (
 // reading half of GPUReader; WithDCGMExporter puts it on an Instance.
 type DCGMExporter struct {
 	url      string
+	devices  []string
 	hc       *http.Client
 	timeout  time.Duration
 	maxBytes int64
@@ -33,9 +35,11 @@ type DCGMExporter struct {
 	buf bytes.Buffer
 }
 
-// NewDCGMExporter returns a reader of the exporter page at url.
-func NewDCGMExporter(url string) *DCGMExporter {
-	return &DCGMExporter{url: url, hc: &http.Client{}, timeout: DCGMTimeout, maxBytes: DCGMMaxBytes}
+// NewDCGMExporter returns a reader of the exporter page at url; with
+// devices set (device indices or UUIDs: the server's GPUs), of those GPUs
+// only.
+func NewDCGMExporter(url string, devices []string) *DCGMExporter {
+	return &DCGMExporter{url: url, devices: slices.Clone(devices), hc: &http.Client{}, timeout: DCGMTimeout, maxBytes: DCGMMaxBytes}
 }
 
 // ReadGPUs fetches the page once, within the time and size bounds, and
@@ -66,7 +70,7 @@ func (d *DCGMExporter) ReadGPUs(ctx context.Context) ([]results.GPUReading, erro
 	case err != nil:
 		return nil, fmt.Errorf("DCGM exporter: reading the page (bound %v): %w", d.timeout, err)
 	}
-	rs, err := results.ParseDCGM(&d.buf)
+	rs, err := results.ParseDCGM(&d.buf, d.devices)
 	if err != nil {
 		return nil, fmt.Errorf("DCGM exporter: %w", err)
 	}
@@ -75,9 +79,12 @@ func (d *DCGMExporter) ReadGPUs(ctx context.Context) ([]results.GPUReading, erro
 
 // WithDCGMExporter returns inst with its GPUs read from the DCGM exporter
 // at url instead of its own way (nvidia-smi in a container): what a suite's
-// dcgm_exporter asks for. Everything else is inst's.
-func WithDCGMExporter(inst Instance, url string) Instance {
-	return &dcgmInstance{Instance: inst, dcgm: NewDCGMExporter(url)}
+// dcgm_exporter asks for. The figures cover the GPUs the target's gpus
+// setting names by id ("device=0,1", "GPU-<uuid>"), or every GPU the
+// exporter lists when it names none. Everything else is inst's.
+func WithDCGMExporter(inst Instance, url, gpus string) Instance {
+	devices, _ := DeviceIDs(gpus) // the suite checked gpus; a bad value reads every GPU
+	return &dcgmInstance{Instance: inst, dcgm: NewDCGMExporter(url, devices)}
 }
 
 type dcgmInstance struct {

@@ -39,7 +39,7 @@ func TestDCGMExporterReadsGPUs(t *testing.T) {
 		fmt.Fprint(w, exporterPage)
 	}))
 	defer srv.Close()
-	d := NewDCGMExporter(srv.URL + "/metrics")
+	d := NewDCGMExporter(srv.URL+"/metrics", nil)
 	for range 2 { // the buffer is reused between reads
 		rs, err := d.ReadGPUs(t.Context())
 		if err != nil {
@@ -50,7 +50,7 @@ func TestDCGMExporterReadsGPUs(t *testing.T) {
 			t.Errorf("readings %+v", rs)
 		}
 	}
-	if _, err := NewDCGMExporter(srv.URL + "/other").ReadGPUs(t.Context()); err == nil || err.Error() != "DCGM exporter: HTTP 404" {
+	if _, err := NewDCGMExporter(srv.URL+"/other", nil).ReadGPUs(t.Context()); err == nil || err.Error() != "DCGM exporter: HTTP 404" {
 		t.Errorf("a missing page: %v", err)
 	}
 }
@@ -118,7 +118,7 @@ func TestDCGMExporterHostile(t *testing.T) {
 			srv := httptest.NewServer(c.handler)
 			defer srv.Close()
 			defer srv.CloseClientConnections()
-			d := NewDCGMExporter(srv.URL + "/metrics")
+			d := NewDCGMExporter(srv.URL+"/metrics", nil)
 			d.timeout = c.timeout
 			t0 := time.Now()
 			rs, err := d.ReadGPUs(context.Background())
