@@ -3,6 +3,7 @@ package suite
 import (
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -86,5 +87,48 @@ func TestCapacityBlock(t *testing.T) {
 	}
 	if m, ok := results.LookupMetric("capacity.concurrency"); !ok || m.Better != results.HigherIsBetter {
 		t.Errorf("capacity.concurrency metric = %+v, %v", m, ok)
+	}
+}
+
+// TestCapacityRateSearchIsOpenLoop checks that a search over rate counts as
+// an open loop when the load block is checked, though it sets no rate:
+// burstiness shapes its probes' arrivals, and ramp_up, which would fail
+// every probe in the load generator, is refused at validation. A search
+// over concurrency stays a closed loop, where burstiness means nothing.
+func TestCapacityRateSearchIsOpenLoop(t *testing.T) {
+	src := func(vary, knob string) []byte {
+		return []byte(`
+simulator "sim" { profile = "tiny" }
+scenario "s" {
+  target = simulator.sim
+  load {
+    requests = 100
+    ` + knob + `
+  }
+  capacity {
+    vary = "` + vary + `"
+    min  = 2
+    max  = 64
+    slo  = ttft.p95 < 50
+  }
+}
+`)
+	}
+	opts := Options{Getenv: func(string) string { return "" }}
+	s, diags := loadSource("rate.hcl", src("rate", "burstiness = 50"), opts)
+	if diags.HasErrors() {
+		t.Fatalf("a rate search with burstiness: %v", diags)
+	}
+	if p := s.Plan().Runs()[0].ProbeRun(12); p.Load.Rate != 12 || p.Load.Burstiness != 50 {
+		t.Errorf("rate probe: rate %v, burstiness %v; want 12 and 50", p.Load.Rate, p.Load.Burstiness)
+	}
+	for _, tc := range []struct{ vary, knob, summary string }{
+		{"rate", `ramp_up = "1s"`, "ramp_up in an open loop"},
+		{"concurrency", "burstiness = 50", "Burstiness without a rate"},
+	} {
+		_, diags := loadSource("bad.hcl", src(tc.vary, tc.knob), opts)
+		if !diags.HasErrors() || diags.Errs()[0].(*hcl.Diagnostic).Summary != tc.summary {
+			t.Errorf("%s search with %s: diagnostics %v, want %q", tc.vary, tc.knob, diags, tc.summary)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -32,9 +33,16 @@ type loadBlock struct {
 	Body        hcl.Body        `hcl:",body"`
 	DefRange    hcl.Range       `hcl:",def_range"`
 
-	// searched is set for a scenario whose capacity block chooses the
-	// concurrency or rate, so neither need be set here.
-	searched bool
+	// searched is the knob a scenario's capacity block chooses
+	// (results.VaryConcurrency or results.VaryRate), so neither need be set
+	// here; "" without a search.
+	searched string
+}
+
+// openLoop reports whether the runs of b send at an arrival rate: rate is
+// set, or a capacity search varies it.
+func (b *loadBlock) openLoop() bool {
+	return b.Rate != nil || b.searched == results.VaryRate
 }
 
 // rampBlock is `ramp { kind = "linear"  from = 1  over = "1m" }` inside load.
@@ -80,7 +88,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		switch {
 		case v <= 0:
 			ev.errorAt(b.Burstiness, "Invalid burstiness", "burstiness = %s: it is the gamma shape of the gaps between arrivals and must be above zero (1 is Poisson, below 1 burstier).", formatNumber(v))
-		case b.Rate == nil:
+		case !b.openLoop():
 			ev.errorAt(b.Burstiness, "Burstiness without a rate", "burstiness shapes an open-loop arrival process; set rate (requests per second) as well.")
 		default:
 			cfg.Burstiness = v
@@ -112,7 +120,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 	}
 	if d, ok := ev.duration(b.RampUp); ok {
 		switch {
-		case b.Rate != nil:
+		case b.openLoop():
 			ev.errorAt(b.RampUp, "ramp_up in an open loop", "ramp_up staggers the start of a closed loop's users; an open loop (rate) starts at its arrival rate, or ramps it with a ramp block.")
 		case cfg.Duration > 0 && d >= cfg.Duration:
 			ev.errorAt(b.RampUp, "ramp_up longer than the run", "ramp_up = %s is not shorter than duration = %s: the users would still be starting when the run ends.", d, cfg.Duration)
@@ -131,7 +139,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		ev.consequenceRange(where, within, "Run without an end",
 			"The load block sets neither requests nor duration, so the run would never stop; set requests = N, duration = \"3m\", or both (the first reached ends the run).")
 	}
-	if b.Concurrency == nil && b.Rate == nil && !b.searched {
+	if b.Concurrency == nil && b.Rate == nil && b.searched == "" {
 		ev.consequenceRange(where, within, "No arrival process",
 			"Set concurrency = N for a closed loop of N users, or rate = R for an open loop of R requests per second (with concurrency as an optional cap).")
 	}

@@ -150,9 +150,13 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			capacity = c
 		}
 		if loadB != nil {
-			// The search sets the varied knob; the block need not.
+			// The search sets the varied knob; the block need not. An
+			// invalid vary has its own error: the block is not blamed too.
 			cp := *loadB
-			cp.searched = true
+			cp.searched = c.Vary
+			if cp.searched == "" {
+				cp.searched = "invalid"
+			}
 			loadB = &cp
 		}
 	}
