@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"math"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -140,5 +142,101 @@ func TestCapacityRunsUnderRace(t *testing.T) {
 	// Every load meets a 100 s SLO: the answer is max, confirmed by repeats.
 	if c == nil || c.Answer != 48 || c.FailedAt != 0 || len(c.Probes) < 5 {
 		t.Fatalf("capacity = %+v", c)
+	}
+}
+
+// TestCapacityRateSearch runs a search over the arrival rate on the tiny
+// simulator capped at 4 sequences (testdata/capacity_rate.hcl), whose
+// capacity is structural: a request holds one of 4 slots for 64 engine
+// steps (its prefill with the first token, then 63 decodes), so the server
+// completes at most 4 / (64 × step) requests a second; past that an open
+// loop's queue grows through the probe and TTFT p95 passes the SLO. The
+// step is the model's (3.3 ms) when the machine keeps up; the test takes
+// it as the probes measured it (TPOT p50), since a busy machine under
+// -race runs the simulator late. The answer must be within one step or
+// 10% of that rate, probes well below it must meet the SLO and well above
+// it miss, and every probe must be in the results file with its summary.
+func TestCapacityRateSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs about 400 requests on the simulator")
+	}
+	s := loadSuite(t, "capacity_rate.hcl", nil)
+	out := filepath.Join(t.TempDir(), "results.json")
+	f, err := Run(context.Background(), s, Options{OutputPath: out})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	r := &f.Runs[0]
+	c := r.Capacity
+	if r.Status != results.StatusOK || c == nil {
+		t.Fatalf("search %s %s, capacity %+v", r.Status, r.Error, c)
+	}
+	t.Logf("%s\n%s", report.CapacityLine(c), report.ProbeTable(c))
+	const slots, steps, step, planned = 4, 64, 1.0, 60
+	serviceRate := func(tpotMs float64) float64 { return slots / (steps * tpotMs / 1000) }
+	var tpots []float64
+	for _, p := range c.Probes {
+		tpots = append(tpots, p.Summary.TPOT.P50)
+	}
+	sort.Float64s(tpots)
+	tpot := tpots[len(tpots)/2]
+	capacity := serviceRate(tpot)
+	t.Logf("service rate: %.1f req/s modelled (3.32 ms steps), %.1f as run (TPOT p50 %.2f ms, median over probes)",
+		serviceRate(3.32), capacity, tpot)
+
+	if c.Vary != results.VaryRate || c.Answer == 0 || c.FailedAt <= c.Answer {
+		t.Fatalf("capacity = %v, fails at %v; want a bracket", c.Answer, c.FailedAt)
+	}
+	if d := math.Abs(c.Answer - capacity); d > max(step, 0.1*capacity) {
+		t.Errorf("search answered %.1f req/s, the service rate is %.1f: %.1f apart, more than one step or 10%%", c.Answer, capacity, d)
+	}
+	if v, ok := mustMetric(t, "capacity.rate").Value(&r.Summary); !ok || v != c.Answer {
+		t.Errorf("capacity.rate = %v (%v), want the answer %v", v, ok, c.Answer)
+	}
+
+	// Every probe is kept, in the order run: min, then doubling.
+	read, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := read.Runs[0].Capacity
+	if rc == nil || len(rc.Probes) != len(c.Probes) || len(c.Probes) < 4 {
+		t.Fatalf("results file keeps %v probes of %d", rc, len(c.Probes))
+	}
+	if c.Probes[0].Load != 12 || c.Probes[1].Load != 24 {
+		t.Errorf("first probes at %v and %v req/s, want min 12 then 24", c.Probes[0].Load, c.Probes[1].Load)
+	}
+	sum, early, met, missed := 0, 0, 0, 0
+	for i, p := range rc.Probes {
+		sum += p.Requests
+		if p.Load != c.Probes[i].Load || p.Passed != c.Probes[i].Passed || p.Requests != c.Probes[i].Requests {
+			t.Errorf("probe %d read back as %+v, written as %+v", i+1, p, c.Probes[i])
+		}
+		if p.Status != results.StatusOK || p.Summary.Requests.Completed == 0 || p.Requests != p.Summary.Requests.Completed+p.Summary.Requests.Failed {
+			t.Errorf("probe %d at %v req/s: %s, %d requests, summary %+v", i+1, p.Load, p.Status, p.Requests, p.Summary.Requests)
+		}
+		if p.Requests < planned {
+			early++
+		}
+		if p.Passed {
+			met++
+		} else {
+			missed++
+		}
+		// Each probe against the service rate of its own steps: a quarter
+		// below it nothing queues, a quarter above it the queue grows by a
+		// fifth of the arrivals.
+		switch at := serviceRate(p.Summary.TPOT.P50); {
+		case p.Load <= 0.75*at && !p.Passed:
+			t.Errorf("probe at %v req/s, a quarter below its service rate %.1f, missed the SLO (TTFT p95 %.1f ms)", p.Load, at, p.Summary.TTFT.P95)
+		case p.Load >= 1.25*at && p.Passed:
+			t.Errorf("probe at %v req/s, a quarter past its service rate %.1f, met the SLO (TTFT p95 %.1f ms)", p.Load, at, p.Summary.TTFT.P95)
+		}
+	}
+	if sum != rc.Requests {
+		t.Errorf("capacity counts %d requests, its probes %d", rc.Requests, sum)
+	}
+	if early == 0 || met == 0 || missed == 0 {
+		t.Errorf("%d probes stopped early, %d met, %d missed; want some of each", early, met, missed)
 	}
 }
