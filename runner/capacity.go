@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/llmgate/llmgate/capacity"
@@ -39,6 +41,15 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 			run.Status, run.Error = results.StatusPartial, perr.Error()
 			run.Finished = r.now().UTC()
 			return run, true, perr
+		}
+		// A probe that sent nothing (the load generator refused its
+		// configuration) says nothing about the server: counted as a miss,
+		// it would end the search with a false "below min".
+		if probe.Status == results.StatusFailed && probe.Requests == 0 {
+			run.Status = results.StatusFailed
+			run.Error = fmt.Sprintf("the probe at %s = %s sent no request: %s", c.Vary, strconv.FormatFloat(load, 'g', -1, 64), probe.Message)
+			run.Finished = r.now().UTC()
+			return run, false, fmt.Errorf("run %s: %s", sr.Name, run.Error)
 		}
 		// An invalid probe (the load generator failed its own checks) says
 		// nothing about the server: the load is probed again, and only

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/results"
@@ -238,5 +240,26 @@ func TestCapacityRateSearch(t *testing.T) {
 	}
 	if early == 0 || met == 0 || missed == 0 {
 		t.Errorf("%d probes stopped early, %d met, %d missed; want some of each", early, met, missed)
+	}
+}
+
+// TestCapacityProbeSendsNothing gives a rate search a load the load
+// generator refuses (ramp_up in an open loop, which the suite refuses but a
+// plan built another way could hold): the search must fail with the
+// reason, not answer "below min" as if the server had missed its SLO.
+func TestCapacityProbeSendsNothing(t *testing.T) {
+	s := loadSuite(t, "capacity_rate.hcl", nil)
+	plan := s.Plan()
+	plan.Groups[0].Runs[0].Load.RampUp = time.Second
+	f, err := Run(context.Background(), s, Options{Plan: plan})
+	if err == nil || !strings.Contains(err.Error(), "ramp_up") {
+		t.Errorf("Run error = %v, want the load generator's refusal", err)
+	}
+	r := f.Runs[0]
+	if r.Status != results.StatusFailed || !strings.Contains(r.Error, "the probe at rate = 12 sent no request: load: ramp_up") {
+		t.Errorf("run %s: %q, want failed with the probe's reason", r.Status, r.Error)
+	}
+	if c := r.Capacity; c == nil || len(c.Probes) != 1 || c.Answer != 0 || r.Summary.Capacity != nil {
+		t.Errorf("capacity = %+v, summary capacity %v; want the one probe kept and no answer", c, r.Summary.Capacity)
 	}
 }
