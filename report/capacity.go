@@ -2,17 +2,19 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/llmgate/llmgate/results"
 )
 
-// capacityUnit is the unit of a capacity search's answer.
-func capacityUnit(vary string) results.Unit {
+// capacityLoad formats a load of a capacity search: users as the whole
+// number they are ("8", not "8.00"), a rate as a metric value ("38.0/s").
+func capacityLoad(v float64, vary string) string {
 	if vary == results.VaryRate {
-		return results.PerSecond
+		return Value(v, results.PerSecond)
 	}
-	return results.Count
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // capacityLabel names what a capacity search found: "max users under SLO"
@@ -27,14 +29,13 @@ func capacityLabel(vary string) string {
 // capacityAnswer is the answer of c: "48", "at least 512" when the maximum
 // passed, "below 4" when even the minimum failed.
 func capacityAnswer(c *results.Capacity) string {
-	u := capacityUnit(c.Vary)
 	switch {
 	case c.Answer == 0:
-		return "below " + Value(c.Min, u)
+		return "below " + capacityLoad(c.Min, c.Vary)
 	case c.FailedAt == 0:
-		return "at least " + Value(c.Answer, u)
+		return "at least " + capacityLoad(c.Answer, c.Vary)
 	}
-	return Value(c.Answer, u)
+	return capacityLoad(c.Answer, c.Vary)
 }
 
 // CapacityLine reads a capacity search's result: "max users under SLO
@@ -43,7 +44,7 @@ func CapacityLine(c *results.Capacity) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s", capacityLabel(c.Vary), c.SLO, capacityAnswer(c))
 	if c.Answer > 0 && c.FailedAt > 0 {
-		fmt.Fprintf(&b, ", fails at %s", Value(c.FailedAt, capacityUnit(c.Vary)))
+		fmt.Fprintf(&b, ", fails at %s", capacityLoad(c.FailedAt, c.Vary))
 	}
 	early := 0
 	for _, p := range c.Probes {
@@ -101,7 +102,7 @@ func ProbeTable(c *results.Capacity) string {
 		case results.ProbeMetWithConfidence:
 			stopped = "met w/ confidence"
 		}
-		t.add(fmt.Sprint(i+1), Value(p.Load, capacityUnit(c.Vary)), outcome, stopped, fmt.Sprint(p.Requests),
+		t.add(fmt.Sprint(i+1), capacityLoad(p.Load, c.Vary), outcome, stopped, fmt.Sprint(p.Requests),
 			fmtMs(p.Summary.TTFT.P95), fmtMs(p.Summary.TPOT.P95))
 	}
 	var b strings.Builder

@@ -1,0 +1,30 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/llmgate/llmgate/results"
+)
+
+// TestCapacityWording checks how a capacity answer reads: users as whole
+// numbers, rates in requests per second, the ends of a search that never
+// found a bracket in words.
+func TestCapacityWording(t *testing.T) {
+	users := func(answer, failedAt float64) *results.Capacity {
+		return &results.Capacity{Vary: results.VaryConcurrency, Min: 2, Max: 512, SLO: "ttft.p95 < 40", Answer: answer, FailedAt: failedAt,
+			Requests: 80, Probes: []results.Probe{{Load: 8, Passed: true, Requests: 40}, {Load: 10, Requests: 40, Stopped: results.ProbeCannotMeet}}}
+	}
+	rate := &results.Capacity{Vary: results.VaryRate, Min: 12, Max: 48, SLO: "ttft.p95 < 200", Answer: 18, FailedAt: 19.5}
+	for _, tc := range []struct{ got, want string }{
+		{CapacityChange(users(8, 10), users(4, 6)), "max users under SLO: 8 → 4"},
+		{CapacityChange(nil, users(24, 28)), "max users under SLO: 24"},
+		{CapacityChange(users(512, 0), users(0, 2)), "max users under SLO: at least 512 → below 2"},
+		{CapacityLine(users(8, 10)), "max users under SLO (ttft.p95 < 40): 8, fails at 10; 2 probes, 80 requests, 1 stopped early"},
+		{CapacityChange(rate, rate), "max rate under SLO: 18.0/s → 18.0/s"},
+		{CapacityLine(rate), "max rate under SLO (ttft.p95 < 200): 18.0/s, fails at 19.5/s; 0 probes, 0 requests"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got  %q\nwant %q", tc.got, tc.want)
+		}
+	}
+}
