@@ -133,3 +133,70 @@ func svgChart(t *testing.T, page, title string) string {
 	}
 	return page[start : i+end]
 }
+
+const capacitySuite = "testdata/answers/capacity.hcl"
+
+// TestGateCapacityConcurrency gates capacity.concurrency end to end: the
+// baseline is a search on the simulator with --max-num-seqs 8, whose
+// answer is structurally 8 users (testdata/answers/capacity.hcl); the same
+// suite with max_seqs = 4 answers 4, a 50% drop against a 10% band, so the
+// gate fails with a regression and the markdown reads "max users under
+// SLO: 8 → 4". The same configuration again must pass: no false
+// regression.
+func TestGateCapacityConcurrency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three capacity searches on the simulator, about 17 s")
+	}
+	gateNotActions(t)
+	dir := t.TempDir()
+	base := filepath.Join(dir, "baseline.json")
+	if code, stdout, stderr := gateCLI(t, "run", capacitySuite, "-o", base); code != exitPass {
+		t.Fatalf("baseline: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	answer := func(path string) *results.Capacity {
+		t.Helper()
+		f, err := results.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := f.Runs[0].Capacity
+		if c == nil || f.Runs[0].Status != results.StatusOK {
+			t.Fatalf("%s: run %s %s, capacity %+v", path, f.Runs[0].Status, f.Runs[0].Error, c)
+		}
+		t.Logf("%s: %s\n%s", filepath.Base(path), report.CapacityLine(c), report.ProbeTable(c))
+		return c
+	}
+	if c := answer(base); c.Answer != 8 || c.FailedAt != 12 {
+		t.Fatalf("baseline answered %v, fails at %v; want 8 and 12 with --max-num-seqs 8", c.Answer, c.FailedAt)
+	}
+	gate := func(name, maxSeqs string, want int) string {
+		t.Helper()
+		md := filepath.Join(dir, name+".md")
+		out := filepath.Join(dir, name+".json")
+		code, stdout, stderr := gateCLI(t, "gate", capacitySuite, "--baseline", base, "--var", "max_seqs="+maxSeqs, "-o", out, "--markdown", md)
+		if code != want {
+			t.Fatalf("%s: exit %d, want %d\n%s\n%s", name, code, want, stdout, stderr)
+		}
+		b, err := os.ReadFile(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer(out)
+		return string(b)
+	}
+
+	md := gate("worse", "4", exitGate)
+	for _, want := range []string{
+		"- max_users: max users under SLO: 8 → 4 (`ttft.p95 < 200`)",
+		"| max_users | capacity.concurrency | summary | 8.00 | 4.00 | -50.0% (no samples) | 10% | ❌ regression |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+
+	md = gate("same", "8", exitPass)
+	if !strings.Contains(md, "- max_users: max users under SLO: 8 → 8 (`ttft.p95 < 200`)") || strings.Contains(md, "regression |") {
+		t.Errorf("the same server: markdown does not read 8 → 8 without a regression:\n%s", md)
+	}
+}
