@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/llmgate/llmgate/capacity"
 	"github.com/llmgate/llmgate/results"
@@ -85,15 +86,16 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 func (r *runner) probe(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, load float64, ref string) (p results.Probe, fatal bool, err error) {
 	pr := sr.ProbeRun(load)
 	halt := make(chan struct{})
+	planned := plannedRequests(pr.Load.Requests, pr.Load.Rate, pr.Load.Duration)
 	// The first wave of a closed loop starts at once and is slower than
 	// what follows; an open loop's first tenth settles its queue.
 	burnIn := pr.Load.Concurrency
 	if pr.Load.Rate > 0 {
-		burnIn = pr.Load.Requests / 10
+		burnIn = planned / 10
 	}
 	w := &probeWatch{
 		Progress: r.progress,
-		planned:  pr.Load.Requests,
+		planned:  planned,
 		burnIn:   burnIn,
 		opts: results.SummarizeOptions{
 			GoodputTTFT: sr.Goodput.TTFT, GoodputTPOT: sr.Goodput.TPOT, GoodputE2EL: sr.Goodput.E2EL,
@@ -126,6 +128,21 @@ func (r *runner) probe(ctx context.Context, inst target.Instance, apiKey string,
 		return p, true, err
 	}
 	return p, false, nil
+}
+
+// plannedRequests is how many measured requests a probe sends unless
+// stopped: its request count or, in an open loop with a duration, what its
+// rate sends in that time, whichever is fewer. 0 when unknown (a closed
+// loop with a duration only): such a probe is never stopped early.
+func plannedRequests(requests int, rate float64, duration time.Duration) int {
+	if rate <= 0 || duration <= 0 {
+		return requests
+	}
+	byTime := int(rate * duration.Seconds())
+	if requests > 0 && requests < byTime {
+		return requests
+	}
+	return byTime
 }
 
 // probeWatch passes every event on and watches a probe's finished requests,

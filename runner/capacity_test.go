@@ -263,3 +263,60 @@ func TestCapacityProbeSendsNothing(t *testing.T) {
 		t.Errorf("capacity = %+v, summary capacity %v; want the one probe kept and no answer", c, r.Summary.Capacity)
 	}
 }
+
+// TestCapacityRateProbeByDuration runs a rate search whose probes are
+// bounded by a duration, not a request count, at loads well past the
+// simulator's service rate (about 19 req/s): each probe must still be
+// stopped early once it cannot meet the SLO, since its rate and duration
+// say how many requests it plans.
+func TestCapacityRateProbeByDuration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs about 100 requests on the simulator")
+	}
+	s := loadSuite(t, "capacity_rate.hcl", nil)
+	plan := s.Plan()
+	sr := plan.Groups[0].Runs[0]
+	sr.Load.Requests, sr.Load.Duration = 0, 3*time.Second
+	c := *sr.Capacity
+	c.Min, c.Max = 24, 48 // 28% past the service rate and more
+	sr.Capacity = &c
+	f, err := Run(context.Background(), s, Options{Plan: plan})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	rc := f.Runs[0].Capacity
+	if rc == nil {
+		t.Fatalf("run %s %s has no capacity", f.Runs[0].Status, f.Runs[0].Error)
+	}
+	t.Logf("%s\n%s", report.CapacityLine(rc), report.ProbeTable(rc))
+	const planned = 24 * 3
+	if rc.Answer != 0 || len(rc.Probes) != 2 {
+		t.Errorf("answer %v after %d probes, want below min after two", rc.Answer, len(rc.Probes))
+	}
+	for i, p := range rc.Probes {
+		if p.Stopped != results.ProbeCannotMeet || p.Requests >= planned {
+			t.Errorf("probe %d at %v req/s: stopped %q after %d requests; want cannot meet before the %d of 3 s", i+1, p.Load, p.Stopped, p.Requests, planned)
+		}
+	}
+}
+
+func TestPlannedRequests(t *testing.T) {
+	for _, tc := range []struct {
+		requests int
+		rate     float64
+		duration time.Duration
+		want     int
+	}{
+		{200, 0, 0, 200},                 // a count
+		{0, 0, time.Minute, 0},           // a closed loop for a time: unknown
+		{200, 0, time.Minute, 200},       // a closed loop: the count
+		{0, 24, 3 * time.Second, 72},     // an open loop for a time
+		{50, 24, 3 * time.Second, 50},    // the count comes first
+		{500, 24, 3 * time.Second, 72},   // the time comes first
+		{60, 12.5, 10 * time.Second, 60}, // 125 by time
+	} {
+		if got := plannedRequests(tc.requests, tc.rate, tc.duration); got != tc.want {
+			t.Errorf("plannedRequests(%d, %v, %v) = %d, want %d", tc.requests, tc.rate, tc.duration, got, tc.want)
+		}
+	}
+}
