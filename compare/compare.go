@@ -90,7 +90,12 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 		r.ChangeLo, r.ChangeHi = (r.ChangeLo+second.ChangeLo)/2, (r.ChangeHi+second.ChangeHi)/2
 		alpha := c.Config.alpha()
 		sig := (!r.Tested() || r.Significant(alpha)) && (!second.Tested() || second.Significant(alpha))
-		if r.Test != MannWhitney && r.Tested() && second.Tested() {
+		switch {
+		case r.Test == SearchBrackets:
+			// two searches: one whose brackets are apart from the
+			// baseline's is the evidence, the mean change the size
+			sig = r.Significant(alpha) || second.Significant(alpha)
+		case r.Test != MannWhitney && r.Tested() && second.Tested():
 			sig = confirmQuantile(r, &second, alpha)
 		}
 		past := bandValue(r) - r.Tolerance.Amount
@@ -290,6 +295,9 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: only %d baseline and %d current samples; at least %d make the test trustworthy",
 				cr.Name, m.Name, len(bs), len(cs), MinSamples))
 		}
+	}
+	if m.Family == results.CapacityFamily && br.Capacity != nil && cr.Capacity != nil {
+		testCapacity(&r, br.Capacity, cr.Capacity)
 	}
 	return r, true
 }

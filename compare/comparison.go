@@ -76,6 +76,9 @@ type Row struct {
 	// Confirm is the same comparison against the confirming run, when one
 	// was made; Change and Delta are then the mean of both runs.
 	Confirm *Row
+	// Brackets are a capacity row's search brackets (Test SearchBrackets);
+	// nil on other rows.
+	Brackets *Brackets
 
 	// seBase and seCur are the standard errors of a quantile's estimates
 	// and shift whether a whole-distribution shift was significant, for
@@ -202,6 +205,10 @@ const (
 	// of the per-pair shift of the mean log latency: evidence that the
 	// whole distribution moved, which decided a quantile or mean row.
 	PairedShift
+	// SearchBrackets: two capacity searches' brackets [answer, failed_at):
+	// P is 0 when they are apart (the worse side failed at a load the other
+	// met) and 1 when they are within a step of the search of each other.
+	SearchBrackets
 )
 
 // String names the test as reports and JSON do.
@@ -217,6 +224,8 @@ func (t Test) String() string {
 		return "paired t over blocks"
 	case PairedShift:
 		return "paired t over blocks (whole shift)"
+	case SearchBrackets:
+		return "search brackets"
 	}
 	return "none"
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -108,4 +109,14 @@ func ProbeTable(c *results.Capacity) string {
 	var b strings.Builder
 	_ = t.write(&b)
 	return b.String()
+}
+
+// capacityBracket is where a search put the capacity: "[8, 12)", or
+// "[512, ∞)" when the search's maximum met the SLO.
+func capacityBracket(b [2]float64, vary string) string {
+	hi := "∞"
+	if !math.IsInf(b[1], 1) {
+		hi = capacityLoad(b[1], vary)
+	}
+	return "[" + capacityLoad(b[0], vary) + ", " + hi + ")"
 }

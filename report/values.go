@@ -102,6 +102,9 @@ func Evidence(r *compare.Row) string {
 	if !r.Tested() {
 		return "no samples"
 	}
+	if b := r.Brackets; b != nil {
+		return "search brackets " + capacityBracket(b.Baseline, b.Vary) + " → " + capacityBracket(b.Current, b.Vary)
+	}
 	var parts []string
 	if ci := Interval(r); ci != "" {
 		parts = append(parts, "CI "+ci)

@@ -48,6 +48,10 @@ const (
 	LaterTurns Family = "later_turns"
 )
 
+// CapacityFamily is the family of a capacity search's answer
+// ("capacity.concurrency", "capacity.rate").
+const CapacityFamily Family = "capacity"
+
 // Latency reports whether f is a per-request latency distribution.
 func (f Family) Latency() bool {
 	switch f {
@@ -308,8 +312,8 @@ func buildNamespace() map[string]Metric {
 	value("gpu.memory_used.max", "gpu", MiB, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return &g.MemoryUsedMaxMiB }))
 	value("gpu.power.mean", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMeanWatts }))
 	value("gpu.power.max", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMaxWatts }))
-	value("capacity.concurrency", "capacity", Count, HigherIsBetter, capacity(VaryConcurrency))
-	value("capacity.rate", "capacity", PerSecond, HigherIsBetter, capacity(VaryRate))
+	value("capacity.concurrency", CapacityFamily, Count, HigherIsBetter, capacity(VaryConcurrency))
+	value("capacity.rate", CapacityFamily, PerSecond, HigherIsBetter, capacity(VaryRate))
 	return ns
 }
 

@@ -4,7 +4,7 @@
 # left over wait a whole request (48 tokens of ~13 ms steps, about 640 ms),
 # so TTFT p95 is about 640 ms once a twentieth of the requests wait. The SLO
 # ttft.p95 < 300 ms holds up to S users and fails above, so the search
-# answers S: 8 by default, 4 with --var max_seqs=4. The slowdown keeps the
+# answers S: 8 by default, 2 with --var max_seqs=2. The slowdown keeps the
 # simulator's CPU low and the margins wide (a busy machine that stalls the
 # simulator for less than about 250 ms cannot fail a passing probe), for a
 # loaded test machine under -race.
@@ -35,7 +35,7 @@ scenario "max_users" {
   }
   capacity {
     vary = "concurrency"
-    min  = 4
+    min  = 2
     max  = 12
     step = 4
     # the SLO's margins are wide (tens of ms against 640 ms): one probe a load
