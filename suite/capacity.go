@@ -147,7 +147,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 	}
 	if len(d) == 0 {
 		actx := l.ctx.NewChild()
-		actx.Variables = unknownMetrics()
+		actx.Variables = unknownMetrics(nil)
 		n := len(l.diags)
 		checkCondition(&evaluator{ctx: actx, diags: &l.diags}, b.SLO)
 		if len(l.diags) > n {
@@ -226,6 +226,6 @@ func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
 		vals = sum.Values()
 	}
 	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals)
+	ctx.Variables = metricObjects(vals, nil)
 	return r.evalAssert(r.Capacity.SLO, ctx, vals)
 }
