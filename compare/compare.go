@@ -172,6 +172,9 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 			row.Verdict, row.Reason = Invalid, "baseline run is "+br.Status+reasonSuffix(br)
 		case !cr.Valid():
 			row.Verdict, row.Reason = Invalid, "current run is "+cr.Status+reasonSuffix(cr)
+		case m.Bucket != "" && bucketsDiffer(br, cr, m.Bucket) != "":
+			row.Verdict, row.Reason = Invalid, bucketsDiffer(br, cr, m.Bucket)
+			c.bucketNotJudged(cr.Name, row.Reason)
 		default:
 			measured, ok := c.measure(br, cr, m, t)
 			if !ok {
