@@ -67,7 +67,37 @@ func bucketMetric(bucket string, ss sliceStat) Metric {
 				return 0, false
 			}
 			return field(st), true
+		},
+		fromLog: func(run *Run) []float64 {
+			b := run.Summary.LengthBucket(bucket)
+			if b == nil {
+				return nil
+			}
+			return run.Requests.bucketValues(b.MinInputTokens, b.MaxInputTokens, ss.of)
 		}}
+}
+
+// bucketValues returns the TTFT or E2EL (ms) of l's completed requests
+// whose input length is in [lo, hi) (hi 0: no bound), in log order: a
+// length bucket's per-request values, as its Slice summarises them.
+func (l *RequestLog) bucketValues(lo, hi int, of Family) []float64 {
+	if l == nil {
+		return nil
+	}
+	col := l.TTFTUS
+	if of == E2EL {
+		col = l.E2ELUS
+	}
+	failed := l.failedSet()
+	var out []float64
+	for i := range l.Len() {
+		n := l.InputTokens[i]
+		if failed[i] || n < lo || hi > 0 && n >= hi {
+			continue
+		}
+		out = append(out, float64(col[i])/1000)
+	}
+	return out
 }
 
 // lookupBucketMetric parses "length_bucket.<bucket>.<ttft|e2el>.<stat>":

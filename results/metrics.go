@@ -105,6 +105,9 @@ type Metric struct {
 	Better Better
 	get    func(*Summary) (float64, bool)
 	sample func(*Samples) []float64
+	// fromLog, when set, takes the per-request values from the run's
+	// request log instead (a length bucket's requests).
+	fromLog func(*Run) []float64
 }
 
 // String is the metric's name.
@@ -120,6 +123,9 @@ func (m Metric) Value(s *Summary) (float64, bool) { return m.get(s) }
 // none or the family keeps none (ITL is kept only as a histogram; run-level
 // quantities have no per-request values).
 func (m Metric) Samples(run *Run) []float64 {
+	if m.fromLog != nil && run != nil {
+		return m.fromLog(run)
+	}
 	if m.sample == nil || run == nil || run.Samples == nil {
 		return nil
 	}
@@ -127,8 +133,9 @@ func (m Metric) Samples(run *Run) []float64 {
 }
 
 // HasSamples reports whether the metric's family keeps per-request values
-// at all (ttft, tpot and e2el statistics).
-func (m Metric) HasSamples() bool { return m.sample != nil }
+// at all (ttft, tpot and e2el statistics, and a length bucket's ttft and
+// e2el, from the run's request log).
+func (m Metric) HasSamples() bool { return m.sample != nil || m.fromLog != nil }
 
 // stat is one statistic every latency family has.
 type stat struct {
