@@ -53,6 +53,13 @@ gate {
 		t.Errorf("quantile buckets %d %v %v: want 4 named q1..q4 and edges left to the run", w.LengthQuantiles, w.LengthBuckets, w.LengthBucketNames)
 	}
 
+	if got := DescribeWorkload(named.Load.Workload); !strings.HasSuffix(got, "length buckets short < 512 ≤ long") {
+		t.Errorf("--plan shows the workload as %q, without its buckets", got)
+	}
+	if got := DescribeWorkload(quart.Load.Workload); !strings.Contains(got, "length buckets q1 to q4 (4 quantiles") {
+		t.Errorf("--plan shows the workload as %q, without its quantile buckets", got)
+	}
+
 	slice := func(name string, p95 float64) results.Slice {
 		return results.Slice{Name: name, Requests: results.Requests{Completed: 10}, TTFT: results.Stats{N: 10, P95: p95}}
 	}
