@@ -68,3 +68,24 @@ func TestQuantileEdges(t *testing.T) {
 		t.Error("edges without lengths or with one bucket")
 	}
 }
+
+// TestCheckBuckets refuses a results file whose bucket names could not
+// come from a suite (they reach metric names and reports) or repeat.
+func TestCheckBuckets(t *testing.T) {
+	for _, tt := range []struct {
+		buckets []Slice
+		bad     bool
+	}{
+		{[]Slice{{Name: "short", MaxInputTokens: 512}, {Name: "long", MinInputTokens: 512}}, false},
+		{[]Slice{{Label: "< 512 tok", MaxInputTokens: 512}, {Label: "≥ 512 tok", MinInputTokens: 512}}, false}, // before names
+		{[]Slice{{Name: "<script>", MaxInputTokens: 512}}, true},
+		{[]Slice{{Name: "long"}, {Name: "long"}}, true},
+		{[]Slice{{Name: "x", MinInputTokens: 900, MaxInputTokens: 10}}, true},
+	} {
+		c := &checker{at: "run r"}
+		c.buckets(tt.buckets)
+		if got := c.err() != nil; got != tt.bad {
+			t.Errorf("buckets %+v: error %v, want %v", tt.buckets, c.err(), tt.bad)
+		}
+	}
+}
