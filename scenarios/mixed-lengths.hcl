@@ -1,20 +1,22 @@
 # mixed-lengths — do short and long prompts regress alike?
 #
 # Real traffic mixes short questions with long documents, and a change rarely
-# moves them together: a smaller prefill budget per step
-# (--max-num-batched-tokens), another chunking or scheduling policy, or a
-# slower attention kernel cost a long prompt several steps of prefill and a
-# short one nothing. Averaged over all requests the damage is diluted; split
-# by input length it is plain. This suite sends prompts of 200 to 3,900
-# tokens and judges them in two buckets split at 2,048 tokens (short and
-# long) and in quartiles drawn from the prompts themselves (q1 the shortest
-# quarter, q4 the longest), which are the same for a baseline and its
-# candidate.
+# moves them alike: slower prefill compute (another GPU, attention kernel or
+# quantisation) costs a long prompt far more milliseconds than a short one,
+# and a smaller prefill budget per step (--max-num-batched-tokens) splits long
+# prompts into chunks that short prompts then queue behind. Averaged over
+# all requests the difference is lost; split by input length it is plain.
+# This suite sends prompts of 200 to 3,900 tokens and judges them in two
+# buckets split at 2,048 tokens (short and long) and in quartiles drawn from
+# the prompts themselves (q1 the shortest quarter, q4 the longest), which are
+# the same for a baseline and its candidate.
 #
 # How to read the result: compare length_bucket.long.ttft.p50 with
-# length_bucket.short.ttft.p50 (and q4 with q1). A regression in the long
-# bucket only points at prefill; in both, at the whole step. The "by turn
-# and input length" table of the report shows every bucket.
+# length_bucket.short.ttft.p50 (and q4 with q1), in milliseconds and in %.
+# A change that grows the long bucket's TTFT by many more milliseconds
+# points at prefill; one that grows every bucket by the same fraction, at
+# the whole engine step. The "by turn and input length" table of the report
+# shows every bucket.
 
 suite "mixed-lengths" {
   description = "Short and long prompts judged apart, by declared and quantile buckets"
@@ -23,8 +25,8 @@ suite "mixed-lengths" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
-# The prefill budget per engine step: try --var max_batched_tokens=1024 to
-# see long prompts regress more than short ones.
+# The prefill budget per engine step: --var max_batched_tokens=64 shows
+# what chunking long prompts finely costs each bucket.
 variable "max_batched_tokens" { default = 8192 }
 
 # No GPU at hand? --var simulate=true runs every scenario on the embedded
