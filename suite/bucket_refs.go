@@ -33,6 +33,17 @@ func (l *loader) checkBucketRefs(run *Run, cond *hcl.Attribute, seen map[hcl.Pos
 	return ok
 }
 
+// bucketsNamed lists the length buckets cond's metrics name.
+func bucketsNamed(cond *hcl.Attribute) []string {
+	var names []string
+	for _, tr := range cond.Expr.Variables() {
+		if m, ok := results.LookupMetric(traversalText(tr)); ok && m.Bucket != "" && !contains(names, m.Bucket) {
+			names = append(names, m.Bucket)
+		}
+	}
+	return names
+}
+
 // unknownBucketDetail says that bucket is not among names, the buckets of
 // where, and suggests the nearest.
 func unknownBucketDetail(bucket string, names []string, where string) string {

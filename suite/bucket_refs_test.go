@@ -80,3 +80,42 @@ gate {
 		t.Errorf("%d tolerances on bucket metrics, want 2", got)
 	}
 }
+
+// TestBucketCapacitySLO lets a capacity search's SLO hold a length bucket
+// to its limit, judges it on the bucket's value, and refuses a bucket the
+// workload does not declare.
+func TestBucketCapacitySLO(t *testing.T) {
+	const src = `
+scenario "users" {
+  load {
+    requests = 40
+  }
+  workload {
+    range_ratio      = 0.9
+    length_quantiles = 2
+  }
+  capacity {
+    vary = "concurrency"
+    min  = 1
+    max  = 8
+    slo  = length_bucket.%s.ttft.p95 < 500
+  }
+}
+`
+	s := mustLoad(t, strings.ReplaceAll(src, "%s", "q2"), Options{})
+	run := s.Scenarios[0].Runs[0]
+	sum := &results.Summary{LengthBuckets: []results.Slice{
+		{Name: "q1", TTFT: results.Stats{N: 5, P95: 100}}, {Name: "q2", TTFT: results.Stats{N: 5, P95: 700}},
+	}}
+	if r := run.EvalSLO(sum); r.Passed || r.Values["length_bucket.q2.ttft.p95"] != 700 {
+		t.Errorf("q2 at 700 ms against an SLO of 500: %+v, want failed on the bucket's value", r)
+	}
+	sum.LengthBuckets[1].TTFT.P95 = 400
+	if r := run.EvalSLO(sum); !r.Passed {
+		t.Errorf("q2 at 400 ms against an SLO of 500: %+v, want passed", r)
+	}
+	errs := errorsOf(t, strings.ReplaceAll(src, "%s", "q3"))
+	if len(errs) != 1 || !strings.Contains(errs[0], `no length bucket named "q3"`) || !strings.Contains(errs[0], "its buckets are q1, q2") {
+		t.Errorf("an SLO on q3 of two quantiles: %q, want one error naming the buckets", errs)
+	}
+}

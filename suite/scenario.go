@@ -179,6 +179,9 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		workB.fill(ev, &run.Load.Workload, l.dir, b.DefRange)
 		run.Goodput = goodB.goodput(ev)
 		run.Capacity = capacity
+		if capacity != nil {
+			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
+		}
 
 		actx := ctx.NewChild()
 		actx.Variables = unknownMetrics(run.Load.Workload.LengthBucketNames)
