@@ -53,7 +53,11 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 						"%s is a group of metrics; a tolerance names one of them, such as %s.", tb.Metric, under[0])
 					continue
 				}
-				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, results.MetricNames()))
+				cands := results.MetricNames()
+				for _, b := range l.bucketNames() {
+					cands = append(cands, results.BucketMetricNames(b)...)
+				}
+				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, cands))
 				continue
 			}
 			if names := l.bucketNames(); m.Bucket != "" && !contains(names, m.Bucket) {

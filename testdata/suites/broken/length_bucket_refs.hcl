@@ -48,4 +48,5 @@ scenario "plain" {
 gate {
   tolerance "length_bucket.log.ttft.p95" { max_regression = "10%" }
   tolerance "length_bucket.q4.ttft.p95" { max_regression = "10%" }
+  tolerance "length_bucket.short.e2el.p59" { max_regression = "10%" }
 }
