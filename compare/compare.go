@@ -177,6 +177,9 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 			row.Verdict, row.Reason = Invalid, "baseline run is "+br.Status+reasonSuffix(br)
 		case !cr.Valid():
 			row.Verdict, row.Reason = Invalid, "current run is "+cr.Status+reasonSuffix(cr)
+		case m.Bucket != "" && bucketsDiffer(br, cr, m.Bucket) != "":
+			row.Verdict, row.Reason = Invalid, bucketsDiffer(br, cr, m.Bucket)
+			c.bucketNotJudged(cr.Name, row.Reason)
 		default:
 			measured, ok := c.measure(br, cr, m, t)
 			if !ok {
@@ -285,7 +288,7 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 		if m.Stat == results.StatQuantile {
 			c.quantileTest(&r, br, cr, bs, cs, be, ce)
 		} else {
-			cmp := c.mannWhitney(br, cr, m.Family, bs, cs)
+			cmp := c.mannWhitney(br, cr, m, bs, cs)
 			r.Test, r.P, r.N1, r.N2 = MannWhitney, cmp.P, cmp.N1, cmp.N2
 			for _, w := range cmp.Warnings {
 				c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
@@ -316,11 +319,21 @@ func valueOf(run *results.Run, m results.Metric) (float64, bool) {
 	return v, ok
 }
 
-// sampleKey names one run's samples of one family.
+// sampleKey names one run's samples of one family (of one length bucket).
 type sampleKey struct {
-	run    *results.Run
-	family results.Family
+	run *results.Run
+	set sampleSet
 }
+
+// sampleSet names the per-request values a metric's samples are: its
+// family, and for a length bucket's metrics the bucket and the latency.
+type sampleSet struct {
+	family results.Family
+	bucket string
+	of     results.Family
+}
+
+func samplesOf(m results.Metric) sampleSet { return sampleSet{m.Family, m.Bucket, m.Of} }
 
 // sorted returns run's per-request samples of m's family, sorted, or nil;
 // each is sorted once per comparison, however many statistics read it.
@@ -329,7 +342,7 @@ func (c *Comparison) sorted(run *results.Run, m results.Metric) []float64 {
 	if len(xs) == 0 {
 		return nil
 	}
-	k := sampleKey{run, m.Family}
+	k := sampleKey{run, samplesOf(m)}
 	if s, ok := c.sortedCache[k]; ok {
 		return s
 	}
@@ -345,13 +358,13 @@ func (c *Comparison) sorted(run *results.Run, m results.Metric) []float64 {
 // pairKey names the samples of one family of a baseline and a current run.
 type pairKey struct {
 	base, cur *results.Run
-	family    results.Family
+	set       sampleSet
 }
 
 // mannWhitney tests the sorted samples bs of br against cs of cr, once per
 // comparison for each family: every statistic of a family shares the test.
-func (c *Comparison) mannWhitney(br, cr *results.Run, family results.Family, bs, cs []float64) *benchmath.Comparison {
-	k := pairKey{br, cr, family}
+func (c *Comparison) mannWhitney(br, cr *results.Run, m results.Metric, bs, cs []float64) *benchmath.Comparison {
+	k := pairKey{br, cr, samplesOf(m)}
 	if cmp, ok := c.testCache[k]; ok {
 		return cmp
 	}

@@ -47,6 +47,9 @@ const (
 	BaselineInvalid NotJudgedKind = "baseline_invalid"
 	// CurrentPartial: the current file was cut short.
 	CurrentPartial NotJudgedKind = "current_partial"
+	// BucketsDiffer: a tolerance names an input-length bucket whose edges
+	// differ between the baseline and the current run.
+	BucketsDiffer NotJudgedKind = "buckets_differ"
 	// RunProblem: a problem outside the files (a target that did not
 	// start, an interruption), added by the caller with AddProblem.
 	RunProblem NotJudgedKind = "run_problem"

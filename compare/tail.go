@@ -41,7 +41,7 @@ func (c *Comparison) quantileTest(r *Row, br, cr *results.Run, bs, cs []float64,
 	if median*quantile <= 0 || math.Abs(median) < ShiftFraction*math.Abs(quantile) {
 		return
 	}
-	cmp := c.mannWhitney(br, cr, r.Metric.Family, bs, cs)
+	cmp := c.mannWhitney(br, cr, r.Metric, bs, cs)
 	r.shift = cmp.P < c.Config.alpha()
 	if cmp.P < r.P {
 		r.Test, r.P = WholeShift, cmp.P

@@ -15,6 +15,7 @@ func notJudgedPhrase(c *compare.Comparison) string {
 	var parts []string
 	statuses := map[compare.NotJudgedKind]map[string]int{compare.CurrentInvalid: {}, compare.BaselineInvalid: {}}
 	partial := false
+	buckets := 0
 	var problems []string
 	for _, nj := range c.NotJudged {
 		switch nj.Kind {
@@ -22,6 +23,8 @@ func notJudgedPhrase(c *compare.Comparison) string {
 			statuses[nj.Kind][nj.Status]++
 		case compare.CurrentPartial:
 			partial = true
+		case compare.BucketsDiffer:
+			buckets++
 		case compare.RunProblem:
 			first, _, _ := strings.Cut(nj.Reason, "\n")
 			problems = append(problems, first)
@@ -48,6 +51,9 @@ func notJudgedPhrase(c *compare.Comparison) string {
 	}
 	if partial && len(problems) == 0 { // else the problem says why it was cut short
 		parts = append(parts, "current results cut short")
+	}
+	if buckets > 0 {
+		parts = append(parts, plural(buckets, "length bucket with other edges", "length buckets with other edges"))
 	}
 	parts = append(parts, problems...)
 	if m := c.RunsNeverRan(); len(m) > 0 {

@@ -21,7 +21,8 @@ func runSlices(r *results.Run) []results.Slice {
 	return out
 }
 
-// sliceCells are a slice's cells after the run's name: slice, ok, failed,
+// sliceCells are a slice's cells after the run's name: slice (a bucket's
+// name and its lengths, "long ≥ 512 tok"), ok, failed,
 // mean input tokens, TTFT p50 and p95, E2EL p95; "-" for latencies of a
 // slice with no completed request.
 func sliceCells(s results.Slice) []string {
@@ -31,7 +32,11 @@ func sliceCells(s results.Slice) []string {
 		}
 		return fmtMs(v)
 	}
-	return []string{s.Label, strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed), fmtNum(s.InputTokensMean),
+	label := s.Label
+	if s.Name != "" {
+		label = s.Name + " " + s.Label // the name asserts and tolerances use
+	}
+	return []string{label, strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed), fmtNum(s.InputTokensMean),
 		ms(s.TTFT, s.TTFT.P50), ms(s.TTFT, s.TTFT.P95), ms(s.E2EL, s.E2EL.P95)}
 }
 
@@ -60,7 +65,9 @@ func mdSlices(m *mdBuilder, cur *results.File) {
 	for i := range cur.Runs {
 		r := &cur.Runs[i]
 		for _, s := range runSlices(r) {
-			rows = append(rows, "| "+mdEscape(r.Name)+" | "+strings.Join(sliceCells(s), " | ")+" |")
+			cells := sliceCells(s)
+			cells[0] = mdEscape(cells[0])
+			rows = append(rows, "| "+mdEscape(r.Name)+" | "+strings.Join(cells, " | ")+" |")
 		}
 	}
 	if len(rows) == 0 {

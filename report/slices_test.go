@@ -57,3 +57,27 @@ func TestMarkdownByTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicesNameBuckets shows a bucket by the name its metrics use and its
+// lengths, in the terminal and (escaped) in Markdown.
+func TestSlicesNameBuckets(t *testing.T) {
+	f := runTableFile()
+	f.Runs[0].Summary.LengthBuckets = []results.Slice{
+		{Name: "short", Label: "< 512 tok", MaxInputTokens: 512, Requests: results.Requests{Completed: 12}, InputTokensMean: 300,
+			TTFT: results.Stats{N: 12, P50: 40, P95: 55}, E2EL: results.Stats{N: 12, P95: 900}},
+		{Name: "long", Label: "≥ 512 tok", MinInputTokens: 512, Requests: results.Requests{Completed: 8}, InputTokensMean: 1500,
+			TTFT: results.Stats{N: 8, P50: 120, P95: 160}, E2EL: results.Stats{N: 8, P95: 1300}},
+	}
+	var b strings.Builder
+	if err := RunTable(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "chat  long ≥ 512 tok") || !strings.Contains(got, "chat  short < 512 tok") {
+		t.Errorf("run table does not name the buckets:\n%s", got)
+	}
+	m := &mdBuilder{limit: 1 << 16}
+	mdSlices(m, f)
+	if got := m.b.String(); !strings.Contains(got, "| chat | short &lt; 512 tok | 12 | 0 | 300 |") && !strings.Contains(got, "| chat | short < 512 tok | 12 | 0 | 300 |") {
+		t.Errorf("markdown does not name the buckets:\n%s", got)
+	}
+}

@@ -143,7 +143,7 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	}
 	s.Client.MeanInFlight = meanInFlight(spans, firstSent, lastSent)
 	s.Turns = log.Turns()
-	s.LengthBuckets = log.LengthBuckets(opts.LengthBuckets)
+	s.LengthBuckets = log.LengthBuckets(opts.LengthBuckets, opts.LengthBucketNames)
 	return &Analysis{Summary: s, Samples: samples, Requests: log, Lengths: lens.lengths()}
 }
 

@@ -147,6 +147,27 @@ func (c *checker) summary(s *Summary) {
 	c.value("summary.duration_s", s.DurationSeconds, MaxDurationS, "a duration (s)")
 	c.count("summary.input_tokens", s.InputTokens)
 	c.count("summary.output_tokens", s.OutputTokens)
+	c.buckets(s.LengthBuckets)
+}
+
+// buckets checks the input-length buckets' names, which metric names and
+// reports use (a name may be empty in files from before buckets had
+// names, but not repeated), and their bounds.
+func (c *checker) buckets(bs []Slice) {
+	seen := map[string]bool{}
+	for i, b := range bs {
+		field := fmt.Sprintf("summary.length_buckets[%d]", i)
+		switch {
+		case b.Name != "" && !ValidBucketName(b.Name):
+			c.fail(fmt.Sprintf("%s.name %q: a bucket's name is a letter, then letters, digits or _, at most 32 characters", field, b.Name))
+		case b.Name != "" && seen[b.Name]:
+			c.fail(fmt.Sprintf("%s.name %q names two buckets", field, b.Name))
+		}
+		seen[b.Name] = true
+		if b.MinInputTokens < 0 || b.MaxInputTokens < 0 || b.MaxInputTokens > 0 && b.MaxInputTokens < b.MinInputTokens {
+			c.fail(fmt.Sprintf("%s covers %d to %d tokens: not a range of input lengths", field, b.MinInputTokens, b.MaxInputTokens))
+		}
+	}
 }
 
 func (c *checker) samples(s *Samples) {

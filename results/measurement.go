@@ -42,8 +42,15 @@ type LoadConfig struct {
 	PrefixGroups int     `json:"prefix_groups,omitempty"`
 	Turns        int     `json:"turns,omitempty"`
 	ThinkTimeS   float64 `json:"think_time_s,omitempty"`
-	// LengthBuckets are the edges of the input-length buckets, in tokens.
+	// LengthBuckets are the edges of the input-length buckets, in tokens:
+	// as declared, or as resolved from the requested lengths for
+	// LengthQuantiles.
 	LengthBuckets []int `json:"length_buckets,omitempty"`
+	// LengthQuantiles is the number of quantile buckets asked for; 0 when
+	// the edges were declared.
+	LengthQuantiles int `json:"length_quantiles,omitempty"`
+	// LengthBucketNames name the buckets in metric names, one a bucket.
+	LengthBucketNames []string `json:"length_bucket_names,omitempty"`
 	// Chat is true when prompts went to /v1/chat/completions.
 	Chat bool `json:"chat,omitempty"`
 	// TextPrompts is true when /v1/completions was asked for text prompts.

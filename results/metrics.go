@@ -93,6 +93,13 @@ type Metric struct {
 	Family Family
 	// Stat is what the metric says about its family.
 	Stat Statistic
+	// Bucket names the input-length bucket of a LengthBucket metric; ""
+	// for every other family.
+	Bucket string
+	// Of is the latency family a slice's metric describes (TTFT for
+	// "length_bucket.long.ttft.p95" and "first_turn.ttft.p95"); "" for
+	// metrics that are not of a slice.
+	Of Family
 	// Quantile is the probability of a StatQuantile statistic (0.95 for p95,
 	// 0.5 for the median); 0 otherwise.
 	Quantile float64
@@ -102,6 +109,9 @@ type Metric struct {
 	Better Better
 	get    func(*Summary) (float64, bool)
 	sample func(*Samples) []float64
+	// fromLog, when set, takes the per-request values from the run's
+	// request log instead (a length bucket's requests).
+	fromLog func(*Run) []float64
 }
 
 // String is the metric's name.
@@ -117,6 +127,9 @@ func (m Metric) Value(s *Summary) (float64, bool) { return m.get(s) }
 // none or the family keeps none (ITL is kept only as a histogram; run-level
 // quantities have no per-request values).
 func (m Metric) Samples(run *Run) []float64 {
+	if m.fromLog != nil && run != nil {
+		return m.fromLog(run)
+	}
 	if m.sample == nil || run == nil || run.Samples == nil {
 		return nil
 	}
@@ -124,8 +137,9 @@ func (m Metric) Samples(run *Run) []float64 {
 }
 
 // HasSamples reports whether the metric's family keeps per-request values
-// at all (ttft, tpot and e2el statistics).
-func (m Metric) HasSamples() bool { return m.sample != nil }
+// at all (ttft, tpot and e2el statistics, and a length bucket's ttft and
+// e2el, from the run's request log).
+func (m Metric) HasSamples() bool { return m.sample != nil || m.fromLog != nil }
 
 // stat is one statistic every latency family has.
 type stat struct {
@@ -275,17 +289,9 @@ func buildNamespace() map[string]Metric {
 		{FirstTurn, func(t *Turns) *Slice { return &t.First }},
 		{LaterTurns, func(t *Turns) *Slice { return &t.Later }},
 	} {
-		for _, lat := range []struct {
-			family Family
-			stats  func(*Slice) *Stats
-		}{
-			{TTFT, func(s *Slice) *Stats { return &s.TTFT }},
-			{E2EL, func(s *Slice) *Stats { return &s.E2EL }},
-		} {
-			for _, st := range latencyStats {
-				add(Metric{Name: string(part.family) + "." + string(lat.family) + "." + st.name, Family: part.family, Stat: st.kind, Quantile: st.quantile,
-					Unit: Milliseconds, Better: LowerIsBetter, get: turnStat(part.slice, lat.stats, st.field)})
-			}
+		for _, ss := range sliceStats {
+			add(Metric{Name: string(part.family) + "." + ss.name, Family: part.family, Of: ss.of, Stat: ss.st.kind, Quantile: ss.st.quantile,
+				Unit: Milliseconds, Better: LowerIsBetter, get: turnStat(part.slice, ss.stats, ss.st.field)})
 		}
 	}
 	capacity := func(vary string) func(*Summary) (float64, bool) {
@@ -319,11 +325,14 @@ func buildNamespace() map[string]Metric {
 
 // LookupMetric returns the metric called name, and false when there is none.
 func LookupMetric(name string) (Metric, bool) {
-	m, ok := namespace[name]
-	return m, ok
+	if m, ok := namespace[name]; ok {
+		return m, true
+	}
+	return lookupBucketMetric(name)
 }
 
-// MetricNames returns every name of the namespace, sorted.
+// MetricNames returns every name of the namespace that does not depend on
+// the run, sorted: the bucket metrics are listed by BucketMetricNames.
 func MetricNames() []string {
 	names := make([]string, 0, len(namespace))
 	for n := range namespace {
@@ -333,12 +342,23 @@ func MetricNames() []string {
 	return names
 }
 
-// Values returns every metric s has, by name.
+// Values returns every metric s has, by name, its length buckets' included.
 func (s *Summary) Values() map[string]float64 {
 	out := make(map[string]float64, len(namespace))
 	for name, m := range namespace {
 		if v, ok := m.get(s); ok {
 			out[name] = v
+		}
+	}
+	for _, b := range s.LengthBuckets {
+		if b.Name == "" {
+			continue
+		}
+		for _, ss := range sliceStats {
+			m := bucketMetric(b.Name, ss)
+			if v, ok := m.get(s); ok {
+				out[m.Name] = v
+			}
 		}
 	}
 	return out
@@ -348,8 +368,8 @@ func (s *Summary) Values() map[string]float64 {
 // "throughput", "error_rate", ...), sorted: the names an expression may
 // start with.
 func MetricRoots() []string {
-	seen := map[Family]bool{}
-	var roots []string
+	seen := map[Family]bool{LengthBucket: true}
+	roots := []string{string(LengthBucket)}
 	for _, m := range namespace {
 		if !seen[m.Family] {
 			seen[m.Family] = true

@@ -8,6 +8,9 @@ import "strconv"
 type Slice struct {
 	// Label names the slice for people: "turn 1", "turns 2+", "512–2048 tok".
 	Label string `json:"label"`
+	// Name names an input-length bucket in metric names: "long" in
+	// length_bucket.long.ttft.p95. Empty for the turns' slices.
+	Name string `json:"name,omitempty"`
 	// MinInputTokens and MaxInputTokens bound an input-length bucket: from
 	// MinInputTokens up to, not including, MaxInputTokens; 0 for no bound.
 	MinInputTokens int `json:"min_input_tokens,omitempty"`
@@ -84,11 +87,16 @@ func (l *RequestLog) Turns() *Turns {
 
 // LengthBuckets splits l's requests by input length (server usage) at
 // edges, increasing token counts: len(edges)+1 buckets, from below the
-// first edge to the last edge and above. A failed request whose input
-// length the server never reported is in no bucket. Nil without edges.
-func (l *RequestLog) LengthBuckets(edges []int) []Slice {
+// first edge to the last edge and above, named by names (one a bucket;
+// DefaultBucketNames when names does not fit). A failed request whose
+// input length the server never reported is in no bucket. Nil without
+// edges.
+func (l *RequestLog) LengthBuckets(edges []int, names []string) []Slice {
 	if l == nil || len(edges) == 0 {
 		return nil
+	}
+	if len(names) != len(edges)+1 {
+		names = DefaultBucketNames(edges)
 	}
 	failed := l.failedSet()
 	sums := make([]sliceSums, len(edges)+1)
@@ -113,6 +121,7 @@ func (l *RequestLog) LengthBuckets(edges []int) []Slice {
 			hi = edges[b]
 		}
 		out[b] = sums[b].slice(bucketLabel(lo, hi))
+		out[b].Name = names[b]
 		out[b].MinInputTokens, out[b].MaxInputTokens = lo, hi
 	}
 	return out

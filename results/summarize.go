@@ -15,6 +15,9 @@ type SummarizeOptions struct {
 	// LengthBuckets are the edges (tokens, increasing) of the input-length
 	// buckets to summarise; nil for none.
 	LengthBuckets []int
+	// LengthBucketNames name those buckets, one a bucket; nil for the
+	// default names (DefaultBucketNames).
+	LengthBucketNames []string
 }
 
 // Summarize computes a run's Summary from its records: Analyze's summary.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
@@ -180,6 +181,16 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 // the group cannot run.
 func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.ABMode) (err error, fatal bool) {
 	srs := [2]*suite.Run{sides[0].g.Runs[ri], sides[1].g.Runs[ri]}
+	for si, sr := range srs {
+		// the whole run's quantile edges, so that every block buckets alike
+		resolved, rerr := load.ResolveLengthBuckets(load.Config{Load: sr.Load, RunName: sr.Name})
+		if rerr != nil {
+			return fmt.Errorf("run %s: %w", sr.Name, rerr), false
+		}
+		whole := *sr
+		whole.Load = resolved.Load
+		srs[si] = &whole
+	}
 	pairs := x.ab.Pairs
 	if pairs <= 0 {
 		pairs = abPairs(srs[1].Load)

@@ -128,7 +128,7 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 	run.Requests = results.JoinRequestLogs(logs, offsets)
 	// the slices by turn and input length, over the whole run's requests
 	run.Summary.Turns = run.Requests.Turns()
-	run.Summary.LengthBuckets = run.Requests.LengthBuckets(sr.Load.Workload.LengthBuckets)
+	run.Summary.LengthBuckets = run.Requests.LengthBuckets(sr.Load.Workload.LengthBuckets, sr.Load.Workload.LengthBucketNames)
 	run.Lengths = mergeLengths(blocks)
 	run.ServerSeries = nil // per block, scraped apart; each block's summary keeps its server figures
 	run.Status = results.StatusOK

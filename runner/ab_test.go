@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,6 +96,16 @@ func TestRunABSimulator(t *testing.T) {
 	for _, r := range []results.Run{cr, br} {
 		if r.Status != results.StatusOK || r.Summary.Requests.Completed != 40 || len(r.Blocks) != 2 || len(r.Samples.TPOT) != 40 || len(r.Asserts) != 1 {
 			t.Fatalf("run %s: status %s %v %s, %d completed, %d blocks, asserts %v", r.Name, r.Status, r.InvalidReasons, r.Error, r.Summary.Requests.Completed, len(r.Blocks), r.Asserts)
+		}
+	}
+	// quantile buckets: the whole run's edges, the same on both sides
+	if be, ce := br.Load.LengthBuckets, cr.Load.LengthBuckets; len(be) != 1 || !slices.Equal(be, ce) {
+		t.Errorf("quantile edges %v on the baseline side, %v on the candidate: want one edge, the same", be, ce)
+	}
+	for _, r := range []results.Run{br, cr} {
+		q1, q2 := r.Summary.LengthBucket("q1"), r.Summary.LengthBucket("q2")
+		if q1 == nil || q2 == nil || q1.Requests.Completed+q2.Requests.Completed != 40 || q1.MaxInputTokens != r.Load.LengthBuckets[0] {
+			t.Errorf("%s side buckets %+v, want q1 and q2 splitting its 40 requests at %v", r.Name, r.Summary.LengthBuckets, r.Load.LengthBuckets)
 		}
 	}
 	wantSlots := [2][]int{{0, 3}, {1, 2}} // ABBA: baseline in slots 0 and 3

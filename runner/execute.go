@@ -30,7 +30,11 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, ref string, halt <-chan struct{}) (run results.Run, fatal bool, err error) {
 	run = newRun(sr, ref)
 	cfg := load.Config{Load: sr.Load, BaseURL: inst.BaseURL(), Model: inst.Model(), APIKey: apiKey, RunName: sr.Name, Halt: halt}
-	lc := load.Record(sr.Load)
+	if cfg, err = load.ResolveLengthBuckets(cfg); err != nil {
+		run.Status, run.Error = results.StatusFailed, err.Error()
+		return run, false, fmt.Errorf("run %s: %w", sr.Name, err)
+	}
+	lc := load.Record(cfg.Load)
 	run.Load = &lc
 	// Start cold: the previous run's prompts must not be cache hits here.
 	run.PrefixCache = &results.CacheReset{Done: true}
@@ -54,7 +58,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		}
 		a, h := res.Analyze(cfg, results.SummarizeOptions{
 			GoodputTTFT: sr.Goodput.TTFT, GoodputTPOT: sr.Goodput.TPOT, GoodputE2EL: sr.Goodput.E2EL,
-			LengthBuckets: cfg.Workload.LengthBuckets,
+			LengthBuckets: cfg.Workload.LengthBuckets, LengthBucketNames: cfg.Workload.LengthBucketNames,
 		})
 		run.Summary, run.Samples, run.Requests = a.Summary, a.Samples, a.Requests
 		run.Summary.Server = server

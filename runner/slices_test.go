@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -29,5 +31,35 @@ func TestRunTurnsAndBuckets(t *testing.T) {
 	}
 	if len(r.Asserts) != 1 || !r.Asserts[0].Passed {
 		t.Errorf("asserts %+v, want the per-turn assert evaluated and passed", r.Asserts)
+	}
+}
+
+// A run with quantile buckets records the edges it drew from its
+// requested lengths, splits its requests into four buckets of ten named
+// q1 to q4, and evaluates an assert on q4; a second run of the suite draws
+// the same edges.
+func TestRunQuantileBuckets(t *testing.T) {
+	var edges [2][]int
+	for i := range edges {
+		f, err := Run(context.Background(), loadSuite(t, "quantiles.hcl", nil), Options{OutputPath: filepath.Join(t.TempDir(), "results.json")})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		r := f.Runs[0]
+		if r.Load == nil || r.Load.LengthQuantiles != 4 || len(r.Load.LengthBuckets) != 3 {
+			t.Fatalf("load config %+v, want 4 quantiles and their 3 edges", r.Load)
+		}
+		edges[i] = r.Load.LengthBuckets
+		for j, b := range r.Summary.LengthBuckets {
+			if want := "q" + strconv.Itoa(j+1); b.Name != want || b.Requests.Completed != 10 {
+				t.Errorf("bucket %d: %s with %d requests (%s), want %s with 10", j, b.Name, b.Requests.Completed, b.Label, want)
+			}
+		}
+		if len(r.Asserts) != 1 || !r.Asserts[0].Passed {
+			t.Errorf("asserts %+v, want the q4 assert evaluated and passed", r.Asserts)
+		}
+	}
+	if !slices.Equal(edges[0], edges[1]) {
+		t.Errorf("edges %v then %v: two runs of one suite must bucket alike", edges[0], edges[1])
 	}
 }

@@ -37,6 +37,13 @@ type Workload struct {
 	// LengthBuckets are the input lengths, in tokens and increasing, that
 	// split the run's results into buckets by input length; nil for none.
 	LengthBuckets []int
+	// LengthQuantiles asks for that many buckets of about equal counts,
+	// their edges drawn from the run's requested input lengths
+	// (load.ResolveLengthBuckets); 0 when LengthBuckets are declared.
+	LengthQuantiles int
+	// LengthBucketNames name the buckets in metric names, one a bucket:
+	// length_bucket.<name>.ttft.p95.
+	LengthBucketNames []string
 	// DatasetPath is a ShareGPT-format JSON file for the dataset workload.
 	DatasetPath string
 	// Chat sends text prompts over /v1/chat/completions instead of token ids

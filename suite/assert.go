@@ -37,23 +37,28 @@ func checkCondition(ev *evaluator, attr *hcl.Attribute) {
 }
 
 // unknownMetrics is the metric object with every value unknown, for type
-// checking conditions before any run.
-func unknownMetrics() map[string]cty.Value {
-	return metricObjects(nil)
+// checking conditions before any run; buckets are the run's length buckets.
+func unknownMetrics(buckets []string) map[string]cty.Value {
+	return metricObjects(nil, buckets)
 }
 
 // metricObjects turns flat metric values ("ttft.p95" = 612.4) into one cty
 // value per root: ttft = { p95 = 612.4, ... }, error_rate = 0.01. Every name
 // of the namespace is present; those vals lacks (no server metrics) are
 // unknown, so a condition that doesn't need them (a || whose other side is
-// true) still decides.
-func metricObjects(vals map[string]float64) map[string]cty.Value {
+// true) still decides. The metrics of each length bucket in buckets are
+// there too, under length_bucket.<name>.
+func metricObjects(vals map[string]float64, buckets []string) map[string]cty.Value {
 	type node struct {
 		leaf     cty.Value
 		children map[string]*node
 	}
 	root := &node{children: map[string]*node{}}
-	for _, name := range results.MetricNames() {
+	names := results.MetricNames()
+	for _, b := range buckets {
+		names = append(names, results.BucketMetricNames(b)...)
+	}
+	for _, name := range names {
 		n := root
 		for _, part := range strings.Split(name, ".") {
 			c := n.children[part]

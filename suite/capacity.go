@@ -147,7 +147,8 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 	}
 	if len(d) == 0 {
 		actx := l.ctx.NewChild()
-		actx.Variables = unknownMetrics()
+		// the buckets it names: whether the workload has them is checked per run
+		actx.Variables = unknownMetrics(bucketsNamed(b.SLO))
 		n := len(l.diags)
 		checkCondition(&evaluator{ctx: actx, diags: &l.diags}, b.SLO)
 		if len(l.diags) > n {
@@ -226,6 +227,6 @@ func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
 		vals = sum.Values()
 	}
 	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals)
+	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames)
 	return r.evalAssert(r.Capacity.SLO, ctx, vals)
 }

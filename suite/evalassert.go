@@ -33,7 +33,7 @@ func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
 		}
 	}
 	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals)
+	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames)
 	out := make([]results.AssertResult, 0, len(r.Asserts))
 	for _, a := range r.Asserts {
 		out = append(out, r.evalAssert(a, ctx, vals))
@@ -149,6 +149,8 @@ func whyMissing(names []string) string {
 			why = appendOnce(why, "GPU metrics need a server target with gpus, whose container has nvidia-smi, or a dcgm_exporter in the target block")
 		case strings.HasPrefix(n, "structured."):
 			why = appendOnce(why, "structured metrics need a workload of kind \"structured\"")
+		case isBucketMetric(n):
+			why = appendOnce(why, "a length bucket's metrics need completed requests in the bucket")
 		default:
 			why = appendOnce(why, "the run produced no value for it")
 		}
@@ -172,4 +174,10 @@ func diagText(diags hcl.Diagnostics) string {
 		parts = append(parts, strings.TrimSuffix(d.Summary+": "+d.Detail, "."))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// isBucketMetric reports whether name is a metric of an input-length bucket.
+func isBucketMetric(name string) bool {
+	m, ok := results.LookupMetric(name)
+	return ok && m.Family == results.LengthBucket
 }

@@ -53,7 +53,16 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 						"%s is a group of metrics; a tolerance names one of them, such as %s.", tb.Metric, under[0])
 					continue
 				}
-				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, results.MetricNames()))
+				cands := results.MetricNames()
+				for _, b := range l.bucketNames() {
+					cands = append(cands, results.BucketMetricNames(b)...)
+				}
+				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, cands))
+				continue
+			}
+			if names := l.bucketNames(); m.Bucket != "" && !contains(names, m.Bucket) {
+				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown length bucket", "%s",
+					unknownBucketDetail(m.Bucket, names, "this suite's scenarios"))
 				continue
 			}
 			if !l.required(tb.MaxRegression, "max_regression", tb.DefRange, tb.Body, "how far the metric may get worse, like max_regression = \"10%\".") {
@@ -72,4 +81,20 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 		}
 		l.suite.Gate = g
 	}
+}
+
+// bucketNames lists the names of the input-length buckets any run of the
+// suite declares, in the order first met.
+func (l *loader) bucketNames() []string {
+	var names []string
+	for _, sc := range l.suite.Scenarios {
+		for _, r := range sc.Runs {
+			for _, n := range r.Load.Workload.LengthBucketNames {
+				if !contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	return names
 }

@@ -143,6 +143,10 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "capacity_slo.hcl", pos: "5:5", summary: "Rate with a concurrency search"},
 		// dcgm_exporter without a page, then without a scheme.
 		{file: "dcgm_exporter_url.hcl", pos: "7:19", summary: "Invalid DCGM exporter URL"},
+		// length_bucket.lnog in an assert; then a statistic buckets lack, an unknown quartile, a bucket of a scenario without buckets, and a tolerance's misspelled bucket.
+		{file: "length_bucket_refs.hcl", pos: "14:17", summary: "Unknown length bucket"},
+		// Two names for three buckets; then a name that is no identifier, a repeated name, edges and quantiles both, one quantile, quantiles of a conversation, names without buckets.
+		{file: "length_bucket_names.hcl", pos: "9:27", summary: "Wrong number of bucket names"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

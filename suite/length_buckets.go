@@ -2,8 +2,12 @@ package suite
 
 import (
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -52,4 +56,65 @@ func (e *evaluator) lengthBuckets(attr *hcl.Attribute) ([]int, bool) {
 		return nil, false
 	}
 	return edges, true
+}
+
+// fillBuckets evaluates the workload's input-length buckets into w: edges
+// (length_buckets) or a number of quantile buckets (length_quantiles), and
+// their names (length_bucket_names, else results' defaults), which asserts
+// and tolerances use as length_bucket.<name>.ttft.p95.
+func (b *workloadBlock) fillBuckets(ev *evaluator, w *runspec.Workload) {
+	if b.LengthBucket != nil && b.LengthQuant != nil {
+		ev.errorAt(b.LengthQuant, "Two kinds of length buckets",
+			"length_buckets declares the edges and length_quantiles asks for edges drawn from the prompts; set one of them.")
+		return
+	}
+	n := 0
+	if edges, ok := ev.lengthBuckets(b.LengthBucket); ok {
+		w.LengthBuckets = edges
+		w.LengthBucketNames = results.DefaultBucketNames(edges)
+		n = len(edges) + 1
+	}
+	if q, ok := ev.int(b.LengthQuant); ok {
+		switch {
+		case q < 2 || q > maxLengthBuckets+1:
+			ev.errorAt(b.LengthQuant, "Invalid length quantiles",
+				"length_quantiles = %d: it is the number of buckets of about equal counts, from 2 (shorter and longer half) to %d.", q, maxLengthBuckets+1)
+		case !contains([]string{runspec.WorkloadRandom, runspec.WorkloadPrefix, runspec.WorkloadStructured}, w.Kind):
+			ev.errorAt(b.LengthQuant, "Length quantiles of this workload",
+				"length_quantiles draws its edges from the lengths the prompts ask for, which a %s workload does not know before the run; declare length_buckets edges instead.", w.Kind)
+		default:
+			w.LengthQuantiles = q
+			w.LengthBucketNames = results.QuantileBucketNames(q)
+			n = q
+		}
+	}
+	if b.BucketNames == nil {
+		return
+	}
+	names, ok := ev.strList(b.BucketNames)
+	if !ok {
+		return
+	}
+	if n == 0 {
+		ev.errorAt(b.BucketNames, "Names without length buckets",
+			"length_bucket_names names the buckets of length_buckets or length_quantiles, and this workload declares neither.")
+		return
+	}
+	if len(names) != n {
+		ev.errorAt(b.BucketNames, "Wrong number of bucket names",
+			"length_bucket_names has %d names for %d buckets (%s); give one name a bucket, shortest inputs first.", len(names), n, strings.Join(w.LengthBucketNames, ", "))
+		return
+	}
+	for i, name := range names {
+		if !results.ValidBucketName(name) {
+			ev.errorAt(b.BucketNames, "Invalid bucket name",
+				"length_bucket_names: %q can't name a bucket in length_bucket.<name>.ttft.p95; use a letter, then letters, digits or _, at most 32 characters.", name)
+			return
+		}
+		if j := slices.Index(names[:i], name); j >= 0 {
+			ev.errorAt(b.BucketNames, "Duplicate bucket name", "length_bucket_names: %q names buckets %d and %d.", name, j+1, i+1)
+			return
+		}
+	}
+	w.LengthBucketNames = names
 }

@@ -122,6 +122,9 @@ func DescribeWorkload(w runspec.Workload) string {
 	case runspec.WorkloadDataset:
 		parts = append(parts, "dataset "+w.DatasetPath)
 	}
+	if b := describeBuckets(w); b != "" {
+		parts = append(parts, b)
+	}
 	if w.TextPrompts {
 		parts = append(parts, "text prompts")
 	}
@@ -132,6 +135,24 @@ func DescribeWorkload(w runspec.Workload) string {
 		parts = append(parts, "stops at EOS")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// describeBuckets renders a workload's input-length buckets by name and
+// edge, "length buckets short < 2048 ≤ long", or its quantile buckets; ""
+// for none.
+func describeBuckets(w runspec.Workload) string {
+	names := w.LengthBucketNames
+	switch {
+	case w.LengthQuantiles > 0 && len(names) > 0:
+		return fmt.Sprintf("length buckets %s to %s (%d quantiles of the prompts' lengths)", names[0], names[len(names)-1], w.LengthQuantiles)
+	case len(w.LengthBuckets) == 0 || len(names) != len(w.LengthBuckets)+1:
+		return ""
+	}
+	s := "length buckets " + names[0]
+	for i, e := range w.LengthBuckets {
+		s += fmt.Sprintf(" < %d ≤ %s", e, names[i+1])
+	}
+	return s
 }
 
 func describeGoodput(g Goodput) string {

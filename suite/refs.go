@@ -113,6 +113,9 @@ func (s *scope) checkTraversal(tr hcl.Traversal) *hcl.Diagnostic {
 		if _, ok := results.LookupMetric(name); ok {
 			return nil
 		}
+		if root == string(results.LengthBucket) {
+			return bucketRefError(tr, name, names)
+		}
 		if under := metricsUnder(name); len(under) > 0 {
 			return refError(tr, "Incomplete metric name",
 				"%s is a group of metrics; name one of them: %s.", name, strings.Join(under, ", "))
@@ -136,10 +139,39 @@ func (s *scope) checkTraversal(tr hcl.Traversal) *hcl.Diagnostic {
 		"There is nothing named %q here. %s.%s", traversalText(tr), where, didYouMean(traversalText(tr), cands))
 }
 
+// bucketRefError explains a length_bucket.* reference that names no
+// metric: too short, or a statistic that buckets do not have. Whether the
+// bucket exists is checked per run (checkBucketRefs), since its names
+// come from the run's workload.
+func bucketRefError(tr hcl.Traversal, name string, names []string) *hcl.Diagnostic {
+	if len(names) == 0 {
+		return refError(tr, "Incomplete metric name",
+			"%s is the group of the input-length buckets' metrics; name one as length_bucket.<bucket>.ttft.p95, with a bucket the workload declares.", name)
+	}
+	all := results.BucketMetricNames(names[0])
+	if len(names) == 1 {
+		return refError(tr, "Incomplete metric name",
+			"%s is a group of metrics; name one as %s.ttft.<statistic> or %s.e2el.<statistic>, the statistic one of %s.",
+			name, name, name, strings.Join(results.StatNames, ", "))
+	}
+	if under := prefixedBy(all, name); len(under) > 0 {
+		return refError(tr, "Incomplete metric name",
+			"%s is a group of metrics; name one of them: %s.", name, strings.Join(under, ", "))
+	}
+	return refError(tr, "Unknown metric",
+		"There is no metric named %q; a length bucket has the statistics of ttft and e2el, like length_bucket.%s.ttft.p95.%s",
+		name, names[0], didYouMean(name, all))
+}
+
 // metricsUnder lists the metric names that start with prefix + ".".
 func metricsUnder(prefix string) []string {
+	return prefixedBy(results.MetricNames(), prefix)
+}
+
+// prefixedBy lists the names that start with prefix + ".", sorted.
+func prefixedBy(names []string, prefix string) []string {
 	var out []string
-	for _, n := range results.MetricNames() {
+	for _, n := range names {
 		if strings.HasPrefix(n, prefix+".") {
 			out = append(out, n)
 		}

@@ -161,8 +161,8 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 	}
 	l.checkCapacityRefs(name, sb.Asserts, sb.Capacity, vary)
-	metrics := unknownMetrics()
 	src := l.suite.Files[l.filename].Bytes
+	bucketSeen := map[hcl.Pos]bool{}
 	for _, params := range pts {
 		ctx := l.ctx.NewChild()
 		ctx.Variables = map[string]cty.Value{}
@@ -179,15 +179,18 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		workB.fill(ev, &run.Load.Workload, l.dir, b.DefRange)
 		run.Goodput = goodB.goodput(ev)
 		run.Capacity = capacity
+		if capacity != nil {
+			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
+		}
 
 		actx := ctx.NewChild()
-		actx.Variables = metrics
+		actx.Variables = unknownMetrics(run.Load.Workload.LengthBucketNames)
 		aev := &evaluator{ctx: actx, diags: &l.diags}
 		for i, ab := range sb.Asserts {
 			if ab.Condition == nil {
 				continue
 			}
-			if condOK[i] {
+			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) {
 				checkCondition(aev, ab.Condition)
 			}
 			a := &Assert{Name: ab.Name, Condition: ab.Condition.Expr, DeclRange: ab.DefRange}

@@ -35,6 +35,8 @@ type workloadBlock struct {
 	Turns        *hcl.Attribute `hcl:"turns,optional"`
 	ThinkTime    *hcl.Attribute `hcl:"think_time,optional"`
 	LengthBucket *hcl.Attribute `hcl:"length_buckets,optional"`
+	LengthQuant  *hcl.Attribute `hcl:"length_quantiles,optional"`
+	BucketNames  *hcl.Attribute `hcl:"length_bucket_names,optional"`
 	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
 	Chat         *hcl.Attribute `hcl:"chat,optional"`
 	TextPrompts  *hcl.Attribute `hcl:"text_prompts,optional"`
@@ -135,9 +137,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, dir string, whe
 			}
 		}
 	}
-	if edges, ok := ev.lengthBuckets(b.LengthBucket); ok {
-		w.LengthBuckets = edges
-	}
+	b.fillBuckets(ev, w)
 	w.Chat, _ = ev.boolean(b.Chat)
 	if v, ok := ev.boolean(b.TextPrompts); ok {
 		if v && w.Chat {

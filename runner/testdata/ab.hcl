@@ -1,5 +1,6 @@
 # A/B tests: the tiny simulator, whose --slowdown the two sides set apart
-# (--ab-var slowdown=1 --var slowdown=1.5), and a run with a warmup.
+# (--ab-var slowdown=1 --var slowdown=1.5), and a run with a warmup and
+# quantile length buckets.
 suite "runner-ab" {}
 
 variable "slowdown" {
@@ -22,6 +23,8 @@ scenario "chat" {
     input_tokens  = 64
     output_tokens = 32
     range_ratio   = 0.5
+    # quantile buckets: both sides and every block must share the edges
+    length_quantiles = 2
   }
   load {
     concurrency = 2
