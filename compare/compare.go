@@ -193,7 +193,7 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 					measured.Verdict, measured.Reason = Missing, "metric not in the current run"
 				}
 			} else if pairs := abPairs(br, cr); pairs > 0 {
-				c.measurePaired(&measured, br, cr, pairs)
+				c.measurePaired(&measured, br, cr, pairs, 1)
 				c.judgePaired(&measured)
 			} else {
 				c.judge(&measured)

@@ -201,14 +201,20 @@ const (
 	// of the per-pair change of the metric (log ratio for relative bands,
 	// difference for absolute ones).
 	PairedBlocks
-	// PairedShift: a one-sided t test over the block pairs of an A/B run
-	// of the per-pair shift of the mean log latency: evidence that the
-	// whole distribution moved, which decided a quantile or mean row.
+	// PairedShift: a one-sided test over the block pairs of an A/B run
+	// of the per-pair shift of the trimmed mean log latency: evidence
+	// that the whole distribution moved, which decided a quantile or mean
+	// row.
 	PairedShift
 	// SearchBrackets: two capacity searches' brackets [answer, failed_at):
 	// P is 0 when they are apart (the worse side failed at a load the other
 	// met) and 1 when they are within a step of the search of each other.
 	SearchBrackets
+	// PairedJackknife: a one-sided t test of the change of a quantile or
+	// mean over all of each side's requests in an A/B run, against its
+	// grouped jackknife standard error over the block pairs (plus
+	// ABSideDrift): evidence about the statistic itself.
+	PairedJackknife
 )
 
 // String names the test as reports and JSON do.
@@ -226,6 +232,8 @@ func (t Test) String() string {
 		return "paired t over blocks (whole shift)"
 	case SearchBrackets:
 		return "search brackets"
+	case PairedJackknife:
+		return "jackknife over block pairs"
 	}
 	return "none"
 }

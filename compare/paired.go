@@ -3,6 +3,7 @@ package compare
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/aclements/go-moremath/stats"
 	"github.com/llmgate/llmgate/results"
@@ -11,18 +12,40 @@ import (
 // ABShiftFraction is how far, as a fraction of a relative band, the whole
 // latency distribution must have moved in an A/B comparison, consistently
 // over the block pairs, for a row to be called a regression on that
-// evidence alone. An A/B run measures both sides in the same job, so its
-// change is free of the run-to-run drift that makes a single
-// baseline-file comparison stop at the band; chosen with
-// TestABGateAccuracy as the smallest fraction that keeps A/A false alarms
-// at or below 1% on its noise models.
-const ABShiftFraction = 0.65
+// evidence alone: a distribution that moved as a whole moved its
+// quantiles as far, and the shift of every request is measured far more
+// precisely than a tail quantile. Chosen with TestABGateAccuracy as the
+// smallest fraction that keeps A/A false alarms at or below 1% on each of
+// its noise models; below the band because a +10% regression must be
+// caught on a 10% band (docs/ab-testing.md has the trade-off).
+const ABShiftFraction = 0.70
 
-// ABNearBandAlpha scales alpha for an A/B row past the band but within
-// ClearFactor times it: its per-pair changes must be significant at
-// alpha·ABNearBandAlpha (0.01 at the usual 0.05), chosen with
-// TestABGateAccuracy to keep heavy-tailed A/A false alarms near 1%.
-const ABNearBandAlpha = 0.2
+// ABShiftRerunFraction is where, as a fraction of a relative band, a
+// significant whole shift short of ABShiftFraction of it asks for a
+// confirming A/B rerun: the pairs of both jobs then measure the shift
+// with √2 less error, and decide (TestABGateAccuracy: about 3 points more
+// of +10% regressions caught on a 10% band, A/A false alarms unchanged).
+const ABShiftRerunFraction = 0.5
+
+// ABStatisticAlpha scales alpha for the test of an A/B row's statistic
+// itself: its change must be significant at alpha·ABStatisticAlpha (0.01
+// at the usual 0.05) over the block pairs, however far past the band. A
+// tail quantile of a job moves far in either direction with a few slow
+// requests; chosen with TestABGateAccuracy.
+const ABStatisticAlpha = 0.2
+
+// ABSideDrift is the allowance, as a σ of log per side, for a persistent
+// difference between the two sides of one A/B job that no pairing can
+// see, because it is the same in every block (each server keeps its own
+// share of slow requests for the whole job). It widens the test of the
+// statistic itself as Config.Drift widens a baseline-file comparison; a
+// confirming A/B rerun halves its variance (two jobs, two draws). Measured
+// on TestABGateAccuracy's tails-per-side noise: the p95 change of 2 × 200
+// requests spreads by 0.160 (σ of log) over jobs where the jackknife over
+// the pairs sees 0.124, an excess of 0.10 for the difference, 0.07 a side.
+// The whole shift is a trimmed mean, which a few slow requests hardly
+// move, and takes no allowance.
+const ABSideDrift = 0.07
 
 // abPairs is the number of block pairs an A/B comparison of br and cr
 // can judge: both runs split into blocks, as many on each side; 0 when
@@ -53,9 +76,9 @@ func blockValue(m results.Metric, b *results.Block) (float64, bool) {
 }
 
 // trimFraction is the share of a block's requests trimmed off each end
-// before the mean of their log latencies: a few slow requests (a
-// preemption, a cold cache) then move a block's level by little.
-const trimFraction = 0.1
+// before the mean of their log latencies: slow requests (preemptions, a
+// cold cache), up to a fifth of a block, then hardly move its level.
+const trimFraction = 0.2
 
 // trimmedMeanLog is the trimFraction-trimmed mean of the logarithms of the
 // positive values of xs, and false when there are none.
@@ -75,13 +98,25 @@ func trimmedMeanLog(xs []float64) (float64, bool) {
 }
 
 // measurePaired replaces the row's test by the paired tests of an A/B
-// comparison over its block pairs: the per-pair change of the metric
-// (PairedBlocks) and, for latency statistics on a relative band, the
-// per-pair shift of the mean log latency (PairedShift), which judgePaired
-// reads when the shift decides the row. Its Change stays the change of the estimates
-// over all of each side's requests: with the blocks in a balanced order,
-// a drift linear in time weighs on both sides alike.
-func (c *Comparison) measurePaired(r *Row, br, cr *results.Run, pairs int) {
+// comparison over its block pairs (jobs is how many A/B jobs they come
+// from: 2 for a confirming rerun joined to the first job).
+//
+// The statistic itself: for a mean or quantile of per-request samples,
+// the change of the estimates over all of each side's requests is tested
+// against its grouped jackknife standard error over the pairs (both
+// sides' blocks of one pair left out at a time), which holds every source
+// of variance that differs between pairs (request sampling, the blocks'
+// levels, a block's share of slow requests), widened by ABSideDrift for
+// what is the same in every pair, with a t distribution of pairs-1
+// degrees of freedom (PairedJackknife); its Change stays that change,
+// and ChangeLo/ChangeHi become the test's 95% interval. Other metrics
+// (counts and rates without samples) take the per-pair change of the
+// metric (PairedBlocks).
+//
+// The whole shift: for latency statistics on a relative band, the
+// per-pair shift of the trimmed mean log latency (PairedShift), which
+// judgePaired reads when the shift decides the row.
+func (c *Comparison) measurePaired(r *Row, br, cr *results.Run, pairs, jobs int) {
 	m := r.Metric
 	sign := 1.0
 	if m.Better == results.HigherIsBetter {
@@ -109,14 +144,120 @@ func (c *Comparison) measurePaired(r *Row, br, cr *results.Run, pairs int) {
 		}
 	}
 	r.Test, r.P, r.N1, r.N2 = PairedBlocks, pairsP(diffs), len(diffs), len(diffs)
+	if est, se, ok := jackknifePairs(r, br, cr, pairs, jobs); ok {
+		df := float64(pairs - 1)
+		r.Test, r.P, r.N1, r.N2 = PairedJackknife, tP(est, se, df), pairs, pairs
+		t := stats.InvCDF(stats.TDist{V: df})(0.975)
+		lo, hi := est-t*se, est+t*se
+		if r.Tolerance.Relative {
+			lo, hi = math.Expm1(lo), math.Expm1(hi)
+		} else {
+			lo, hi = lo/math.Abs(r.Baseline), hi/math.Abs(r.Baseline)
+		}
+		r.ChangeLo, r.ChangeHi = lo, hi
+	}
 	r.shiftEst, r.shiftP = math.NaN(), math.NaN()
 	if len(shifts) == pairs {
 		r.shiftEst, r.shiftP = math.Expm1(stats.Mean(shifts)), pairsP(shifts)
 	}
 }
 
+// jackknifePairs is the row's change over all requests, worse-positive
+// (the log ratio of the estimates for a relative band, their difference
+// for an absolute one), with its grouped jackknife standard error over the
+// block pairs widened by ABSideDrift for jobs A/B jobs; false when the
+// metric is not a mean or quantile of samples both sides have in every
+// block, or the estimates are not positive on a relative band.
+func jackknifePairs(r *Row, br, cr *results.Run, pairs, jobs int) (est, se float64, ok bool) {
+	m := r.Metric
+	if pairs < 2 || !m.HasSamples() || (m.Stat != results.StatQuantile && m.Stat != results.StatMean) {
+		return 0, 0, false
+	}
+	sign := 1.0
+	if m.Better == results.HigherIsBetter {
+		sign = -1
+	}
+	change := func(b, c float64) (float64, bool) {
+		if !r.Tolerance.Relative {
+			return sign * (c - b), true
+		}
+		if b <= 0 || c <= 0 {
+			return 0, false
+		}
+		return sign * math.Log(c/b), true
+	}
+	est, ok = change(r.Baseline, r.Current)
+	if !ok {
+		return 0, 0, false
+	}
+	blockSamples := func(run *results.Run) ([][]float64, bool) {
+		xs := make([][]float64, pairs)
+		for k := range pairs {
+			if xs[k] = m.Samples(&results.Run{Samples: run.Blocks[k].Samples}); len(xs[k]) == 0 {
+				return nil, false
+			}
+		}
+		return xs, true
+	}
+	bx, ok1 := blockSamples(br)
+	cx, ok2 := blockSamples(cr)
+	if !ok1 || !ok2 {
+		return 0, 0, false
+	}
+	// leaveOut is the estimate over every block of a side but pair k's.
+	leaveOut := func(xs [][]float64, k int) float64 {
+		var all []float64
+		for i, x := range xs {
+			if i != k {
+				all = append(all, x...)
+			}
+		}
+		if m.Stat == results.StatMean {
+			return stats.Mean(all)
+		}
+		slices.Sort(all)
+		return HarrellDavis(all, m.Quantile) // estimate's value, without its interval
+	}
+	loo := make([]float64, pairs)
+	for k := range pairs {
+		if loo[k], ok = change(leaveOut(bx, k), leaveOut(cx, k)); !ok {
+			return 0, 0, false
+		}
+	}
+	mean := stats.Mean(loo)
+	var ss float64
+	for _, x := range loo {
+		ss += (x - mean) * (x - mean)
+	}
+	n := float64(pairs)
+	varJ := (n - 1) / n * ss
+	// The allowance: each side's level moves by ABSideDrift (σ of log) per
+	// job, the same in all its pairs; averaged over jobs.
+	side := ABSideDrift
+	if !r.Tolerance.Relative {
+		side *= math.Abs(r.Baseline)
+	}
+	varJ += 2 * side * side / float64(max(jobs, 1))
+	return est, math.Sqrt(varJ), true
+}
+
+// tP is the one-sided p-value that est, with standard error se and df
+// degrees of freedom of a t distribution, is above 0 (worse).
+func tP(est, se, df float64) float64 {
+	if se <= 0 || math.IsNaN(se) {
+		switch {
+		case est > 0:
+			return 0
+		case est < 0:
+			return 1
+		}
+		return 0.5
+	}
+	return 1 - stats.TDist{V: df}.CDF(est/se)
+}
+
 // minSignedRankPairs is the fewest pairs the signed-rank test judges:
-// below it, its smallest p-value (2^-n) cannot reach alpha·ABNearBandAlpha.
+// below it, its smallest p-value (2^-n) cannot reach alpha·ABStatisticAlpha.
 const minSignedRankPairs = 8
 
 // pairsP is the one-sided p-value that the per-pair changes xs are worse
@@ -153,42 +294,45 @@ func pairedP(xs []float64) float64 {
 	return res.P
 }
 
-// judgePaired sets an A/B verdict on a measured row. A regression is the
-// change past the band with the per-pair changes significantly worse, or
-// the whole distribution shifted by ABShiftFraction of the band,
-// significantly over the pairs, with the statistic itself not clearly
-// better (not past half the band the other way). Past the
-// band without significance is inconclusive and asks for a rerun, as a
-// single run's is; an improvement is the change better than the band.
+// judgePaired sets an A/B verdict on a measured row. A regression is
+// either
+//   - the change past the band with the statistic's own test
+//     significant at alpha·ABStatisticAlpha over the block pairs, or
+//   - the whole distribution shifted by ABShiftFraction of the band,
+//     significantly over the pairs (at alpha), with the statistic itself
+//     not significantly better (a body that moved while the tail
+//     improved is no tail regression).
+//
+// Past the band without either, or shifted significantly by
+// ABShiftRerunFraction of the band but short of ABShiftFraction, is
+// inconclusive and asks for a rerun, as a single run's is; an improvement
+// is the change better than the band and significant.
 func (c *Comparison) judgePaired(r *Row) {
 	alpha, band := c.Config.alpha(), r.Tolerance.Amount
 	v := bandValue(r)
-	// Past the band, but not past twice it, a regression needs the pairs
-	// to agree more strongly: a tail statistic of a block is a few
-	// requests, and heavy tails move it far in either direction.
-	need := alpha
-	if v <= ClearFactor*band {
-		need = alpha * ABNearBandAlpha
-	}
-	sig := r.Tested() && r.P < need
-	shifted := r.shiftP < alpha && r.shiftEst > ABShiftFraction*band && v > -band/2
+	sig := r.Tested() && r.P < alpha*ABStatisticAlpha
+	better := r.Tested() && 1-r.P < alpha
+	shiftSig := r.shiftP < alpha && !better
+	shifted := shiftSig && r.shiftEst > ABShiftFraction*band
 	if shifted && !(v > band && sig) {
 		r.Test, r.P = PairedShift, r.shiftP // the evidence that decided
 	}
 	switch {
 	case v > band && sig, shifted:
 		r.Verdict, r.Reason = Regression, "worse than the band over the A/B block pairs and significant"
-		if shifted && v <= band {
+		if shifted && !(v > band && sig) {
 			r.Reason = "the whole distribution shifted over the A/B block pairs, significantly"
 		}
 	case v > band:
 		r.Verdict, r.Reason, r.Rerun = Inconclusive, "past the band but not significant over the A/B block pairs; rerun to confirm", true
-	case v < -band && r.Tested() && 1-r.P < alpha:
+	case shiftSig && r.shiftEst > ABShiftRerunFraction*band:
+		r.Verdict, r.Reason, r.Rerun = Inconclusive, "the whole distribution shifted significantly over the A/B block pairs, near the band; rerun to confirm", true
+	case v < -band && better:
 		r.Verdict, r.Reason = Improvement, "better than the band over the A/B block pairs and significant"
 	case v < -band:
 		r.Verdict, r.Reason = Unchanged, "better than the band but not significant over the A/B block pairs"
 	default:
-		r.Verdict, r.Reason = Unchanged, "within the band in one A/B job"
+		r.Verdict, r.Reason = Unchanged, "within the band over the A/B block pairs"
 	}
 }
 
@@ -218,21 +362,17 @@ func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Compar
 			r.Reason += "; the rerun lacks the metric"
 			continue
 		}
-		c.measurePaired(&second, rb, rc, abPairs(rb, rc))
+		c.measurePaired(&second, rb, rc, abPairs(rb, rc), 1)
 		c.judgePaired(&second)
 		bb, cb := joinBlocks(baseRuns[r.Run], rb), joinBlocks(curRuns[r.Run], rc)
 		both, ok := c.measure(bb, cb, r.Metric, r.Tolerance)
 		if !ok {
 			continue
 		}
-		c.measurePaired(&both, bb, cb, abPairs(bb, cb))
+		c.measurePaired(&both, bb, cb, abPairs(bb, cb), 2)
 		c.judgePaired(&both)
 		both.Confirm, both.Rerun = &second, false
-		if both.Verdict == Inconclusive {
-			both.Reason = "past the band over both A/B jobs, not significant over their block pairs"
-		} else {
-			both.Reason += " (over both A/B jobs)"
-		}
+		both.Reason = strings.TrimSuffix(both.Reason, "; rerun to confirm") + " (over both A/B jobs)"
 		*r = both
 	}
 	return c

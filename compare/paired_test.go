@@ -69,7 +69,7 @@ func TestCompareAB(t *testing.T) {
 		t.Errorf("the sides' images differ on purpose, yet: %v", c.Warnings)
 	}
 	for _, r := range c.Rows {
-		if r.Verdict != Regression || (r.Test != PairedBlocks && r.Test != PairedShift) || r.N1 != 8 {
+		if r.Verdict != Regression || (r.Test != PairedJackknife && r.Test != PairedShift) || r.N1 != 8 {
 			t.Errorf("+25%%: %s %s (%s, p %.4f, %d pairs): %s", r.Metric.Name, r.Verdict, r.Test, r.P, r.N1, r.Reason)
 		}
 	}
@@ -81,7 +81,7 @@ func TestCompareAB(t *testing.T) {
 	}
 	// Without blocks the same files are judged as separate jobs.
 	base.Runs[0].Blocks, cand.Runs[0].Blocks = nil, nil
-	if r := Compare(base, cand, cfg).Rows[0]; r.Test == PairedBlocks || r.Test == PairedShift {
+	if r := Compare(base, cand, cfg).Rows[0]; r.Test == PairedBlocks || r.Test == PairedShift || r.Test == PairedJackknife {
 		t.Errorf("runs without blocks judged as pairs: %s", r.Test)
 	}
 }
@@ -115,4 +115,56 @@ func TestConfirmAB(t *testing.T) {
 	if got := ConfirmAB(base, cand, rb, rc, cfg).Rows[0]; got.Verdict != c.Rows[0].Verdict || got.Confirm != nil {
 		t.Errorf("a decided row changed under ConfirmAB: %s → %s", c.Rows[0].Verdict, got.Verdict)
 	}
+}
+
+// TestJackknifePairsSE checks that the A/B test of a statistic sees the
+// variance between blocks: with every block's level moved by 20% (σ of
+// log), far more than the sampling error of 25 requests, the jackknife's
+// standard error over the pairs (less the ABSideDrift allowance) must
+// match the spread of the change over many jobs, where the Maritz-Jarrett
+// error of the pooled requests, which treats them as independent, falls
+// far short of it.
+func TestJackknifePairsSE(t *testing.T) {
+	const drift, jobs = 0.2, 300
+	rng := rand.New(rand.NewPCG(31, 7))
+	cfg := Config{Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
+	var ests, ses, mjs []float64
+	for range jobs {
+		var bb, cb []results.Block
+		for k := range 8 {
+			b := comparetest.Lognormal(rng, 25, 100*math.Exp(drift*rng.NormFloat64()), 0.25)
+			c := comparetest.Lognormal(rng, 25, 100*math.Exp(drift*rng.NormFloat64()), 0.25)
+			bb = append(bb, results.Block{Pair: k, Slot: 2 * k, Status: results.StatusOK, Summary: results.Summary{TTFT: results.ComputeStats(b)}, Samples: &results.Samples{TTFT: b}})
+			cb = append(cb, results.Block{Pair: k, Slot: 2*k + 1, Status: results.StatusOK, Summary: results.Summary{TTFT: results.ComputeStats(c)}, Samples: &results.Samples{TTFT: c}})
+		}
+		base, cand := abFileOf(bb, results.SideBaseline), abFileOf(cb, results.SideCandidate)
+		r := Compare(base, cand, cfg).Rows[0]
+		if r.Test != PairedJackknife && r.Test != PairedShift {
+			t.Fatalf("p95 of an A/B job judged by %s", r.Test)
+		}
+		est, se, ok := jackknifePairs(&r, &base.Runs[0], &cand.Runs[0], 8, 1)
+		if !ok {
+			t.Fatal("no jackknife for the p95 of samples in every block")
+		}
+		ests = append(ests, est)
+		ses = append(ses, math.Sqrt(se*se-2*ABSideDrift*ABSideDrift))
+		bv, bse := HarrellDavisSE(sortedCopy(base.Runs[0].Samples.TTFT), 0.95)
+		cv, cse := HarrellDavisSE(sortedCopy(cand.Runs[0].Samples.TTFT), 0.95)
+		mjs = append(mjs, math.Hypot(bse/bv, cse/cv))
+	}
+	var sum, sumSq, meanSE, meanMJ float64
+	for i, e := range ests {
+		sum += e
+		sumSq += e * e
+		meanSE += ses[i] / jobs
+		meanMJ += mjs[i] / jobs
+	}
+	sd := math.Sqrt(sumSq/jobs - (sum/jobs)*(sum/jobs))
+	if meanSE < 0.75*sd || meanSE > 1.25*sd {
+		t.Errorf("jackknife standard error %.4f, against a spread of %.4f over %d jobs", meanSE, sd, jobs)
+	}
+	if meanMJ > 0.75*sd {
+		t.Errorf("the pooled requests' Maritz-Jarrett error %.4f is near the spread %.4f: the blocks' drift is too small to test anything", meanMJ, sd)
+	}
+	t.Logf("spread of the change %.4f, jackknife error %.4f, Maritz-Jarrett error of the pooled requests %.4f", sd, meanSE, meanMJ)
 }
