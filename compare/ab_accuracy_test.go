@@ -17,11 +17,12 @@ import (
 // of n requests a block on each side, in Thue-Morse order, each block's
 // level scaled by its own exp(N(0, blockDrift)) and by a linear trend
 // across the job; heavy tails, when the noise has them, are drawn per
-// block (the share of slow requests follows the moment's conditions,
-// which both sides of a pair share) or, with tailsPerSide, once per side
-// for the whole job (each server keeps its own share: a persistent
+// block, for each block on its own (the share of slow requests follows
+// the moment's conditions; the two blocks of a pair do not share it, which
+// is the harder case for a paired test), or, with tailsPerSide, once per
+// side for the whole job (each server keeps its own share: a persistent
 // difference between two identical servers that no pairing can tell from
-// a change).
+// a change, and only a second job, drawing again, can).
 type abJob struct {
 	pairs, n     int
 	blockDrift   float64 // σ of log between blocks inside the job
@@ -206,29 +207,44 @@ func TestABGateAccuracy(t *testing.T) {
 		floor         bool
 		rate          float64
 	}
-	// The targets for A/B: ≤ 1% false alarms, ≥ 90% detection at
-	// +10%, ≥ 99% at +20%. Met on lognormal noise (1.0%, 90.6%, 100% at
-	// 10,000 comparisons). Under heavy tails the test holds the rule to
-	// what it achieves at 10,000 comparisons, so that it cannot get worse
-	// unnoticed; docs/ab-testing.md says why the targets are out of reach
-	// there: a block's p95 of 25 requests moves with one slow request.
+	// The targets for A/B: ≤ 1% false alarms under every noise
+	// model, ≥ 90% detection at +10%, ≥ 99% at +20%. At 10,000 comparisons
+	// (docs/ab-testing.md's table): A/A 0.5%, 0.6%, 0.9%; +10% 90.5%,
+	// 89.4%, 88.6%; +20% 100%, 100%, 99.8%; tail 10% ×2–3 98.6%, 96.5%,
+	// 94.6%. The floors below +10% under heavy tails and the tail floors are
+	// what the rule achieves, so that it cannot get worse unnoticed. At
+	// 10,000 comparisons (a fixed seed, so the same figures every time) the
+	// bounds hold exactly; with fewer, each is widened by two binomial
+	// standard errors of its rate (at least of 1%: ±0.6% at the default
+	// 1,000, ±1.0% at 400 under -race).
 	expects := []expect{
-		{0, 0, false, 0.01}, {0, 1, true, 0.90}, {0, 2, true, 0.99}, // targets, met
-		{1, 0, false, 0.036}, {1, 1, true, 0.81}, {1, 2, true, 0.965}, // best achieved, tails per block
-		{2, 0, false, 0.062}, {2, 1, true, 0.779}, {2, 2, true, 0.936}, // best achieved, tails per side
+		{0, 0, false, 0.01}, {1, 0, false, 0.01}, {2, 0, false, 0.01}, // A/A, every noise model
+		{0, 1, true, 0.90}, {1, 1, true, 0.89}, {2, 1, true, 0.88}, // +10%
+		{0, 2, true, 0.99}, {1, 2, true, 0.99}, {2, 2, true, 0.99}, // +20%
+		{0, 4, true, 0.98}, {1, 4, true, 0.96}, {2, 4, true, 0.94}, // tail 10% ×2–3
+	}
+	margin := func(rate float64) float64 {
+		if trials >= 10000 {
+			return 0
+		}
+		return 2 * math.Sqrt(max(rate*(1-rate), 0.01*0.99)/float64(trials))
 	}
 	for _, e := range expects {
 		got := float64(cells[e.noise][e.change].ab) / float64(trials)
-		margin := 2 * math.Sqrt(max(e.rate*(1-e.rate), 0.01*0.99)/float64(trials))
-		if trials >= 10000 {
-			margin = 0
-		}
 		name := models[e.noise].name + ", " + changes[e.change].name
 		switch {
-		case !e.floor && got > e.rate+margin:
-			t.Errorf("%s: the A/B gate fails %.1f%%, above %.0f%%", name, 100*got, 100*e.rate)
-		case e.floor && got < e.rate-margin:
-			t.Errorf("%s: the A/B gate detects %.1f%%, below %.0f%%", name, 100*got, 100*e.rate)
+		case !e.floor && got > e.rate+margin(e.rate):
+			t.Errorf("%s: the A/B gate fails %.2f%%, above %.1f%%", name, 100*got, 100*e.rate)
+		case e.floor && got < e.rate-margin(e.rate):
+			t.Errorf("%s: the A/B gate detects %.2f%%, below %.1f%%", name, 100*got, 100*e.rate)
+		}
+	}
+	// A/B must not raise more false alarms than the baseline-file gate on
+	// the same requests (1.3% to 2.1% at 10,000 comparisons).
+	for ni, md := range models {
+		ab, file := float64(cells[ni][0].ab)/float64(trials), float64(cells[ni][0].file)/float64(trials)
+		if ab > file+margin(file) {
+			t.Errorf("%s, A/A: the A/B gate fails %.2f%%, the baseline-file gate %.2f%%", md.name, 100*ab, 100*file)
 		}
 	}
 }
