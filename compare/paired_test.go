@@ -168,3 +168,17 @@ func TestJackknifePairsSE(t *testing.T) {
 	}
 	t.Logf("spread of the change %.4f, jackknife error %.4f, Maritz-Jarrett error of the pooled requests %.4f", sd, meanSE, meanMJ)
 }
+
+// TestSideDrifts applies the side allowance to the tail and the mean,
+// which a server's share of slow requests moves, and not to the body.
+func TestSideDrifts(t *testing.T) {
+	for name, want := range map[string]bool{"ttft.p95": true, "tpot.p99": true, "e2el.mean": true, "tpot.p50": false} {
+		m, ok := results.LookupMetric(name)
+		if !ok {
+			t.Fatalf("no metric %s", name)
+		}
+		if got := sideDrifts(m); got != want {
+			t.Errorf("sideDrifts(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
