@@ -51,6 +51,8 @@ Simulator flags:
   --seed N                        seed for generated tokens (default 0)
   --slowdown F                    multiply every step's time, e.g. 1.2 = 20% slower
   --fail-rate F                   answer this fraction of generation requests with HTTP 500
+  --invalid-structured-rate F     cut off this fraction of structured-output answers half-way,
+                                  so they break their schema (chosen from the seed and request)
   --stall DUR@AT[/EVERY]          freeze the engine for DUR, AT after the first request,
                                   repeating every EVERY if given (e.g. 2s@10s, 500ms@5s/30s)`
 
@@ -159,6 +161,8 @@ func ParseArgs(args []string) (Config, []string, error) {
 			c.Slowdown, err = floatFlag(name, next)
 		case "fail-rate":
 			c.FailRate, err = floatFlag(name, next)
+		case "invalid-structured-rate":
+			c.InvalidStructuredRate, err = floatFlag(name, next)
 		case "stall":
 			c.Stall, err = next()
 		default:

@@ -27,8 +27,8 @@ func TestParseArgs(t *testing.T) {
 		{name: "engine flags", args: []string{"--no-enable-prefix-caching", "--kv-cache-dtype", "fp8", "-tp", "2", "--block-size", "32", "--enable-expert-parallel"},
 			want: Config{NoPrefixCaching: true, KVCacheDtype: "fp8", TensorParallelSize: 2, BlockSize: 32, EnableExpertParallel: true}},
 		// Simulator flags.
-		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k"},
-			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k"}},
+		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k", "--invalid_structured_rate=0.25"},
+			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k", InvalidStructuredRate: 0.25}},
 		// Unknown vLLM flags: with a value, as booleans, and with =value.
 		{name: "unknown flags", args: []string{"--enforce-eager", "m", "--dtype", "bfloat16", "--swap-space=4", "--no-foo", "--trust-remote-code"},
 			want: Config{Model: "m"}, warnings: 5},
@@ -36,6 +36,10 @@ func TestParseArgs(t *testing.T) {
 		{name: "unknown with number", args: []string{"--max-logprobs", "-1", "m"}, want: Config{Model: "m"}, warnings: 1},
 		// A bad number is a clear error.
 		{name: "bad number", args: []string{"--max-num-seqs", "lots"}, err: `flag --max-num-seqs: "lots" is not an integer`},
+		// A rate outside [0, 1], or not a number, is a clear error.
+		{name: "invalid structured rate above 1", args: []string{"--invalid-structured-rate", "1.5"}, err: "--invalid-structured-rate 1.5 must be in [0, 1]"},
+		{name: "invalid structured rate negative", args: []string{"--invalid-structured-rate=-0.1"}, err: "--invalid-structured-rate -0.1 must be in [0, 1]"},
+		{name: "invalid structured rate not a number", args: []string{"--invalid-structured-rate", "half"}, err: `flag --invalid-structured-rate: "half" is not a number`},
 		// A missing value is an error.
 		{name: "missing value", args: []string{"--port"}, err: "flag --port needs a value"},
 		// Two models is an error.

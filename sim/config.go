@@ -49,6 +49,10 @@ type Config struct {
 	Slowdown float64
 	// FailRate is the fraction of generation requests answered with a 500.
 	FailRate float64
+	// InvalidStructuredRate is the fraction of structured-output answers
+	// cut off half-way, so that they no longer parse or follow the schema
+	// (a test knob: a broken guided-decoding backend).
+	InvalidStructuredRate float64
 	// Stall freezes the engine: "DUR@AT" once, AT after the first request,
 	// or "DUR@AT/EVERY" repeatedly (e.g. "2s@10s", "500ms@5s/30s").
 	Stall string
@@ -205,6 +209,9 @@ func (c Config) resolve() (*resolved, error) {
 	}
 	if r.FailRate < 0 || r.FailRate > 1 || math.IsNaN(r.FailRate) {
 		return nil, fmt.Errorf("--fail-rate %v must be in [0, 1]", r.FailRate)
+	}
+	if r.InvalidStructuredRate < 0 || r.InvalidStructuredRate > 1 || math.IsNaN(r.InvalidStructuredRate) {
+		return nil, fmt.Errorf("--invalid-structured-rate %v must be in [0, 1]", r.InvalidStructuredRate)
 	}
 	if r.stall, err = parseStall(r.Stall); err != nil {
 		return nil, err

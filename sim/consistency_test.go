@@ -3,7 +3,9 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -73,5 +75,57 @@ func TestFailRate(t *testing.T) {
 	}
 	if a != b {
 		t.Errorf("failures differ between runs with the same seed: %d vs %d", a, b)
+	}
+}
+
+// --invalid-structured-rate cuts about that fraction of structured answers
+// off half-way, chosen from the seed and the request: the same requests
+// break again on a second server, the cut answers are not JSON, the others
+// still validate, and the responses stay well-formed (200, finish "stop").
+func TestInvalidStructuredRate(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}, "age": map[string]any{"type": "integer"}}, "required": []string{"name", "age"}}
+	broken := func() []int {
+		_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--invalid-structured-rate", "0.3", "--seed", "5"))
+		var out []int
+		for i := 0; i < 40; i++ {
+			var resp struct {
+				Choices []struct {
+					Message      struct{ Content string } `json:"message"`
+					FinishReason string                   `json:"finish_reason"`
+				} `json:"choices"`
+			}
+			body := map[string]any{
+				"messages":        []map[string]string{{"role": "user", "content": fmt.Sprintf("person %d", i)}},
+				"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "p", "schema": schema}},
+			}
+			if code := postJSON(t, base+"/v1/chat/completions", body, &resp); code != 200 || len(resp.Choices) != 1 {
+				t.Fatalf("request %d: status %d, %d choices", i, code, len(resp.Choices))
+			}
+			c := resp.Choices[0]
+			if c.FinishReason != "stop" {
+				t.Errorf("request %d: finish_reason %q, want stop", i, c.FinishReason)
+			}
+			var v struct {
+				Name *string `json:"name"`
+				Age  *int    `json:"age"`
+			}
+			if err := json.Unmarshal([]byte(c.Message.Content), &v); err != nil {
+				if c.Message.Content == "" || c.Message.Content[0] != '{' {
+					t.Errorf("request %d: a broken answer should be a cut-off object: %q", i, c.Message.Content)
+				}
+				out = append(out, i)
+			} else if v.Name == nil || v.Age == nil {
+				t.Errorf("request %d: an unbroken answer misses a required field: %s", i, c.Message.Content)
+			}
+		}
+		return out
+	}
+	a, b := broken(), broken()
+	t.Logf("broken answers: %v", a)
+	if len(a) < 5 || len(a) > 20 {
+		t.Errorf("%d of 40 answers broken with --invalid-structured-rate 0.3, want about 12", len(a))
+	}
+	if !slices.Equal(a, b) {
+		t.Errorf("different answers broken with the same seed: %v vs %v", a, b)
 	}
 }

@@ -139,6 +139,9 @@ func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *genReque
 				writeError(w, badRequest("structured output: %v", err))
 				return
 			}
+			if len(ans) >= 2 && breakStructured(key, s.cfg.InvalidStructuredRate) {
+				ans = ans[:len(ans)/2]
+			}
 			r.structured = ans
 		} else if !req.IgnoreEOS {
 			r.stopAt = 1 + int(mix64(key^0x5851f42d4c957f2d)%uint64(2*s.cfg.prof.MeanOutputTokens))

@@ -318,3 +318,12 @@ func structuredAnswer(tok *Tokenizer, schema any, seed uint64) ([]int, error) {
 	}
 	return tok.Tokenize(string(text)), nil
 }
+
+// breakStructured reports whether the answer of the request with seed key
+// is one of the fraction rate that --invalid-structured-rate cuts off
+// half-way. A strict prefix of a JSON object or array never parses, so
+// the cut answer fails any client's validation, while the response itself
+// stays well-formed (finish_reason "stop").
+func breakStructured(key uint64, rate float64) bool {
+	return rate > 0 && float64(mix64(key^0x2545f4914f6cdd1d)>>11)/float64(1<<53) < rate
+}
