@@ -27,8 +27,8 @@ func TestParseArgs(t *testing.T) {
 		{name: "engine flags", args: []string{"--no-enable-prefix-caching", "--kv-cache-dtype", "fp8", "-tp", "2", "--block-size", "32", "--enable-expert-parallel"},
 			want: Config{NoPrefixCaching: true, KVCacheDtype: "fp8", TensorParallelSize: 2, BlockSize: 32, EnableExpertParallel: true}},
 		// Simulator flags.
-		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k", "--invalid_structured_rate=0.25"},
-			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k", InvalidStructuredRate: 0.25}},
+		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k", "--invalid_structured_rate=0.25", "--per-seq-overhead", "2ms"},
+			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k", InvalidStructuredRate: 0.25, PerSeqOverhead: "2ms"}},
 		// Unknown vLLM flags: with a value, as booleans, and with =value.
 		{name: "unknown flags", args: []string{"--enforce-eager", "m", "--dtype", "bfloat16", "--swap-space=4", "--no-foo", "--trust-remote-code"},
 			want: Config{Model: "m"}, warnings: 5},
@@ -40,6 +40,10 @@ func TestParseArgs(t *testing.T) {
 		{name: "invalid structured rate above 1", args: []string{"--invalid-structured-rate", "1.5"}, err: "--invalid-structured-rate 1.5 must be in [0, 1]"},
 		{name: "invalid structured rate negative", args: []string{"--invalid-structured-rate=-0.1"}, err: "--invalid-structured-rate -0.1 must be in [0, 1]"},
 		{name: "invalid structured rate not a number", args: []string{"--invalid-structured-rate", "half"}, err: `flag --invalid-structured-rate: "half" is not a number`},
+		// A per-sequence overhead must be a duration from 0 to 1s.
+		{name: "per-seq overhead not a duration", args: []string{"--per-seq-overhead", "2"}, err: `bad --per-seq-overhead "2": want a duration from 0 to 1s`},
+		{name: "per-seq overhead negative", args: []string{"--per-seq-overhead=-1ms"}, err: `bad --per-seq-overhead "-1ms"`},
+		{name: "per-seq overhead too long", args: []string{"--per-seq-overhead", "2s"}, err: `bad --per-seq-overhead "2s"`},
 		// A missing value is an error.
 		{name: "missing value", args: []string{"--port"}, err: "flag --port needs a value"},
 		// Two models is an error.

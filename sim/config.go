@@ -53,6 +53,10 @@ type Config struct {
 	// cut off half-way, so that they no longer parse or follow the schema
 	// (a test knob: a broken guided-decoding backend).
 	InvalidStructuredRate float64
+	// PerSeqOverhead, when set, replaces the profile's cost of a step per
+	// sequence it serves (a duration such as "2ms"): a test knob that makes
+	// decode steps grow with the batch.
+	PerSeqOverhead string
 	// Stall freezes the engine: "DUR@AT" once, AT after the first request,
 	// or "DUR@AT/EVERY" repeatedly (e.g. "2s@10s", "500ms@5s/30s").
 	Stall string
@@ -123,6 +127,7 @@ type resolved struct {
 	kvDtype     float64
 	numBlocks   int
 	stall       stallSpec
+	perSeq      time.Duration
 	weightsGiB  float64
 	kvGiB       float64
 	maxTokensKV int
@@ -215,6 +220,14 @@ func (c Config) resolve() (*resolved, error) {
 	}
 	if r.stall, err = parseStall(r.Stall); err != nil {
 		return nil, err
+	}
+	r.perSeq = p.PerSeqOverhead
+	if r.PerSeqOverhead != "" {
+		d, err := time.ParseDuration(r.PerSeqOverhead)
+		if err != nil || d < 0 || d > time.Second {
+			return nil, fmt.Errorf("bad --per-seq-overhead %q: want a duration from 0 to 1s, e.g. 2ms", r.PerSeqOverhead)
+		}
+		r.perSeq = d
 	}
 
 	// The KV budget per GPU, as vLLM's profiling run computes it.

@@ -428,7 +428,7 @@ func (e *engine) stepTime() time.Duration {
 		}
 		sec += comm
 	}
-	d := time.Duration(sec*1e9) + p.StepOverhead + time.Duration(len(e.sched))*p.PerSeqOverhead
+	d := time.Duration(sec*1e9) + p.StepOverhead + time.Duration(len(e.sched))*e.cfg.perSeq
 	if structured > 0 {
 		d += p.StructuredStepOverhead + time.Duration(structured)*p.StructuredPerSeq
 	}

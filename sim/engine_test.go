@@ -152,3 +152,34 @@ func TestStall(t *testing.T) {
 		t.Errorf("TTFT after the stall %v, want well under %v", second.ttft, first.ttft)
 	}
 }
+
+// --per-seq-overhead replaces the profile's per-sequence step cost, so a
+// decode step of 8 sequences costs 4 x 2ms more than one of 4; without it
+// the profile's 10µs per sequence hardly shows.
+func TestPerSeqOverhead(t *testing.T) {
+	decodeStep := func(seqs int, args ...string) time.Duration {
+		e := newTestEngine(t, args...)
+		for i := range seqs {
+			e.addRequest(promptIDs(i, 32), 64)
+		}
+		now := time.Unix(1, 0)
+		e.step(now) // the prefills
+		e.schedule(now)
+		if len(e.sched) != seqs {
+			t.Fatalf("%d sequences scheduled, want %d", len(e.sched), seqs)
+		}
+		return e.stepTime()
+	}
+	four, eight := decodeStep(4, "--per-seq-overhead", "2ms"), decodeStep(8, "--per-seq-overhead", "2ms")
+	t.Logf("decode step with 2ms per sequence: 4 seqs %v, 8 seqs %v", four, eight)
+	if d := eight - four; d < 8*time.Millisecond || d > 8100*time.Microsecond {
+		t.Errorf("8 sequences cost %v more than 4, want 8ms (4 x 2ms) plus their KV reads", d)
+	}
+	if r := float64(eight) / float64(four); r < 1.7 {
+		t.Errorf("doubling the batch grows the step %.2fx, want at least 1.7x", r)
+	}
+	plain4, plain8 := decodeStep(4), decodeStep(8)
+	if r := float64(plain8) / float64(plain4); r > 1.2 {
+		t.Errorf("without the knob doubling the batch grows the step %.2fx (%v to %v), want under 1.2x", r, plain4, plain8)
+	}
+}
