@@ -113,3 +113,72 @@ scenario "saturated" {
     requests    = 64
   }
 }
+
+# A quarter of the structured answers come back cut off half-way, as from a
+# broken guided-decoding backend: they no longer parse, so they fail the
+# schema; "structured_clean" asks the same of a sound server.
+simulator "broken_json" {
+  profile = "tiny"
+  args    = ["--invalid-structured-rate", 0.25]
+}
+
+scenario "invalid_json" {
+  target = simulator.broken_json
+  workload {
+    kind          = "structured"
+    input_tokens  = 192 # the instruction and the schema take ~120
+    output_tokens = 64
+    schema = {
+      type       = "object"
+      properties = { name = { type = "string" }, age = { type = "integer" } }
+      required   = ["name", "age"]
+    }
+  }
+  load {
+    concurrency = 4
+    requests    = 40
+  }
+}
+
+scenario "structured_clean" {
+  workload {
+    kind          = "structured"
+    input_tokens  = 192 # the instruction and the schema take ~120
+    output_tokens = 64
+    schema = {
+      type       = "object"
+      properties = { name = { type = "string" }, age = { type = "integer" } }
+      required   = ["name", "age"]
+    }
+  }
+  load {
+    concurrency = 4
+    requests    = 40
+  }
+}
+
+# Every sequence adds 2 ms to a step (--per-seq-overhead; the profile's is
+# 10 µs), so a decode step of 4 sequences takes ~9.6 ms and one of 8 ~17.6:
+# TPOT grows ~1.8x across the doubling. "batch_clean" is the same sweep on
+# the plain tiny profile, whose steps barely grow (~1.7 ms both).
+simulator "per_seq" {
+  profile = "tiny"
+  args    = ["--per-seq-overhead", "2ms"]
+}
+
+scenario "batch_growth" {
+  target = simulator.per_seq
+  sweep { concurrency = [4, 8] }
+  load {
+    concurrency = sweep.concurrency
+    requests    = sweep.concurrency * 4
+  }
+}
+
+scenario "batch_clean" {
+  sweep { concurrency = [4, 8] }
+  load {
+    concurrency = sweep.concurrency
+    requests    = sweep.concurrency * 4
+  }
+}
