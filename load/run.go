@@ -281,31 +281,42 @@ func (r *runner) openLoop(ctx context.Context) {
 // next assigns the next request its slot, planned at at, or says the run
 // is over (Requests measured, or Duration passed since the measured phase
 // began at a plan time of at).
+//
+// The sender that starts the measured phase calls OnMeasureStart (a
+// /metrics scrape, bounded by seconds) after releasing the phase lock, so
+// that the other senders are not held up by it.
 func (r *runner) next(at time.Time) (slot, bool) {
+	s, ok, started := r.nextSlot(at)
+	if started && r.cfg.OnMeasureStart != nil {
+		r.cfg.OnMeasureStart()
+	}
+	return s, ok
+}
+
+// nextSlot is next under the phase lock; started reports whether this call
+// began the measured phase.
+func (r *runner) nextSlot(at time.Time) (s slot, ok, started bool) {
 	p := &r.ph
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.measuring && p.warmSent >= r.cfg.Warmup && p.ready.Load() >= int64(p.needReady) {
-		if r.cfg.OnMeasureStart != nil {
-			r.cfg.OnMeasureStart()
-		}
-		p.measuring = true
+		p.measuring, started = true, true
 		p.start = at
 		r.maxInflight.Store(r.inflight.Load())
 	}
-	s := slot{seq: int(r.seq.Add(1) - 1)}
+	s = slot{seq: int(r.seq.Add(1) - 1)}
 	if !p.measuring {
 		s.warmup, s.index = true, p.warmSent
 		p.warmSent++
-		return s, true
+		return s, true, started
 	}
 	if (r.cfg.Requests > 0 && p.measSent >= r.cfg.Requests) || (r.cfg.Duration > 0 && at.Sub(p.start) >= r.cfg.Duration) || r.cfg.halted() {
 		r.seq.Add(-1)
-		return slot{}, false
+		return slot{}, false, started
 	}
 	s.index = p.measSent
 	p.measSent++
-	return s, true
+	return s, true, started
 }
 
 // phases is the warmup/measured state of one Run. The measured phase
