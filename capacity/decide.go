@@ -58,8 +58,8 @@ func Decide(recs []results.Record, planned, burnIn int, opts results.SummarizeOp
 		return Decision{}
 	}
 	recs = kept
-	sum := results.Summarize(recs, opts)
-	samples := results.NewSamples(recs)
+	a := results.Analyze(recs, opts)
+	sum, samples := a.Summary, a.Samples
 	d := Decision{Low: sum, High: sum}
 	for _, f := range []struct {
 		values    []float64
