@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Scrape bounds. vLLM's /metrics is some hundreds of KB (its histograms
@@ -128,6 +129,9 @@ func (s *Scraper) Restart(ctx context.Context) {
 	s.scrape(ctx)
 }
 
+// maxScrapeError bounds the failure reason a run's server series keeps.
+const maxScrapeError = 300
+
 func (s *Scraper) scrape(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -139,7 +143,9 @@ func (s *Scraper) scrape(ctx context.Context) {
 	if err != nil {
 		if ctx.Err() == nil {
 			s.failed++
-			s.lastErr = err.Error()
+			// kept in the results file: it may quote the page (a
+			// parse error), so made safe and short
+			s.lastErr = untrusted.Short(err.Error(), maxScrapeError)
 		}
 		return
 	}
@@ -165,7 +171,7 @@ func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %s", resp.Status)
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: HTTP %d", resp.StatusCode)
 	}
 	s.buf.Reset()
 	n, err := s.buf.ReadFrom(io.LimitReader(resp.Body, s.maxBytes+1))

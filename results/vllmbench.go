@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -370,14 +369,4 @@ const maxImportedReason = 500
 
 // errorReason is an imported error string made safe to print and publish,
 // cut to maxImportedReason bytes on a rune boundary.
-func errorReason(s string) string {
-	s = untrusted.Line(s)
-	if len(s) <= maxImportedReason {
-		return s
-	}
-	cut := maxImportedReason
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func errorReason(s string) string { return untrusted.Short(s, maxImportedReason) }

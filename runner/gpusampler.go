@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -134,11 +133,6 @@ func (s *gpuSampler) Stop() (*results.GPUSeries, *results.GPUMetrics) {
 const maxGPUError = 300
 
 // gpuError is a failed read's reason made safe to print (it may quote the
-// exporter's or nvidia-smi's output) and cut to maxGPUError bytes.
-func gpuError(err error) string {
-	msg := untrusted.Line(err.Error())
-	if len(msg) > maxGPUError {
-		msg = strings.ToValidUTF8(msg[:maxGPUError], "") + "..."
-	}
-	return msg
-}
+// exporter's or nvidia-smi's output) and cut to maxGPUError bytes and an
+// ellipsis.
+func gpuError(err error) string { return untrusted.Short(err.Error(), maxGPUError) }

@@ -59,13 +59,7 @@ const maxDisplayText = 200
 
 // displayText makes a string the server reports about itself (its version,
 // its GPUs) safe to print and publish, and short.
-func displayText(s string) string {
-	s = untrusted.Line(s)
-	if len(s) > maxDisplayText {
-		s = strings.ToValidUTF8(s[:maxDisplayText], "") + "…"
-	}
-	return s
-}
+func displayText(s string) string { return untrusted.Short(s, maxDisplayText) }
 
 // fetchModels returns the ids GET /v1/models lists.
 func fetchModels(ctx context.Context, base, apiKey string) ([]string, error) {

@@ -36,6 +36,21 @@ func Line(s string) string {
 	}, s)
 }
 
+// Short is Line cut to at most max bytes on a rune boundary, with "…" after
+// it when something was cut: for a reason or a name a server gave that
+// llmgate only shows.
+func Short(s string, max int) string {
+	s = Line(s)
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // defuseCommand puts a backslash before a workflow command at the start of
 // l (after any blanks, which the runner skips).
 func defuseCommand(l string) string {

@@ -119,3 +119,22 @@ func TestCodeSpan(t *testing.T) {
 		}
 	}
 }
+
+// Short makes the text one safe line and cuts it on a rune boundary.
+func TestShort(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"ok", 4, "ok"},
+		{"two\nlines", 20, "two lines"},
+		{"::error::x", 20, `\::error::x`},
+		{"héllo", 2, "h…"}, // the cut falls inside é's two bytes: back to its start
+		{"abcdef", 4, "abcd…"},
+	} {
+		if got := Short(tc.in, tc.max); got != tc.want {
+			t.Errorf("Short(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
