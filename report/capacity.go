@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // capacityLoad formats a load of a capacity search: users as the whole
@@ -43,7 +44,8 @@ func capacityAnswer(c *results.Capacity) string {
 // (ttft.p95 < 500): 48, fails at 52; 9 probes, 1210 requests".
 func CapacityLine(c *results.Capacity) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s): %s", capacityLabel(c.Vary), c.SLO, capacityAnswer(c))
+	// the SLO is the suite's source text, from a results file: made safe
+	fmt.Fprintf(&b, "%s (%s): %s", capacityLabel(c.Vary), untrusted.Line(c.SLO), capacityAnswer(c))
 	if c.Answer > 0 && c.FailedAt > 0 {
 		fmt.Fprintf(&b, ", fails at %s", capacityLoad(c.FailedAt, c.Vary))
 	}

@@ -167,7 +167,7 @@ func mdCapacity(m *mdBuilder, cur, base *results.File) {
 	m.line("**Capacity under SLO**")
 	m.line("")
 	for _, r := range runs {
-		m.line("- " + mdEscape(r.Name) + ": " + mdEscape(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + mdCode(r.Capacity.SLO) + ")")
+		m.line("- " + mdEscape(r.Name) + ": " + mdEscape(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + untrusted.Code(r.Capacity.SLO) + ")")
 	}
 	m.line("")
 }
