@@ -15,8 +15,9 @@ import (
 // on one side and as unmeetable on the other). Neighbouring brackets
 // otherwise differ by one step of the search, which a probe near the SLO
 // can flip run to run: not significant (P 1), so a change past the band is
-// inconclusive and confirmed by a rerun, and a rerun confirms it only when
-// both runs' brackets are apart.
+// inconclusive and confirmed by a rerun, and a rerun confirms it when the
+// mean change over both runs is past the band and one of the two searches'
+// brackets is apart from the baseline's (Confirm).
 func testCapacity(r *Row, base, cur *results.Capacity) {
 	r.Test, r.N1, r.N2 = SearchBrackets, len(base.Probes), len(cur.Probes)
 	r.Brackets = &Brackets{Vary: cur.Vary}

@@ -100,8 +100,12 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 		}
 		past := bandValue(r) - r.Tolerance.Amount
 		switch {
+		case past > 0 && sig && r.Test == SearchBrackets:
+			r.Verdict, r.Reason = Regression, "past the band on average over two runs, one search's brackets apart from the baseline's"
 		case past > 0 && sig:
 			r.Verdict, r.Reason = Regression, "past the band on average over two runs, significant over both"
+		case past > 0 && r.Test == SearchBrackets:
+			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, neither search's brackets apart from the baseline's"
 		case past > 0:
 			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, not significant over both"
 		case bandValue(r) < -r.Tolerance.Amount && sig:
