@@ -129,6 +129,16 @@ func BucketMetricNames(bucket string) []string {
 	return out
 }
 
+// MetricNamesWithBuckets returns MetricNames followed by the metrics of
+// each bucket named in buckets.
+func MetricNamesWithBuckets(buckets []string) []string {
+	names := MetricNames()
+	for _, b := range buckets {
+		names = append(names, BucketMetricNames(b)...)
+	}
+	return names
+}
+
 // ValidBucketName reports whether name can name a bucket in an
 // expression: a letter, then letters, digits and underscores.
 func ValidBucketName(name string) bool {

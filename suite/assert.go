@@ -54,10 +54,7 @@ func metricObjects(vals map[string]float64, buckets []string) map[string]cty.Val
 		children map[string]*node
 	}
 	root := &node{children: map[string]*node{}}
-	names := results.MetricNames()
-	for _, b := range buckets {
-		names = append(names, results.BucketMetricNames(b)...)
-	}
+	names := results.MetricNamesWithBuckets(buckets)
 	for _, name := range names {
 		n := root
 		for _, part := range strings.Split(name, ".") {

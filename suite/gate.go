@@ -38,6 +38,7 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 		g.FailOnInconclusive, _ = ev.boolean(gb.FailOnInconclusive)
 		g.AB = l.abMode(gb.AB)
 		seen := map[string]*toleranceBlock{}
+		buckets := l.bucketNames() // the buckets the suite's runs declare
 		for _, tb := range gb.Tolerances {
 			if prev, dup := seen[tb.Metric]; dup {
 				l.errorf(tb.DefRange.Ptr(), nil, "Duplicate tolerance block",
@@ -53,16 +54,12 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 						"%s is a group of metrics; a tolerance names one of them, such as %s.", tb.Metric, under[0])
 					continue
 				}
-				cands := results.MetricNames()
-				for _, b := range l.bucketNames() {
-					cands = append(cands, results.BucketMetricNames(b)...)
-				}
-				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, cands))
+				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown metric", detail, tb.Metric, didYouMean(tb.Metric, results.MetricNamesWithBuckets(buckets)))
 				continue
 			}
-			if names := l.bucketNames(); m.Bucket != "" && !contains(names, m.Bucket) {
+			if m.Bucket != "" && !contains(buckets, m.Bucket) {
 				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown length bucket", "%s",
-					unknownBucketDetail(m.Bucket, names, "this suite's scenarios"))
+					unknownBucketDetail(m.Bucket, buckets, "this suite's scenarios"))
 				continue
 			}
 			if !l.required(tb.MaxRegression, "max_regression", tb.DefRange, tb.Body, "how far the metric may get worse, like max_regression = \"10%\".") {
