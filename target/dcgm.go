@@ -43,8 +43,8 @@ func NewDCGMExporter(url string, devices []string) *DCGMExporter {
 }
 
 // ReadGPUs fetches the page once, within the time and size bounds, and
-// parses it (results.ParseDCGM). Errors quote nothing of the answer but
-// its status code.
+// parses it (results.ParseDCGM). Errors may quote a GPU label of the page
+// (a parse error); the sampler makes them safe before keeping them.
 func (d *DCGMExporter) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
