@@ -1,0 +1,9 @@
+// Package changepoint finds the points where a series of measurements
+// changed level: E-divisive means (Matteson and James, 2014), the
+// hierarchical divisive search over an energy distance that MongoDB's CI
+// and Apache Otava (formerly Hunter) use, with each split kept only when a
+// permutation test calls it significant, then change points smaller than a
+// least magnitude merged away. It knows nothing of llmgate's metrics or
+// files: a series is a slice of float64 in time order, and the answer is
+// indices with segment medians and p-values. It never formats.
+package changepoint
