@@ -18,6 +18,21 @@ type series struct {
 	Pts   [][2]float64
 	// Labels, when set, are drawn beside each point.
 	Labels []string
+	// Lo and Hi, when set, are each point's interval, drawn as a whisker
+	// (NaN: none).
+	Lo, Hi []float64
+	// Tips, when set, are each point's tooltip (an SVG title).
+	Tips []string
+	// Marks draws the points as crosses with no line between them: values
+	// shown apart, such as runs that are not evidence.
+	Marks bool
+}
+
+// rule is a vertical line across the plot at X, labelled at its top.
+type rule struct {
+	X     float64
+	Label string
+	Color string
 }
 
 const (
@@ -31,11 +46,19 @@ const (
 
 // lineChart draws series as an inline SVG with axes, ticks and a legend.
 func lineChart(title, xLabel, yLabel string, ss []series) template.HTML {
+	return ruledChart(title, xLabel, yLabel, ss, nil)
+}
+
+// ruledChart is lineChart with vertical rules across the plot.
+func ruledChart(title, xLabel, yLabel string, ss []series, rules []rule) template.HTML {
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, s := range ss {
-		for _, p := range s.Pts {
+		for j, p := range s.Pts {
 			xmin, xmax = math.Min(xmin, p[0]), math.Max(xmax, p[0])
 			ymin, ymax = math.Min(ymin, p[1]), math.Max(ymax, p[1])
+			if j < len(s.Hi) && !math.IsNaN(s.Hi[j]) {
+				ymax = math.Max(ymax, s.Hi[j])
+			}
 		}
 	}
 	if math.IsInf(xmin, 0) {
@@ -62,6 +85,10 @@ func lineChart(title, xLabel, yLabel string, ss []series) template.HTML {
 	}
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`, padL+plotW/2, svgH-6, html.EscapeString(xLabel))
 	fmt.Fprintf(&b, `<text transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text>`, padT+plotH/2, html.EscapeString(yLabel))
+	for _, r := range rules {
+		fmt.Fprintf(&b, `<line class="rule" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s" stroke-dasharray="3 3"/><text x="%.1f" y="%d" class="rule">%s</text>`,
+			sx(r.X), padT, sx(r.X), padT+plotH, r.Color, sx(r.X)+3, padT+10, html.EscapeString(r.Label))
+	}
 	labels := labelPlacer{bounds: box{padL, padT, padL + plotW, padT + plotH}}
 	for _, s := range ss { // the curves' points are kept clear of labels
 		for _, p := range s.Pts {
@@ -85,7 +112,25 @@ func lineChart(title, xLabel, yLabel string, ss []series) template.HTML {
 		if s.Dash {
 			dash = ` stroke-dasharray="6 4"`
 		}
-		fmt.Fprintf(&b, `<path class="series" d="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.TrimSpace(d.String()), s.Color, dash)
+		if !s.Marks {
+			fmt.Fprintf(&b, `<path class="series" d="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.TrimSpace(d.String()), s.Color, dash)
+		}
+		for j, p := range s.Pts {
+			px, py := sx(p[0]), sy(p[1])
+			if j < len(s.Lo) && j < len(s.Hi) && !math.IsNaN(s.Lo[j]) && !math.IsNaN(s.Hi[j]) {
+				fmt.Fprintf(&b, `<line class="ci" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`, px, sy(s.Lo[j]), px, sy(s.Hi[j]), s.Color)
+			}
+			tip := ""
+			if j < len(s.Tips) {
+				tip = "<title>" + html.EscapeString(s.Tips[j]) + "</title>"
+			}
+			switch {
+			case s.Marks:
+				fmt.Fprintf(&b, `<path class="mark" d="M%.1f %.1fl6 6m0 -6l-6 6" stroke="%s" stroke-width="1.5">%s</path>`, px-3, py-3, s.Color, tip)
+			case tip != "":
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s">%s</circle>`, px, py, s.Color, tip)
+			}
+		}
 		for j, label := range s.Labels {
 			if j >= len(s.Pts) {
 				break

@@ -109,10 +109,7 @@ func Evidence(r *compare.Row) string {
 	if ci := Interval(r); ci != "" {
 		parts = append(parts, "CI "+ci)
 	}
-	p := fmt.Sprintf("p=%.3f", r.P)
-	if r.P < 0.001 {
-		p = "p<0.001"
-	}
+	p := fmtP(r.P)
 	if r.Test != compare.NoTest {
 		parts = append(parts, r.Test.String())
 	}

@@ -24,6 +24,15 @@ type GateOptions struct {
 	// Baseline is the baseline results file; "" means the suite's
 	// gate.baseline (relative to the suite file), BaselineNone none at all.
 	Baseline string
+	// BaselineFile, when set, is the baseline itself, resolved by the
+	// caller from what Baseline names (a rolling baseline from a history
+	// store); Baseline then only names it. It must be comparable as a file
+	// would (compare.CheckComparable).
+	BaselineFile *results.File
+	// BaselineNote, when set, is noted about the baseline: where
+	// BaselineFile came from, or, with Baseline set to BaselineNone, why
+	// there is none.
+	BaselineNote string
 	// Rerun runs the runs whose changes a single run could not call once
 	// more, and lets the mean of both runs decide (compare.Confirm).
 	Rerun bool
@@ -161,8 +170,13 @@ func (g *gate) note(s string) {
 
 // readBaseline finds and reads the baseline, noting when there is none.
 func (g *gate) readBaseline(s *suite.Suite) error {
+	if f := g.opts.BaselineFile; f != nil {
+		return g.useBaseline(s, g.opts.Baseline, f)
+	}
 	path := BaselinePath(s, g.opts.Baseline)
 	switch {
+	case path == BaselineNone && g.opts.BaselineNote != "":
+		g.note(g.opts.BaselineNote)
 	case path == BaselineNone:
 		g.note("baseline disabled (--baseline none): only the asserts are judged")
 	case path == "":
@@ -180,14 +194,24 @@ func (g *gate) readBaseline(s *suite.Suite) error {
 		if err != nil {
 			return fmt.Errorf("baseline %s: %w", path, err)
 		}
-		if err := compare.CheckComparable(base, planFile(s, g.opts.Plan)); err != nil {
-			if !g.opts.AllowDifferentBaseline {
-				return fmt.Errorf("baseline %s: %w (pass --allow-different-baseline to compare anyway)", path, err)
-			}
-			g.note(fmt.Sprintf("comparing with a different baseline on purpose (--allow-different-baseline): %v", err))
-		}
-		g.out.BaselinePath, g.out.Baseline = path, base
+		return g.useBaseline(s, path, base)
 	}
+	return nil
+}
+
+// useBaseline makes base, named path, the baseline once it is comparable
+// with the plan (or the user allows a different one).
+func (g *gate) useBaseline(s *suite.Suite, path string, base *results.File) error {
+	if err := compare.CheckComparable(base, planFile(s, g.opts.Plan)); err != nil {
+		if !g.opts.AllowDifferentBaseline {
+			return fmt.Errorf("baseline %s: %w (pass --allow-different-baseline to compare anyway)", path, err)
+		}
+		g.note(fmt.Sprintf("comparing with a different baseline on purpose (--allow-different-baseline): %v", err))
+	}
+	if g.opts.BaselineNote != "" {
+		g.note(g.opts.BaselineNote)
+	}
+	g.out.BaselinePath, g.out.Baseline = path, base
 	return nil
 }
 

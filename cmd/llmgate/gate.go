@@ -197,6 +197,11 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		AllowDifferentBaseline: o.allowDiff,
 		Notify:                 g.note,
 	}
+	if err := withHistoryBaseline(ctx, e, s, &gopts); err != nil { // --baseline history:STORE
+		g.verdict = compare.DecisionError
+		g.setOutputs()
+		return err
+	}
 	var out *runner.GateOutcome
 	if o.given.on() {
 		out, err = g.judgeGiven(s, gopts) // results measured elsewhere: nothing runs
