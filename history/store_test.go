@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/history/historytest"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -53,7 +54,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) Store {
 			return s
 		},
 		"postgres": func(t *testing.T) Store {
-			s, err := Open(context.Background(), testPostgres(t), true)
+			s, err := Open(context.Background(), historytest.Postgres(t), true)
 			if err != nil {
 				t.Fatal(err)
 			}

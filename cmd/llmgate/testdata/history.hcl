@@ -33,7 +33,9 @@ scenario "chat" {
   }
 }
 
+# The engine's step time decides TPOT and E2EL; TTFT at 4 ms on a busy
+# two-core machine is the machine's noise more than the simulator's.
 gate {
-  tolerance "ttft.p95" { max_regression = "10%" }
   tolerance "tpot.p50" { max_regression = "10%" }
+  tolerance "e2el.p50" { max_regression = "10%" }
 }

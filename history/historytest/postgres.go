@@ -1,4 +1,6 @@
-package history
+// Package historytest gives the tests of history and of the CLI a fresh
+// PostgreSQL database of the test server that .ci/run starts.
+package historytest
 
 import (
 	"context"
@@ -16,17 +18,17 @@ import (
 // a throwaway cluster and sets it).
 const PostgresEnv = "LLMGATE_TEST_POSTGRES"
 
-// testPostgres returns the DSN of a fresh database, dropped when the test
+// Postgres returns the DSN of a fresh database, dropped when the test
 // ends. Without LLMGATE_TEST_POSTGRES the test is skipped, except under
 // CI=true, where the PostgreSQL tests must run.
-func testPostgres(t *testing.T) string {
+func Postgres(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv(PostgresEnv)
 	if dsn == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not set, and CI=true requires the PostgreSQL tests to run (.ci/run starts a server)", PostgresEnv)
 		}
-		t.Skipf("skipping PostgreSQL test: set %s to a server's DSN (bash .ci/postgres.sh prints one)", PostgresEnv)
+		t.Skipf("skipping PostgreSQL test: set %s to a server's DSN (eval \"$(bash .ci/postgres.sh)\" starts one)", PostgresEnv)
 	}
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, dsn)
