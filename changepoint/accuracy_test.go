@@ -117,10 +117,15 @@ func measure(nz seriesNoise, ch seriesChange, minChange float64, trials int, see
 //
 //	go test ./changepoint -run TestAccuracy -v -changepoint.trials 5000
 func TestAccuracy(t *testing.T) {
-	if testing.Short() && *accuracyTrials > 300 {
-		t.Skip("many trials: not under -short")
-	}
 	trials := *accuracyTrials
+	switch {
+	case testing.Short() && trials > 300:
+		t.Skip("many trials: not under -short")
+	case raceEnabled && trials > 300:
+		t.Skip("many trials: not under -race")
+	case raceEnabled:
+		trials = 40 // the race detector watches the search, not the statistics
+	}
 	noises := []seriesNoise{
 		{name: "lognormal 2%", sigma: 0.02},
 		{name: "lognormal 5%", sigma: 0.05},

@@ -251,6 +251,9 @@ func TestHistoryHostileNames(t *testing.T) {
 			f.Suite.Name, f.Runs[0].Name, f.Runs[0].Scenario = suiteName, runName, runName
 			f.Environment.GitRef = "refs/heads/\x1b]8;;https://x.example\x07main"
 			f.Created = time.Date(2026, 11, 2, i, 0, 0, 0, time.UTC)
+			if i == 3 {
+				f.Runs[0].Status, f.Runs[0].InvalidReasons = results.StatusInvalid, []string{"achieved rate 2/s below planned 4/s"}
+			}
 		})
 		if code, _, stderr := runCLI(t, "history", "add", edited, "--store", store, "--commit", fmt.Sprintf("%07x%033d", 0xabc0000+i, 0)); code != exitPass {
 			t.Fatalf("add: exit %d\n%s", code, stderr)
@@ -283,6 +286,16 @@ func TestHistoryHostileNames(t *testing.T) {
 	}
 	if strings.Contains(string(page), "<b>") {
 		t.Errorf("the page renders the run's name as HTML")
+	}
+	// The page marks the change point with the commits either side, and
+	// draws the invalid run apart with its reason.
+	for _, want := range []string{`class="rule"`, "abc0007→abc0008", `class="mark"`, "achieved rate 2/s below planned 4/s"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the trend page lacks %q", want)
+		}
+	}
+	if !strings.Contains(check, "Not used as evidence (1): abc0003") {
+		t.Errorf("check does not name the invalid entry:\n%s", check)
 	}
 }
 
