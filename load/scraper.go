@@ -29,7 +29,8 @@ const (
 
 // Scraper samples a server's Prometheus /metrics before, during and after a
 // run. A server without /metrics (404, not Prometheus text, unreachable) is
-// not an error: Stop then returns no metrics, and counts the failed scrapes.
+// not an error: Stop then returns no metrics, and counts the failed scrapes;
+// after a 404 it scrapes no more.
 type Scraper struct {
 	url      string
 	apiKey   string
@@ -44,12 +45,13 @@ type Scraper struct {
 	at      []time.Time
 	failed  int
 	lastErr string
-	// tooBig is set once a page exceeded maxBytes: later scrapes would read
-	// as much again for nothing, so there are none for the rest of the run.
-	tooBig bool
-	buf    bytes.Buffer
-	cancel context.CancelFunc
-	done   chan struct{}
+	// stopped is set once a page exceeded maxBytes, or the server answered
+	// 404 (it has no /metrics): later scrapes would cost as much again for
+	// nothing, so there are none for the rest of the run.
+	stopped bool
+	buf     bytes.Buffer
+	cancel  context.CancelFunc
+	done    chan struct{}
 }
 
 // NewScraper returns a scraper of baseURL + "/metrics" every interval
@@ -123,7 +125,10 @@ func (s *Scraper) Stop() (*results.ServerMetrics, *results.ServerSeries) {
 // runner calls it when the warmup is over (Config.OnMeasureStart).
 func (s *Scraper) Restart(ctx context.Context) {
 	s.mu.Lock()
-	s.snaps, s.at, s.failed, s.lastErr = s.snaps[:0], s.at[:0], 0, ""
+	s.snaps, s.at = s.snaps[:0], s.at[:0]
+	if !s.stopped { // a scraper that stopped keeps saying why
+		s.failed, s.lastErr = 0, ""
+	}
 	s.origin = time.Now()
 	s.mu.Unlock()
 	s.scrape(ctx)
@@ -135,7 +140,7 @@ const maxScrapeError = 300
 func (s *Scraper) scrape(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.tooBig {
+	if s.stopped {
 		return
 	}
 	at := time.Now()
@@ -170,6 +175,10 @@ func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
 		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %w", err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		s.stopped = true
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: HTTP 404: the server has no /metrics; not scraped again this run")
+	}
 	if resp.StatusCode != http.StatusOK {
 		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: HTTP %d", resp.StatusCode)
 	}
@@ -177,7 +186,7 @@ func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
 	n, err := s.buf.ReadFrom(io.LimitReader(resp.Body, s.maxBytes+1))
 	switch {
 	case n > s.maxBytes:
-		s.tooBig = true
+		s.stopped = true
 		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read, and not scraped again this run", s.maxBytes)
 	case err != nil:
 		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: reading the page: %w (bound %v)", err, s.timeout)
@@ -187,7 +196,7 @@ func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
 		return results.ServerSnapshot{}, err
 	}
 	if !snap.Any() {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: no vLLM metric on the page")
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: no vLLM, SGLang or llama.cpp metric on the page")
 	}
 	return snap, nil
 }

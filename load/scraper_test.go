@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -79,6 +80,38 @@ func TestScraperWithoutMetricsIsNil(t *testing.T) {
 	s.Start(context.Background())
 	if m, _ := s.Stop(); m != nil {
 		t.Errorf("got %+v from an unreachable server, want nil", m)
+	}
+}
+
+// TestScraperStopsAfter404 checks a server without /metrics is asked once
+// a run: not at the Restart, not after it, and the series says why.
+func TestScraperStopsAfter404(t *testing.T) {
+	srv := fakeserver.Start(t, fakeserver.Ollama("tiny", 8))
+	s := NewScraper(srv.URL, "", time.Hour)
+	s.Start(context.Background())
+	s.Restart(context.Background())
+	m, series := s.Stop()
+	if m != nil {
+		t.Errorf("server metrics %+v from a 404", m)
+	}
+	if n := srv.Hits(fakeserver.PathMetrics); n != 1 {
+		t.Errorf("%d scrapes of a /metrics that answered 404, want 1", n)
+	}
+	if series.Failed != 1 || !strings.Contains(series.Error, "404") {
+		t.Errorf("series failed %d, error %q; want 1 and the 404", series.Failed, series.Error)
+	}
+}
+
+// TestScraperReadsOtherServers checks SGLang's and llama.cpp's pages give
+// server metrics.
+func TestScraperReadsOtherServers(t *testing.T) {
+	for name, cfg := range map[string]fakeserver.Config{"sglang": fakeserver.SGLang("m", 4096), "llamacpp": fakeserver.LlamaCpp("m", 4096)} {
+		srv := fakeserver.Start(t, cfg)
+		s := NewScraper(srv.URL, "", time.Hour)
+		s.Start(context.Background())
+		if m, series := s.Stop(); m == nil || len(series.Running) != 2 {
+			t.Errorf("%s: metrics %+v, %d scrapes; want metrics from 2 scrapes", name, m, len(series.Running))
+		}
 	}
 }
 

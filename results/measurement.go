@@ -103,7 +103,7 @@ type ServerSeries struct {
 	// Preemptions is vllm:num_preemptions_total, cumulative since the
 	// server started.
 	Preemptions []float64 `json:"preemptions"`
-	// Failed counts scrapes that gave nothing (no vLLM metrics, too large,
+	// Failed counts scrapes that gave nothing (no server metrics, 404, too large,
 	// too slow, unreachable); Error is the last one's reason.
 	Failed int    `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`

@@ -10,10 +10,11 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// ServerSnapshot is one scrape of a vLLM server's /metrics, reduced to what
-// the summary needs. Counts are summed across label sets (engines, models);
-// the KV-cache usage, a fraction, is the largest across them, since two
-// engines half full are not one engine full.
+// ServerSnapshot is one scrape of a server's /metrics, reduced to what the
+// summary needs: vLLM's metrics, or SGLang's and llama.cpp's server's where
+// they mean the same thing (see serverMetricNames). Counts are summed across
+// label sets (engines, models); the KV-cache usage, a fraction, is the
+// largest across them, since two engines half full are not one engine full.
 // A Has* flag is false when the server did not expose that metric.
 type ServerSnapshot struct {
 	KVCacheUsage     float64 // vllm:kv_cache_usage_perc (0..1), or the older vllm:gpu_cache_usage_perc
@@ -28,22 +29,48 @@ type ServerSnapshot struct {
 	HasPreemptions   bool
 	HasPrefixQueries bool
 	HasPrefixHits    bool
+	// Family is the server whose names the page used (MetricsVLLM,
+	// MetricsSGLang, MetricsLlamaCpp), "" when it held none llmgate reads.
+	Family string
 }
 
-// Any reports whether the scrape held any vLLM metric we use.
+// Any reports whether the scrape held any server metric we use.
 func (s ServerSnapshot) Any() bool {
 	return s.HasKVCacheUsage || s.HasWaiting || s.HasRunning || s.HasPreemptions || s.HasPrefixQueries || s.HasPrefixHits
 }
 
+// The server families whose /metrics llmgate reads, by their name prefix.
+const (
+	MetricsVLLM     = "vllm"
+	MetricsSGLang   = "sglang"
+	MetricsLlamaCpp = "llamacpp"
+)
+
 // metric names by snapshot field, without the _total suffix; the first
-// name found wins so newer names take precedence over older ones.
+// name found wins, so newer vLLM names take precedence over older ones and
+// vLLM's over another server's. SGLang's and llama.cpp's names are mapped
+// only where they count the same thing as vLLM's:
+//   - sglang:token_usage is the KV pool's used fraction, as
+//     vllm:kv_cache_usage_perc; sglang:num_running_reqs and
+//     sglang:num_queue_reqs are vLLM's running and waiting;
+//     sglang:num_retracted_requests_total counts requests put back in the
+//     queue to free KV space and recomputed, vLLM's preemptions (not the
+//     gauge sglang:num_retracted_reqs, the latest batch's); prompt tokens
+//     (sglang:prompt_tokens_total) and those served from the radix cache
+//     (sglang:cached_tokens_total, its cache_source="device" samples when
+//     the label is there: vLLM's counters are the GPU cache's) are vLLM's
+//     prefix-cache queries and hits, in tokens.
+//   - llamacpp:requests_processing and llamacpp:requests_deferred are
+//     running and waiting; llamacpp:kv_cache_usage_ratio (older builds) the
+//     KV usage. llama.cpp's server counts no prefix-cache hits nor
+//     preemptions.
 var (
-	kvNames       = []string{"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"}
-	waitingNames  = []string{"vllm:num_requests_waiting"}
-	runningNames  = []string{"vllm:num_requests_running"}
-	preemptNames  = []string{"vllm:num_preemptions", "vllm:num_preemption"}
-	queriesNames  = []string{"vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries"}
-	hitsNames     = []string{"vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits"}
+	kvNames       = []string{"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage", "llamacpp:kv_cache_usage_ratio"}
+	waitingNames  = []string{"vllm:num_requests_waiting", "sglang:num_queue_reqs", "llamacpp:requests_deferred"}
+	runningNames  = []string{"vllm:num_requests_running", "sglang:num_running_reqs", "llamacpp:requests_processing"}
+	preemptNames  = []string{"vllm:num_preemptions", "vllm:num_preemption", "sglang:num_retracted_requests"}
+	queriesNames  = []string{"vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries", "sglang:prompt_tokens"}
+	hitsNames     = []string{"vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits", "sglang:cached_tokens"}
 	promTextModel = model.UTF8Validation
 )
 
@@ -56,12 +83,19 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 		return ServerSnapshot{}, fmt.Errorf("parse prometheus metrics: %w", err)
 	}
 	var s ServerSnapshot
-	s.KVCacheUsage, s.HasKVCacheUsage = lookup(fams, kvNames, maxf)
-	s.RequestsWaiting, s.HasWaiting = lookup(fams, waitingNames, add)
-	s.RequestsRunning, s.HasRunning = lookup(fams, runningNames, add)
-	s.Preemptions, s.HasPreemptions = lookup(fams, preemptNames, add)
-	s.PrefixQueries, s.HasPrefixQueries = lookup(fams, queriesNames, add)
-	s.PrefixHits, s.HasPrefixHits = lookup(fams, hitsNames, add)
+	var fam [6]string
+	s.KVCacheUsage, fam[0], s.HasKVCacheUsage = lookup(fams, kvNames, maxf)
+	s.RequestsWaiting, fam[1], s.HasWaiting = lookup(fams, waitingNames, add)
+	s.RequestsRunning, fam[2], s.HasRunning = lookup(fams, runningNames, add)
+	s.Preemptions, fam[3], s.HasPreemptions = lookup(fams, preemptNames, add)
+	s.PrefixQueries, fam[4], s.HasPrefixQueries = lookup(fams, queriesNames, add)
+	s.PrefixHits, fam[5], s.HasPrefixHits = lookup(fams, hitsNames, add)
+	for _, f := range fam {
+		if f != "" {
+			s.Family = f
+			break
+		}
+	}
 	return s, nil
 }
 
@@ -69,23 +103,31 @@ func add(a, b float64) float64  { return a + b }
 func maxf(a, b float64) float64 { return max(a, b) }
 
 // lookup finds the first of names (tolerating a _total suffix either way)
-// and folds its samples across label sets with combine.
-func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b float64) float64) (float64, bool) {
+// and folds its samples across label sets with combine; fam is the
+// server family of the name found.
+func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b float64) float64) (v float64, fam string, ok bool) {
 	for _, n := range names {
 		base := strings.TrimSuffix(n, "_total")
 		for _, cand := range []string{base, base + "_total"} {
-			if f, ok := fams[cand]; ok {
-				return fold(f, combine), true
+			if f, found := fams[cand]; found {
+				fam, _, _ = strings.Cut(n, ":")
+				return fold(f, combine), fam, true
 			}
 		}
 	}
-	return 0, false
+	return 0, "", false
 }
 
 // fold combines the values of f's gauge, counter and untyped samples.
+// Of SGLang's cached tokens it takes the GPU's (cache_source="device")
+// when the samples say their source.
 func fold(f *dto.MetricFamily, combine func(a, b float64) float64) float64 {
 	var t float64
-	for i, m := range f.GetMetric() {
+	first := true
+	for _, m := range f.GetMetric() {
+		if src, ok := label(m, "cache_source"); ok && src != "device" {
+			continue
+		}
 		var v float64
 		switch {
 		case m.Gauge != nil:
@@ -97,13 +139,23 @@ func fold(f *dto.MetricFamily, combine func(a, b float64) float64) float64 {
 		default:
 			continue
 		}
-		if i == 0 {
-			t = v
+		if first {
+			t, first = v, false
 		} else {
 			t = combine(t, v)
 		}
 	}
 	return t
+}
+
+// label returns the value of m's label called name, if it has one.
+func label(m *dto.Metric, name string) (string, bool) {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue(), true
+		}
+	}
+	return "", false
 }
 
 // ServerMetricsFrom reduces the scrapes of one run (in time order: before,
