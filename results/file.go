@@ -119,6 +119,10 @@ type Run struct {
 	// PrefixCache says whether the server's prefix cache was reset before
 	// the run; nil in files written before llmgate reset it.
 	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`
+	// MissingFeatures are the features llmgate uses that the run's server
+	// lacked, each with its cost; nil when it had them all (or the file
+	// predates the probe).
+	MissingFeatures []MissingFeature `json:"missing_features,omitempty"`
 	// Blocks are the run's blocks when it is one side of an A/B run, in
 	// schedule order; Summary and Samples then merge them (MergeBlocks).
 	Blocks []Block `json:"blocks,omitempty"`
