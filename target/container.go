@@ -138,7 +138,11 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 		}
 	}
 	c.baseURL = "http://" + net.JoinHostPort(host, hostPort.Port())
-	c.meta = c.collectMetadata(ctx)
+	model, err := checkModel(ctx, c.baseURL, c.apiKey, c.model, s.args, s.modelFlag)
+	if err != nil {
+		return c, unavailable(fmt.Errorf("container %s: %w", image, err))
+	}
+	c.meta = c.collectMetadata(ctx, model)
 	return c, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/moby/moby/api/types/network"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	tc "github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 )
 
@@ -377,5 +378,22 @@ func TestRunPortFlag(t *testing.T) {
 	}
 	if _, ok := ins.Config.ExposedPorts[network.MustParsePort("9000/tcp")]; !ok {
 		t.Errorf("exposed ports = %v, want 9000/tcp", ins.Config.ExposedPorts)
+	}
+}
+
+// TestRunRefusesAnotherModel starts a container whose command does not
+// carry the model asked for (as a module-entrypoint image ignores a
+// positional one): Run fails naming both models.
+func TestRunRefusesAnotherModel(t *testing.T) {
+	session := newSession(t)
+	_, err := startSim(t, session, WithModel("wanted-model"),
+		WithCustomizers(tc.WithCmd("Qwen/Qwen3-0.6B", "--profile", "tiny")))
+	if !errors.Is(err, ErrWrongModel) || !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("Run: %v, want ErrWrongModel and ErrUnavailable", err)
+	}
+	for _, want := range []string{`"Qwen/Qwen3-0.6B"`, `"wanted-model"`, "model_flag = true"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %s", err, want)
+		}
 	}
 }

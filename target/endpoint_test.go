@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/llmgate/llmgate/internal/fakeserver"
 )
 
 // fakeVLLM is a minimal OpenAI-compatible server: /health, /version and a
@@ -46,8 +48,13 @@ func TestNewEndpoint(t *testing.T) {
 	}{
 		// The common case: healthy, serves the suite's model.
 		{name: "ok", health: 200, models: []string{"llama"}, model: "llama", wantModel: "llama"},
-		// No model in the block: the first one served.
-		{name: "first model", health: 200, models: []string{"a", "b"}, wantModel: "a"},
+		// No model in the block: the one served.
+		{name: "only model", health: 200, models: []string{"a"}, wantModel: "a"},
+		// No model named and several served (Ollama lists the newest
+		// first: a leftover would be measured): refuse and list them.
+		{name: "several models", health: 200, models: []string{"a", "b"}, wantErr: `serves 2 models ("a", "b"): name the one to measure with --model`, unavailable: true},
+		// Ollama lists "tiny:latest" and serves "tiny": the listed name is used.
+		{name: "latest tag", health: 200, models: []string{"tiny:latest"}, model: "tiny", wantModel: "tiny:latest"},
 		// A key the server accepts.
 		{name: "api key", health: 200, serverKey: "k", apiKey: "k", models: []string{"m"}, model: "m", wantModel: "m"},
 		// /health missing (some gateways) but the API answers: reachable.
@@ -98,5 +105,73 @@ func TestNewEndpointUnreachable(t *testing.T) {
 	_, err = NewEndpoint(t.Context(), "vllm.staging:8000", "m", "")
 	if err == nil || errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "http://") {
 		t.Errorf("NewEndpoint without a scheme: %v, want a usage error that asks for http://", err)
+	}
+}
+
+// TestNewEndpointV1URL checks a base URL ending in /v1 (the OpenAI SDK's
+// and Ollama's way) reaches the server's root, not /v1/v1/models.
+func TestNewEndpointV1URL(t *testing.T) {
+	srv := fakeserver.Start(t, fakeserver.Ollama("tiny", 8))
+	e, err := NewEndpoint(t.Context(), srv.URL+"/v1", "tiny", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.BaseURL() != srv.URL || e.Model() != "tiny:latest" {
+		t.Errorf("base %q model %q, want %q and the served name tiny:latest", e.BaseURL(), e.Model(), srv.URL)
+	}
+	if n := srv.Hits("/v1/v1/models"); n != 0 {
+		t.Errorf("/v1/v1/models asked %d times", n)
+	}
+}
+
+// TestCheckModel checks a started server's model against the one asked
+// for: accepted as listed, as an alias's root, or as a --served-model-name
+// of a server that reports no root; refused, naming both, otherwise.
+func TestCheckModel(t *testing.T) {
+	want := "meta-llama/Llama-3.1-8B-Instruct"
+	alias := fakeserver.VLLM(want, 8192)
+	alias.Models[0].ID = "llama"
+	noRoot := fakeserver.VLLM("llama", 8192)
+	noRoot.Models[0].Root = ""
+	tests := []struct {
+		name      string
+		cfg       fakeserver.Config
+		args      []string
+		modelFlag bool
+		served    string
+		err       string
+	}{
+		{name: "same", cfg: fakeserver.VLLM(want, 8192), served: want},
+		{name: "alias", cfg: alias, args: []string{"--served-model-name", "llama"}, served: "llama"},
+		{name: "alias without root", cfg: noRoot, args: []string{"--served-model-name=llama"}, served: "llama"},
+		// the module entrypoint ignored the positional model
+		{name: "other model", cfg: fakeserver.OtherModel(),
+			err: `it serves "Qwen/Qwen3-0.6B", not the requested "meta-llama/Llama-3.1-8B-Instruct"; an image whose entrypoint is vLLM's api_server module`},
+		// an alias that loaded the wrong model is still the wrong model
+		{name: "alias of another model", cfg: func() fakeserver.Config {
+			c := fakeserver.OtherModel()
+			c.Models[0].ID = "llama"
+			return c
+		}(), args: []string{"--served-model-name", "llama"}, err: `"llama" (loaded from "Qwen/Qwen3-0.6B")`},
+		// with --model given the image is not the module-entrypoint kind: no such hint
+		{name: "other model, model flag", cfg: fakeserver.OtherModel(), modelFlag: true, err: `not the requested`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakeserver.Start(t, tt.cfg)
+			got, err := checkModel(t.Context(), srv.URL, "", want, tt.args, tt.modelFlag)
+			if tt.err != "" {
+				if err == nil || !errors.Is(err, ErrWrongModel) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v, want ErrWrongModel saying %q", err, tt.err)
+				}
+				if tt.modelFlag && strings.Contains(err.Error(), "model_flag") {
+					t.Errorf("suggests model_flag though it is set: %v", err)
+				}
+				return
+			}
+			if err != nil || got != tt.served {
+				t.Errorf("got %q, %v; want %q", got, err, tt.served)
+			}
+		})
 	}
 }

@@ -93,12 +93,6 @@ func TestMetadataHelpers(t *testing.T) {
 	if got := digestOf(nil, "sha256:id"); got != "sha256:id" {
 		t.Errorf("digestOf of a local build = %q, want the image id", got)
 	}
-	if got := servedModel("meta-llama/Llama-3.1-8B-Instruct", []string{"llama"}); got != "llama" {
-		t.Errorf("servedModel with an alias = %q, want the served name", got)
-	}
-	if got := servedModel("m", nil); got != "m" {
-		t.Errorf("servedModel with no list = %q, want the configured model", got)
-	}
 }
 
 func TestUnavailable(t *testing.T) {

@@ -65,9 +65,20 @@ type settings struct {
 // between runs so that no run is measured on the previous one's cache hits.
 const DevModeEnv = "VLLM_SERVER_DEV_MODE"
 
+// KeepAliveEnv is set to KeepAliveSeconds in every server container (WithEnv
+// may override it): vLLM's HTTP server (uvicorn) closes a keep-alive
+// connection idle for VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds, 5 by default,
+// so a conversation's think time or the pause between two runs would
+// otherwise meet connections the server is closing. Ten minutes outlasts
+// the client's own idle timeout and any think time a suite gives.
+const (
+	KeepAliveEnv     = "VLLM_HTTP_TIMEOUT_KEEP_ALIVE"
+	KeepAliveSeconds = "600"
+)
+
 func defaultSettings() *settings {
 	return &settings{
-		env:            map[string]string{DevModeEnv: "1"},
+		env:            map[string]string{DevModeEnv: "1", KeepAliveEnv: KeepAliveSeconds},
 		gpuCheck:       true,
 		volumes:        map[string]string{HFCachePath: HFCacheVolume, VLLMCachePath: VLLMCacheVolume},
 		startupTimeout: DefaultStartupTimeout,

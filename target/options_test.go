@@ -251,3 +251,13 @@ func TestSettingsDevModeByDefault(t *testing.T) {
 		t.Errorf("a suite's env cannot override %s: %v %v", DevModeEnv, s.env, err)
 	}
 }
+
+func TestSettingsKeepAliveByDefault(t *testing.T) {
+	s := defaultSettings()
+	if s.env[KeepAliveEnv] != KeepAliveSeconds {
+		t.Errorf("default env %v, want %s=%s: uvicorn's 5 s would close connections between turns", s.env, KeepAliveEnv, KeepAliveSeconds)
+	}
+	if err := WithEnv(map[string]string{KeepAliveEnv: "30"})(s); err != nil || s.env[KeepAliveEnv] != "30" {
+		t.Errorf("a suite's env cannot override %s: %v %v", KeepAliveEnv, s.env, err)
+	}
+}
