@@ -96,6 +96,8 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			s.Server.RequestsWaitingMax = math.Max(s.Server.RequestsWaitingMax, bs.Server.RequestsWaitingMax)
 			s.Server.Preemptions += bs.Server.Preemptions
 			s.Server.PrefixCacheHitRate = math.Max(s.Server.PrefixCacheHitRate, bs.Server.PrefixCacheHitRate)
+			s.Server.PrefixCacheQueries += bs.Server.PrefixCacheQueries
+			s.Server.PrefixCacheHits += bs.Server.PrefixCacheHits
 		}
 		if bs.Structured != nil {
 			if s.Structured == nil {

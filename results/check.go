@@ -138,6 +138,8 @@ func (c *checker) summary(s *Summary) {
 		c.value("summary.server.requests_waiting_max", m.RequestsWaitingMax, MaxRate, "a count")
 		c.value("summary.server.preemptions", m.Preemptions, MaxRate, "a count")
 		c.value("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, 1, "a ratio")
+		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, MaxRate*MaxDurationS, "a token count")
+		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, MaxRate*MaxDurationS, "a token count")
 	}
 	if st := s.Structured; st != nil {
 		c.value("summary.structured.valid_rate", st.ValidRate, 1, "a ratio")

@@ -3,11 +3,17 @@ package results
 // CacheReset says whether the server's prefix cache was reset before a run,
 // so that the run did not measure cache hits left by an earlier one.
 type CacheReset struct {
-	// Done is true when the server confirmed the reset.
+	// Done is true when the server answered the reset with 200 and, where
+	// it could be checked, a prompt cached before it did not hit the cache
+	// after it.
 	Done bool `json:"done"`
 	// Reason says why it was not done (the server does not serve the
-	// endpoint, refused, ...); empty when Done.
+	// endpoint, refused, had requests in flight, answered 200 and kept its
+	// cache, ...); empty when Done.
 	Reason string `json:"reason,omitempty"`
+	// Unverified says why a reset that was done could not be checked (no
+	// prefix-cache counters on /metrics, ...); empty when it was checked.
+	Unverified string `json:"unverified,omitempty"`
 }
 
 // LoadConfig is the load a run was driven with, as numbers: what its name

@@ -181,7 +181,8 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 	first, last := have[0], have[len(have)-1]
 	m.Preemptions = nonNeg(last.Preemptions - first.Preemptions)
 	if dq := last.PrefixQueries - first.PrefixQueries; dq > 0 {
-		m.PrefixCacheHitRate = nonNeg(last.PrefixHits-first.PrefixHits) / dq
+		m.PrefixCacheQueries, m.PrefixCacheHits = dq, nonNeg(last.PrefixHits-first.PrefixHits)
+		m.PrefixCacheHitRate = m.PrefixCacheHits / dq
 	}
 	return m
 }

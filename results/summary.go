@@ -80,6 +80,11 @@ type ServerMetrics struct {
 	RequestsWaitingMax float64 `json:"requests_waiting_max"`
 	Preemptions        float64 `json:"preemptions"`
 	PrefixCacheHitRate float64 `json:"prefix_cache_hit_rate"`
+	// PrefixCacheQueries and PrefixCacheHits are the prompt tokens looked
+	// up in the prefix cache over the run and those that hit (the rate's
+	// terms); 0 in files that predate them.
+	PrefixCacheQueries float64 `json:"prefix_cache_queries,omitempty"`
+	PrefixCacheHits    float64 `json:"prefix_cache_hits,omitempty"`
 }
 
 // Structured reports structured-output validity.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -143,6 +144,10 @@ func (f *Features) probeGeneration(ctx context.Context, hc *http.Client, o Optio
 	// token ids: ids inside every common vocabulary, clear of the specials
 	s, _, err := stream(ctx, hc, o.BaseURL, "/v1/completions", o.APIKey, map[string]any{
 		"model": f.Model, "prompt": []int{1000, 2000, 3000, 4000}, "max_tokens": 1})
+	if errors.Is(err, errStalled) {
+		f.TokenIDs.Note = untrusted.Short(err.Error(), 300)
+		return // a server that stalls would stall the other checks too
+	}
 	switch {
 	case err != nil:
 		f.TokenIDs.Note = untrusted.Short(err.Error(), 300)
@@ -160,6 +165,9 @@ func (f *Features) probeGeneration(ctx context.Context, hc *http.Client, o Optio
 	f.IgnoreEOS = lengthCheck(s, n, err)
 	if err == nil && s.status == http.StatusOK {
 		f.CompletionsUsage = s.usage()
+	}
+	if errors.Is(err, errStalled) {
+		return
 	}
 
 	// a chat answer asked for probeTokens with min_tokens, no ignore_eos

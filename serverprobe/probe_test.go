@@ -3,11 +3,13 @@ package serverprobe
 import (
 	"context"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/llmgate/llmgate/internal/fakeserver"
+	"github.com/llmgate/llmgate/internal/hostile"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/sim"
 )
@@ -160,5 +162,23 @@ func TestProbeIdleTimeout(t *testing.T) {
 	f = Probe(context.Background(), Options{BaseURL: fakeserver.Start(t, fakeserver.VLLM("m", 2048)).URL, IdleWait: 200 * time.Millisecond})
 	if f.IdleTimeout != 0 || f.IdleWaited < 200*time.Millisecond {
 		t.Errorf("a server that keeps idle connections: timeout %v, waited %v", f.IdleTimeout, f.IdleWaited)
+	}
+}
+
+// TestProbeStalledStream checks a server whose streams stop after one
+// chunk costs the probe one stall bound, not one per check.
+func TestProbeStalledStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the 5 s stall bound")
+	}
+	srv := hostile.Start(hostile.StallAfterFirstToken, "")
+	defer srv.Close()
+	t0 := time.Now()
+	f := probe(t, srv.URL, 0)
+	if d := time.Since(t0); d > 3*streamStall {
+		t.Errorf("probe took %v, want about one stall bound (%v)", d, streamStall)
+	}
+	if !strings.Contains(f.TokenIDs.Note, "stalled") || f.IgnoreEOS.Known() || f.Role.Kind != "" {
+		t.Errorf("token ids %+v, ignore_eos %+v, role %+v: want the stall noted and the other checks skipped", f.TokenIDs, f.IgnoreEOS, f.Role)
 	}
 }

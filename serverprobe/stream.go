@@ -12,11 +12,20 @@ import (
 	"time"
 )
 
-// Stream bounds: a probe's answers are a few dozen tokens.
+// Stream bounds: a probe's answers are a few dozen tokens. The first
+// chunk may take long (Ollama loads the model on its first request), the
+// next ones should follow each other closely: a stream silent for
+// streamStall after its first chunk is given up, and so are the
+// generation checks after it (errStalled).
 const (
 	maxStreamBytes = 4 << 20
 	maxLineBytes   = 1 << 20
+	firstChunkWait = 60 * time.Second
+	streamStall    = 5 * time.Second
 )
+
+// errStalled is wrapped when a stream stopped sending.
+var errStalled = errors.New("the stream stalled")
 
 // streamed is what one streamed answer showed.
 type streamed struct {
@@ -78,8 +87,11 @@ func stream(ctx context.Context, hc *http.Client, base, path, apiKey string, bod
 	if err != nil {
 		return nil, 0, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// one timer: firstChunkWait for the first line, streamStall between lines
+	stall := time.AfterFunc(firstChunkWait, func() { cancel(errStalled) })
+	defer stall.Stop()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+path, bytes.NewReader(raw))
 	if err != nil {
 		return nil, 0, err
@@ -91,7 +103,7 @@ func stream(ctx context.Context, hc *http.Client, base, path, apiKey string, bod
 	t0 := time.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, 0, fmt.Errorf("POST %s: %w", path, err)
+		return nil, 0, fmt.Errorf("POST %s: %w", path, stalled(ctx, err))
 	}
 	defer resp.Body.Close()
 	s := &streamed{status: resp.StatusCode, final: -1}
@@ -107,8 +119,9 @@ func stream(ctx context.Context, hc *http.Client, base, path, apiKey string, bod
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return s, 0, fmt.Errorf("POST %s: reading the stream: %w", path, err)
+			return s, 0, fmt.Errorf("POST %s: reading the stream: %w", path, stalled(ctx, err))
 		}
+		stall.Reset(streamStall)
 		at := time.Since(t0)
 		data, ok := bytes.CutPrefix(line, []byte("data:"))
 		if !ok {
@@ -161,6 +174,14 @@ func stream(ctx context.Context, hc *http.Client, base, path, apiKey string, bod
 	}
 	s.lastUsage = last
 	return s, s.tokens(last), nil
+}
+
+// stalled names a stall as the cause of err when it was one.
+func stalled(ctx context.Context, err error) error {
+	if errors.Is(context.Cause(ctx), errStalled) {
+		return fmt.Errorf("%w (nothing for %v)", errStalled, streamStall)
+	}
+	return err
 }
 
 // readLine reads one line, without its end, within maxLineBytes.

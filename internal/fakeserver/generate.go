@@ -119,6 +119,9 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, chat bool) {
 	arrived := time.Now()
 	s.inFlight.Add(1)
 	defer s.inFlight.Add(-1)
+	if s.cfg.OnGenerate != nil {
+		s.cfg.OnGenerate()
+	}
 	var req request
 	if err := json.NewDecoder(io.LimitReader(r.Body, 16<<20)).Decode(&req); err != nil {
 		apiError(w, http.StatusBadRequest, "invalid JSON: %v", err)

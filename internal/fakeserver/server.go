@@ -152,10 +152,15 @@ type Config struct {
 	// ResetWhileBusyIgnored makes /reset_prefix_cache answer 200 without
 	// resetting while a request is in flight, as vLLM does.
 	ResetWhileBusyIgnored bool
+	// ResetIgnored makes /reset_prefix_cache answer 200 and never reset.
+	ResetIgnored bool
 	// IdleTimeout closes keep-alive connections idle this long (0: never).
 	IdleTimeout time.Duration
 	// Version is what /version answers ("0.0.0-fake" when "").
 	Version string
+	// OnGenerate, when set, is called as each generation request starts,
+	// once it counts as in flight (tests wait on it instead of sleeping).
+	OnGenerate func()
 }
 
 // Server is a running fake server.
@@ -311,7 +316,7 @@ func (s *Server) model(name string) (Model, bool) {
 
 func (s *Server) reset(w http.ResponseWriter) {
 	s.mu.Lock()
-	if s.cfg.ResetWhileBusyIgnored && s.inFlight.Load() > 0 {
+	if s.cfg.ResetIgnored || (s.cfg.ResetWhileBusyIgnored && s.inFlight.Load() > 0) {
 		s.ignored++
 	} else {
 		clear(s.cache)
