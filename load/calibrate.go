@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -96,7 +97,10 @@ func calibrate(ctx context.Context, cfg Config, cl *client, wl workload) results
 	t := c.calibration()
 	if t == nil {
 		sw, _ := wl.(textSwitcher)
-		refused := probeTokenIDs(ctx, cfg, cl)
+		refused := cfg.Server.TokenIDsRefused // known from the server's probe
+		if refused == "" {
+			refused = probeTokenIDs(ctx, cfg, cl)
+		}
 		if refused == "" || sw == nil || !sw.useText() {
 			return results.Calibration{Method: "token_ids"}
 		}
@@ -116,8 +120,9 @@ func calibrate(ctx context.Context, cfg Config, cl *client, wl workload) results
 }
 
 // measure fills l for target t: a cost table and the frame's overhead from
-// /tokenize when the server has it, else a fit of prompt tokens against
-// words from the usage of one-token requests.
+// /tokenize when the server has it (and its probe did not find it
+// missing), else a fit of prompt tokens against words from the usage of
+// one-token requests.
 func (l *lengths) measure(ctx context.Context, cfg Config, cl *client, t *calibrationTarget, cal *results.Calibration) error {
 	frame := func(x string) string {
 		if t.frame != nil {
@@ -171,13 +176,20 @@ func (l *lengths) measure(ctx context.Context, cfg Config, cl *client, t *calibr
 	return nil
 }
 
+// errNoTokenize says the server's probe found no /tokenize.
+var errNoTokenize = errors.New("the server has no /tokenize")
+
 // costCache keeps each server's word costs (by base URL and model): a
 // sweep's runs on one server ask /tokenize about the words once.
 var costCache sync.Map // string -> []int
 
 // wordCosts returns the tokens each word of words takes after a space on
-// the server, from its /tokenize (one call per word, once per server).
+// the server, from its /tokenize (one call per word, once per server);
+// none is asked of a server whose probe found no /tokenize.
 func wordCosts(ctx context.Context, cfg Config) ([]int, error) {
+	if cfg.Server.NoTokenize {
+		return nil, errNoTokenize
+	}
 	key := trimSlash(cfg.BaseURL) + "\x00" + cfg.Model
 	if c, ok := costCache.Load(key); ok {
 		return c.([]int), nil

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"time"
+
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -29,6 +31,24 @@ type Config struct {
 	// request is started and those in flight finish normally (a capacity
 	// probe whose outcome is already decided).
 	Halt <-chan struct{}
+	// Server is what a probe of the server (package serverprobe) found
+	// that the run uses; the zero value assumes vLLM's features.
+	Server ServerFeatures
+}
+
+// ServerFeatures is what serverprobe found about a server that the load
+// engine uses, copied over by the runner once per server; the zero value
+// assumes a server that has everything vLLM has.
+type ServerFeatures struct {
+	// NoTokenize says the server has no /tokenize: text prompts are
+	// calibrated by usage without asking it again every run.
+	NoTokenize bool
+	// TokenIDsRefused, when set, is the server's refusal of a token-id
+	// prompt: the run sends text from the start instead of probing again.
+	TokenIDsRefused string
+	// IdleTimeout is how long the server keeps an idle keep-alive
+	// connection open before closing it; 0 when unknown.
+	IdleTimeout time.Duration
 }
 
 // halted reports whether c.Halt is closed.

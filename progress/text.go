@@ -9,6 +9,7 @@ import (
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // How often the renderers update.
@@ -97,6 +98,10 @@ func (p *text) Report(e runner.Event) {
 			p.printf("%s answers, model %s\n", e.Target, e.Model)
 		default:
 			p.printf("%s is up after %s at %s, model %s\n", e.Target, seconds(e.Took), e.URL, e.Model)
+		}
+	case runner.ServerProbed:
+		for _, m := range e.Missing {
+			p.printf("%s lacks %s: %s\n", e.Target, untrusted.Line(m.Feature), untrusted.Line(m.Cost))
 		}
 	case runner.ServerStopped:
 		switch {

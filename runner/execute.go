@@ -9,6 +9,7 @@ import (
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/serverprobe"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
 )
@@ -29,25 +30,31 @@ func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey strin
 // measured phase early (see load.Config.Halt); nil never halts.
 func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, ref string, halt <-chan struct{}) (run results.Run, fatal bool, err error) {
 	run = newRun(sr, ref)
-	cfg := load.Config{Load: sr.Load, BaseURL: inst.BaseURL(), Model: inst.Model(), APIKey: apiKey, RunName: sr.Name, Halt: halt}
+	ps := r.server(ctx, inst, apiKey, ref)
+	run.MissingFeatures = ps.missing
+	cfg := load.Config{Load: sr.Load, BaseURL: inst.BaseURL(), Model: inst.Model(), APIKey: apiKey, RunName: sr.Name, Halt: halt,
+		Server: ps.loadFeatures()}
 	if cfg, err = load.ResolveLengthBuckets(cfg); err != nil {
 		run.Status, run.Error = results.StatusFailed, err.Error()
 		return run, false, fmt.Errorf("run %s: %w", sr.Name, err)
 	}
 	lc := load.Record(cfg.Load)
 	run.Load = &lc
-	// Start cold: the previous run's prompts must not be cache hits here.
-	run.PrefixCache = &results.CacheReset{Done: true}
-	if rerr := load.ResetPrefixCache(ctx, cfg.BaseURL, cfg.APIKey); rerr != nil {
-		run.PrefixCache = &results.CacheReset{Reason: rerr.Error()}
+	if msg := contextProblem(cfg.Workload, ps.contextLimit(cfg.Model), "max_model_len in /v1/models"); msg != "" {
+		now := r.now().UTC()
+		run.Status, run.Error, run.Started, run.Finished = results.StatusFailed, msg, now, now
+		return run, false, fmt.Errorf("run %s: %s", sr.Name, msg)
 	}
+	// Start cold: the previous run's prompts must not be cache hits here.
+	reset := serverprobe.ResetPrefixCache(ctx, serverprobe.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model}, ps.feats)
+	run.PrefixCache = &reset
 	r.progress.Report(RunStarted{
 		Index: r.done, Runs: r.total, Name: sr.Name, Scenario: sr.Scenario,
 		Requests: cfg.Requests, Warmup: cfg.Warmup, Duration: cfg.Duration,
 		Concurrency: cfg.Concurrency, Rate: cfg.Rate,
 	})
 
-	res, server, series, t0, t1, lerr := r.drive(ctx, cfg, inst)
+	res, server, series, t0, t1, lerr := r.drive(ctx, cfg, inst, ps.scrapes())
 	run.ServerSeries = series.server
 	run.GPUSeries = series.gpu
 	var health load.Health
@@ -107,7 +114,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	if err == nil {
 		run.Status = results.StatusOK
 		problems := append([]string(nil), health.Problems...)
-		p, unchecked := prefixHitProblem(cfg.Workload, run.Summary.Server)
+		p, unchecked := prefixHitProblem(cfg.Workload, run.Summary.Server, templateHits(cfg.Workload, ps.feats.TemplatePrefix, run.Summary.Requests))
 		if p != "" {
 			problems = append(problems, p)
 		}
@@ -130,7 +137,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 // every finished request is reported to Progress. The scraper is stopped and
 // the progress channel drained on every path out, a panic in load.Run
 // included, so no goroutine outlives the run.
-func (r *runner) drive(ctx context.Context, cfg load.Config, inst target.Instance) (res *load.Result, server *results.ServerMetrics, series driveSeries, t0, t1 time.Time, err error) {
+func (r *runner) drive(ctx context.Context, cfg load.Config, inst target.Instance, scrape bool) (res *load.Result, server *results.ServerMetrics, series driveSeries, t0, t1 time.Time, err error) {
 	sink := make(chan results.Record, sinkBuffer)
 	drained := make(chan struct{})
 	go func() {
@@ -139,16 +146,24 @@ func (r *runner) drive(ctx context.Context, cfg load.Config, inst target.Instanc
 			r.progress.Report(RequestDone{Record: rec})
 		}
 	}()
-	scraper := load.NewScraper(cfg.BaseURL, cfg.APIKey, r.opts.ScrapeInterval)
-	scraper.Start(ctx)
+	// A server whose probe found no /metrics llmgate reads is not scraped.
+	var scraper *load.Scraper
+	if scrape {
+		scraper = load.NewScraper(cfg.BaseURL, cfg.APIKey, r.opts.ScrapeInterval)
+		scraper.Start(ctx)
+	}
 	// Server metrics cover the measured phase only, as the latencies do.
 	gpus := startGPUSampler(ctx, inst, r.opts.GPUInterval, r.now)
 	cfg.OnMeasureStart = func() {
-		scraper.Restart(ctx)
+		if scraper != nil {
+			scraper.Restart(ctx)
+		}
 		gpus.Restart()
 	}
 	defer func() {
-		server, series.server = scraper.Stop()
+		if scraper != nil {
+			server, series.server = scraper.Stop()
+		}
 		series.gpu, series.gpuSummary = gpus.Stop()
 		close(sink) // load.Run has returned: nothing sends any more
 		<-drained
@@ -203,24 +218,48 @@ const MaxUndeclaredPrefixHitRate = 0.05
 
 // prefixHitProblem flags a run whose workload shares no prefix (random or
 // dataset prompts) but whose server reported prefix-cache hits above
-// MaxUndeclaredPrefixHitRate; "" when fine or unknown. With preemptions the
-// check cannot be made (a preempted request recomputed hits its own blocks)
-// and unchecked says so.
-func prefixHitProblem(wl runspec.Workload, server *results.ServerMetrics) (problem, unchecked string) {
+// MaxUndeclaredPrefixHitRate; "" when fine or unknown. template is the
+// hits the chat template's shared prefix accounts for (see templateHits):
+// real chat templates put the same tokens before every message, and vLLM
+// counts their cached blocks as hits, so they are left out of the check.
+// With preemptions the check cannot be made (a preempted request
+// recomputed hits its own blocks) and unchecked says so.
+func prefixHitProblem(wl runspec.Workload, server *results.ServerMetrics, template float64) (problem, unchecked string) {
 	switch wl.Kind {
 	case runspec.WorkloadRandom, runspec.WorkloadDataset, "":
 	default:
 		return "", "" // prefix, conversation and structured prompts share a prefix on purpose
 	}
-	switch {
-	case server == nil:
-		return "", ""
-	case server.Preemptions > 0:
-		return "", fmt.Sprintf("prefix-cache hits: not checked: %.0f preemptions (a preempted request recomputed hits its own cached blocks)", server.Preemptions)
-	case server.PrefixCacheHitRate <= MaxUndeclaredPrefixHitRate:
+	if server == nil {
 		return "", ""
 	}
-	return fmt.Sprintf("prefix-cache hit rate %.1f%% on a %s workload that shares no prefix (bound %.0f%%): the server answered from prompts cached before the run", 100*server.PrefixCacheHitRate, wl.Kind, 100*MaxUndeclaredPrefixHitRate), ""
+	if server.Preemptions > 0 {
+		return "", fmt.Sprintf("prefix-cache hits: not checked: %.0f preemptions (a preempted request recomputed hits its own cached blocks)", server.Preemptions)
+	}
+	rate := server.PrefixCacheHitRate
+	if template > 0 && server.PrefixCacheQueries > 0 {
+		rate = max(server.PrefixCacheHits-template, 0) / server.PrefixCacheQueries
+	}
+	if rate <= MaxUndeclaredPrefixHitRate {
+		return "", ""
+	}
+	what := ""
+	if template > 0 {
+		what = " beyond the chat template's shared prefix"
+	}
+	return fmt.Sprintf("prefix-cache hit rate %.1f%%%s on a %s workload that shares no prefix (bound %.0f%%): the server answered from prompts cached before the run", 100*rate, what, wl.Kind, 100*MaxUndeclaredPrefixHitRate), ""
+}
+
+// templateHits is the most prefix-cache hits, in tokens, the chat
+// template's shared prefix of prefix tokens (measured by the server's
+// probe, -1 unknown) can account for in a chat run of these requests: that
+// prefix once for every request but the first.
+func templateHits(wl runspec.Workload, prefix int, n results.Requests) float64 {
+	chat := wl.Chat || wl.Kind == runspec.WorkloadDataset
+	if !chat || prefix <= 0 {
+		return 0
+	}
+	return float64(prefix) * float64(max(n.Completed+n.Failed-1, 0))
 }
 
 // MaxLengthError is how far a run's mean prompt or answer length may be

@@ -98,6 +98,9 @@ func (r *runner) stop(ctx context.Context, gi int, ref string, inst interface {
 }) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.StopTimeout)
 	defer cancel()
+	if ti, ok := inst.(target.Instance); ok {
+		r.forget(ti)
+	}
 	t0 := r.now()
 	err := inst.Stop(sctx)
 	if err != nil {
@@ -112,7 +115,11 @@ func (r *runner) stop(ctx context.Context, gi int, ref string, inst interface {
 func (r *runner) spec(g *suite.Group) runspec.Target {
 	t := g.Target
 	if r.opts.TargetURL != "" {
-		return runspec.Target{Kind: runspec.KindEndpoint, Name: "target", URL: r.opts.TargetURL, Model: t.Model, APIKey: t.APIKey}
+		model := t.Model
+		if r.opts.TargetModel != "" {
+			model = r.opts.TargetModel
+		}
+		return runspec.Target{Kind: runspec.KindEndpoint, Name: "target", URL: r.opts.TargetURL, Model: model, APIKey: t.APIKey}
 	}
 	sp := t.Target
 	sp.Args = append(slices.Clone(t.Args), g.ServerArgs...)

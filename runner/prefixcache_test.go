@@ -23,7 +23,7 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 		t.Fatalf("%d runs, want 3", len(f.Runs))
 	}
 	for i, r := range f.Runs {
-		if r.PrefixCache == nil || !r.PrefixCache.Done {
+		if r.PrefixCache == nil || !r.PrefixCache.Done || r.PrefixCache.Unverified != "" {
 			t.Errorf("%s: prefix cache not reset: %+v", r.Name, r.PrefixCache)
 		}
 		if r.Summary.Server == nil {
@@ -51,24 +51,52 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 
 func TestPrefixHitProblem(t *testing.T) {
 	hits := &results.ServerMetrics{PrefixCacheHitRate: 0.5}
-	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, hits); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
+	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, hits, 0); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
 		t.Errorf("random workload with 50%% hits: problem %q", p)
 	}
-	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}); p != "" {
+	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}, 0); p != "" {
 		t.Errorf("2%% hits flagged: %q", p)
 	}
 	for _, kind := range []string{runspec.WorkloadPrefix, runspec.WorkloadConversation, runspec.WorkloadStructured} {
-		if p, _ := prefixHitProblem(runspec.Workload{Kind: kind}, hits); p != "" {
+		if p, _ := prefixHitProblem(runspec.Workload{Kind: kind}, hits, 0); p != "" {
 			t.Errorf("%s workload, which shares a prefix on purpose, flagged: %q", kind, p)
 		}
 	}
-	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, nil); p != "" {
+	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, nil, 0); p != "" {
 		t.Errorf("no server metrics flagged: %q", p)
 	}
 	// preempted requests recomputed hit their own blocks: not checked
-	p, u := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.11, Preemptions: 40})
+	p, u := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.11, Preemptions: 40}, 0)
 	if p != "" || !strings.Contains(u, "not checked: 40 preemptions") {
 		t.Errorf("with preemptions: problem %q, unchecked %q", p, u)
+	}
+}
+
+// TestPrefixHitProblemTemplate checks the chat template's shared prefix
+// is left out of the check: 16 template tokens cached per request of 256
+// tokens are 6.25 % of the queries, all of them the template's.
+func TestPrefixHitProblemTemplate(t *testing.T) {
+	chat := runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}
+	n := results.Requests{Completed: 100}
+	m := &results.ServerMetrics{PrefixCacheQueries: 100 * 256, PrefixCacheHits: 99 * 16, PrefixCacheHitRate: 99 * 16 / (100 * 256.0)}
+	if p, _ := prefixHitProblem(chat, m, 0); !strings.Contains(p, "hit rate 6.2%") {
+		t.Errorf("without the template's prefix: %q, want the run flagged at 6.2%%", p)
+	}
+	tmpl := templateHits(chat, 27, n)
+	if tmpl != 27*99 {
+		t.Errorf("template hits %v, want 27 × 99", tmpl)
+	}
+	if p, _ := prefixHitProblem(chat, m, tmpl); p != "" {
+		t.Errorf("the template's hits flagged: %q", p)
+	}
+	// hits beyond the template's still count
+	m2 := &results.ServerMetrics{PrefixCacheQueries: 100 * 256, PrefixCacheHits: 99*16 + 3000, PrefixCacheHitRate: 0.2}
+	if p, _ := prefixHitProblem(chat, m2, tmpl); !strings.Contains(p, "beyond the chat template's shared prefix") {
+		t.Errorf("3000 more hits: %q", p)
+	}
+	// token-id completions have no template
+	if got := templateHits(runspec.Workload{Kind: runspec.WorkloadRandom}, 27, n); got != 0 {
+		t.Errorf("completions template hits %v", got)
 	}
 }
 

@@ -12,8 +12,9 @@ type Progress interface {
 	Report(e Event)
 }
 
-// Event is one of PlanStarted, ServerStarting, ServerWaiting, ServerReady, ServerStopped,
-// RunStarted, RequestDone, RunFinished, PlanFinished and ConfirmStarted.
+// Event is one of PlanStarted, ServerStarting, ServerWaiting, ServerReady,
+// ServerProbed, ServerStopped, RunStarted, RequestDone, RunFinished,
+// PlanFinished and ConfirmStarted.
 type Event interface{ event() }
 
 // PlanStarted opens a plan: how much work lies ahead.
@@ -57,6 +58,14 @@ type ServerReady struct {
 	URL, Model string
 	// Err is why the target could not be started; nil when it is up.
 	Err error
+}
+
+// ServerProbed says what a group's server lacks of what llmgate uses
+// (serverprobe), each with its cost; every run on it records the same list.
+type ServerProbed struct {
+	Group   int
+	Target  string
+	Missing []results.MissingFeature
 }
 
 // ServerStopped says a group's target has been brought down.
@@ -109,6 +118,7 @@ func (PlanStarted) event()    {}
 func (ServerStarting) event() {}
 func (ServerWaiting) event()  {}
 func (ServerReady) event()    {}
+func (ServerProbed) event()   {}
 func (ServerStopped) event()  {}
 func (RunStarted) event()     {}
 func (RequestDone) event()    {}

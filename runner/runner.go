@@ -28,6 +28,9 @@ type Options struct {
 	// TargetURL, when set, sends every run to this running server instead
 	// of the suite's targets (an endpoint target).
 	TargetURL string
+	// TargetModel, when set, is the model to ask TargetURL's server for
+	// instead of the suite target's.
+	TargetModel string
 	// LogDir is where container logs go; "" means beside OutputPath.
 	LogDir string
 	// Progress receives events; nil means none.
@@ -91,6 +94,8 @@ type runner struct {
 	done     int // runs finished so far
 	envSet   bool
 	dirMade  bool // the results file's directory exists
+	// servers holds each started server's probe, from its first run to its stop.
+	servers map[target.Instance]*probedServer
 }
 
 func newRunner(s *suite.Suite, opts Options) *runner {

@@ -125,7 +125,7 @@ func ParseArgs(args []string) (Config, []string, error) {
 		case "max-model-len":
 			var s string
 			if s, err = next(); err == nil {
-				c.MaxModelLen, err = parseModelLen(s)
+				c.MaxModelLen, err = ParseModelLen(s)
 			}
 		case "enable-prefix-caching":
 			var on bool
@@ -226,9 +226,9 @@ func floatFlag(name string, next func() (string, error)) (float64, error) {
 	return f, nil
 }
 
-// parseModelLen accepts vLLM's forms: 4096, 4k, 1m (k = 1000 and m = 1e6,
-// K = 1024 and M = 1024*1024).
-func parseModelLen(s string) (int, error) {
+// ParseModelLen reads a --max-model-len value in vLLM's forms: 4096, 4k, 1m
+// (k = 1000 and m = 1e6, K = 1024 and M = 1024*1024).
+func ParseModelLen(s string) (int, error) {
 	mult := 1
 	t := s
 	switch {

@@ -118,6 +118,16 @@ func (c Config) profileName() string {
 	return DefaultProfile
 }
 
+// ContextLength is the context in tokens a simulator started with c
+// serves: its --max-model-len, else its profile's.
+func ContextLength(c Config) (int, error) {
+	r, err := c.resolve()
+	if err != nil {
+		return 0, err
+	}
+	return r.MaxModelLen, nil
+}
+
 // resolved is a Config with every default filled in and checked.
 type resolved struct {
 	Config
