@@ -10,6 +10,7 @@ import (
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/diagnose"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // HTML writes one self-contained page for cur: the verdict and comparison
@@ -36,6 +37,9 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 				d.FailedAsserts = append(d.FailedAsserts, compare.FailedAssert{Run: r.Name, Assert: a})
 			}
 		}
+	}
+	for _, m := range MissingFeatures(cur) {
+		d.Missing = append(d.Missing, htmlMissing{Feature: untrusted.Line(m.Feature), Runs: untrusted.Line(m.runsPhrase(len(cur.Runs))), Cost: untrusted.Line(m.Cost)})
 	}
 	if c != nil {
 		d.Headline = Headline(c)
@@ -130,6 +134,8 @@ func sweepChart(s sweep, k diagnose.Knee) template.HTML {
 
 type htmlRow struct{ Run, Metric, Estimator, Verdict, Baseline, Current, Delta, Band, Reason string }
 
+type htmlMissing struct{ Feature, Runs, Cost string }
+
 type htmlData struct {
 	Title, Created, Headline, RunTable string
 	// RunTableStyle sizes the run table's font so its widest line fits.
@@ -141,7 +147,9 @@ type htmlData struct {
 	Runs          []*results.Run
 	FailedAsserts []compare.FailedAssert
 	Warnings      []string
-	Charts        []template.HTML
+	// Missing are the server features the runs' servers lacked.
+	Missing []htmlMissing
+	Charts  []template.HTML
 	// RunCharts are each run's charts: latency CDFs, server and GPU series.
 	RunCharts [][]template.HTML
 }
@@ -168,6 +176,9 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 {{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l n">{{.Metric}}</td><td class="l n">{{.Estimator}}</td><td class="n">{{.Baseline}}</td><td class="n">{{.Current}}</td><td class="chg">{{.Delta}}</td><td class="n">{{.Band}}</td><td class="l why">{{.Reason}}</td></tr>
 {{end}}</table>
 {{end}}{{if .FailedAsserts}}<h2>Failed asserts</h2><ul>{{range .FailedAsserts}}<li>{{.Run}}: <b>{{.Assert.Name}}</b> <code>{{.Assert.Condition}}</code>{{with .Assert.Message}} — {{.}}{{end}}</li>{{end}}</ul>
+{{end}}{{if .Missing}}<h2>Server features missing</h2><table><tr><th>feature</th><th class="l">runs</th><th class="l">what llmgate did without it</th></tr>
+{{range .Missing}}<tr><td><code>{{.Feature}}</code></td><td class="l">{{.Runs}}</td><td class="l">{{.Cost}}</td></tr>
+{{end}}</table>
 {{end}}<h2>Runs</h2>
 <pre style="{{.RunTableStyle}}">{{.RunTable}}</pre>
 {{if .Charts}}<h2>Sweeps: throughput against latency</h2><div class="charts">{{range .Charts}}{{.}}{{end}}</div>

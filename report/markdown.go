@@ -94,6 +94,9 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 		m.line("")
 	}
+	if c.Current != nil {
+		mdMissing(m, c.Current)
+	}
 	if runs := c.RerunRuns(); len(runs) > 0 {
 		m.line("🔁 Rerun to confirm: " + mdCode(strings.Join(runs, ", ")) + " — a single run is within run-to-run drift of the band.")
 		m.line("")
@@ -151,6 +154,21 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.close(fmt.Sprintf("_Truncated: %d more lines did not fit in %d characters; see the JSON or HTML report for everything._", m.dropped, limit))
 	}
 	return m.b.String()
+}
+
+// mdMissing lists the server features the runs' servers lacked, with
+// what that cost: "- `/metrics` (every run): no server.* metrics ...".
+func mdMissing(m *mdBuilder, cur *results.File) {
+	rows := MissingFeatures(cur)
+	if len(rows) == 0 {
+		return
+	}
+	m.line("🔌 **Server features missing** (what llmgate did without them):")
+	m.line("")
+	for _, r := range rows {
+		m.line("- " + untrusted.Code(r.Feature) + " (" + mdEscape(r.runsPhrase(len(cur.Runs))) + "): " + untrusted.Markdown(r.Cost))
+	}
+	m.line("")
 }
 
 // mdCapacity lists each capacity search's answer beside the baseline's:

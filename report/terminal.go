@@ -48,6 +48,11 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 			fmt.Fprintf(&b, "  %s: %s\n", n.Run, n.Reason)
 		}
 	}
+	if c.Current != nil {
+		if m := MissingText(c.Current); m != "" {
+			b.WriteString("\n" + m)
+		}
+	}
 	if len(c.Warnings) > 0 {
 		b.WriteString("\nwarnings:\n")
 		for _, w := range c.Warnings {

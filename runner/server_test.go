@@ -66,3 +66,23 @@ func TestServerProbedOnce(t *testing.T) {
 		t.Errorf("model recorded %q, want the served name tiny:latest", f.Environment.Model)
 	}
 }
+
+// TestRunRefusesContextOverflow checks runs that need more tokens than the
+// served model's max_model_len fail before their first request, naming
+// the limit.
+func TestRunRefusesContextOverflow(t *testing.T) {
+	srv := fakeserver.Start(t, fakeserver.VLLM("m", 20))
+	s := loadSuite(t, "twochats.hcl", nil)
+	f, err := Run(context.Background(), s, Options{TargetURL: srv.URL})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, r := range f.Runs {
+		if r.Status != results.StatusFailed || !strings.Contains(r.Error, "need up to 36 tokens (input 32 + output 4 tokens) but the model's context is 20 tokens (max_model_len in /v1/models)") {
+			t.Errorf("%s: %s: %s", r.Name, r.Status, r.Error)
+		}
+	}
+	if n := srv.Hits(fakeserver.PathChat); n > 1 { // the probe's chat check only
+		t.Errorf("%d chat requests sent", n)
+	}
+}

@@ -56,6 +56,9 @@ func Probe(ctx context.Context, o Options) *Features {
 		f.ModelsError = err.Error()
 	}
 	f.Model = o.Model
+	if m, _, ok := Find(models, o.Model); ok {
+		f.Model = m.ID // the name the server lists ("tiny:latest" for "tiny")
+	}
 	if f.Model == "" && len(models) == 1 {
 		f.Model = models[0].ID
 	}

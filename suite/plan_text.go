@@ -179,3 +179,18 @@ func (e *errWriter) printf(format string, a ...any) {
 		_, e.err = fmt.Fprintf(e.w, format, a...)
 	}
 }
+
+// WithEndpoint is the plan as `--target URL` runs it: every group sent to
+// the running server at url, asking for model ("" keeps each target's),
+// its server_args dropped (a running server cannot take them).
+func (p *Plan) WithEndpoint(url, model string) *Plan {
+	out := &Plan{}
+	for _, g := range p.Groups {
+		t := &Target{Target: runspec.Target{Kind: runspec.KindEndpoint, Name: "target", URL: url, Model: model}}
+		if model == "" && g.Target != nil {
+			t.Model = g.Target.Model
+		}
+		out.Groups = append(out.Groups, &Group{Target: t, Runs: g.Runs})
+	}
+	return out
+}

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"flag"
-	"net/url"
+	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/progress"
 	"github.com/llmgate/llmgate/runner"
+	"github.com/llmgate/llmgate/serverprobe"
 	"github.com/llmgate/llmgate/suite"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 )
@@ -41,21 +43,65 @@ func suiteVars(flags []string) (map[string]string, error) {
 	return vars, nil
 }
 
-// checkTargetURL checks --target: empty, or a server's http(s) base URL.
-func checkTargetURL(s string) error {
+// checkTargetURL checks --target: empty, or a server's http(s) base URL
+// (a trailing /v1, the OpenAI SDK's way, is the root plus /v1); --model
+// needs it.
+func checkTargetURL(s, model string) error {
 	if s == "" {
+		if model != "" {
+			return usagef("--model %q names the model to ask --target's server for: give --target URL too", model)
+		}
 		return nil
 	}
-	if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if _, err := serverprobe.BaseURL(s); err != nil {
 		return usagef("--target %q: want a server's base URL such as http://127.0.0.1:8000", s)
 	}
 	return nil
+}
+
+// modelFlagHelp describes --model.
+const modelFlagHelp = "ask --target's server for `MODEL` (default: the suite target's model, or the one model the server lists)"
+
+// contextDiagnostics are the runs of p whose requests cannot fit the
+// context their target's model is known to have (runner.ContextProblems),
+// as errors at their scenario block.
+func contextDiagnostics(s *suite.Suite, p *suite.Plan) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, cp := range runner.ContextProblems(p) {
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Workload does not fit the model's context",
+			Detail: fmt.Sprintf("Run %s: %s.", cp.Run, cp.Message)}
+		for _, sc := range s.Scenarios {
+			if sc.Name == cp.Scenario {
+				d.Subject = sc.DeclRange.Ptr()
+			}
+		}
+		diags = append(diags, d)
+	}
+	return diags
+}
+
+// checkContexts prints the context diagnostics of p and fails with exit 2
+// when there are any; a plan sent to --target is not checked (its
+// server's context is known only once it answers).
+func checkContexts(e *env, s *suite.Suite, p *suite.Plan, targetURL string) error {
+	if targetURL != "" {
+		return nil
+	}
+	diags := contextDiagnostics(s, p)
+	if len(diags) == 0 {
+		return nil
+	}
+	if err := suite.WriteDiagnostics(e.stderr, s.Files, diags, colorDiagnostics(e)); err != nil {
+		return err
+	}
+	return errReported{exitUsage}
 }
 
 // runFlags are the flags run and gate share: the suite's variables, which
 // of its runs, against what, and where the results and logs go.
 type runFlags struct {
 	out, targetURL, logDir string
+	model                  string
 	vars, only             stringList
 	abVars                 stringList
 	shard                  shardFlag
@@ -69,6 +115,7 @@ func (f *runFlags) register(fs *flag.FlagSet, outHelp string) {
 	fs.Var(&f.abVars, "ab-var", abFlagHelp)
 	fs.Var(&f.only, "only", "run only the runs or scenarios called `NAME` (repeatable)")
 	fs.StringVar(&f.targetURL, "target", "", "send every run to the running server at `URL` instead of the suite's targets")
+	fs.StringVar(&f.model, "model", "", modelFlagHelp)
 	fs.StringVar(&f.logDir, "log-dir", "", "write container logs to `DIR` (default: beside the results file)")
 	f.shard.register(fs, "run")
 }
@@ -79,7 +126,7 @@ func (f *runFlags) check() (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTargetURL(f.targetURL); err != nil {
+	if err := checkTargetURL(f.targetURL, f.model); err != nil {
 		return nil, err
 	}
 	if f.out == "" {
@@ -100,17 +147,21 @@ func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePat
 	if err := checkFileLimit(plan, true); err != nil {
 		return runner.Options{}, err
 	}
+	if err := checkContexts(e, s, plan, f.targetURL); err != nil {
+		return runner.Options{}, err
+	}
 	// testcontainers prints a ten-line Docker banner through its default
 	// logger the first time it meets the daemon: not llmgate's output.
 	tclog.SetDefault(tclog.NewNoopLogger())
 	return runner.Options{
-		Plan:       plan,
-		OutputPath: f.out,
-		TargetURL:  f.targetURL,
-		LogDir:     f.logDir,
-		Progress:   progress.NewRenderer(e.stdout, e.stdoutTTY, e.getenv("GITHUB_ACTIONS") == "true"),
-		Env:        runner.DetectEnvironment(ctx, e.getenv, filepath.Dir(suitePath), version()),
-		PlanInfo:   info,
+		Plan:        plan,
+		OutputPath:  f.out,
+		TargetURL:   f.targetURL,
+		TargetModel: f.model,
+		LogDir:      f.logDir,
+		Progress:    progress.NewRenderer(e.stdout, e.stdoutTTY, e.getenv("GITHUB_ACTIONS") == "true"),
+		Env:         runner.DetectEnvironment(ctx, e.getenv, filepath.Dir(suitePath), version()),
+		PlanInfo:    info,
 	}, nil
 }
 

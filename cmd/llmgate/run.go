@@ -134,6 +134,9 @@ func runFinish(e *env, f *results.File, out string, runErr error) error {
 		if err := report.RunTable(e.stdout, f); err != nil {
 			return err
 		}
+		if m := report.MissingText(f); m != "" {
+			fmt.Fprint(e.stdout, "\n"+m)
+		}
 	}
 	if f != nil {
 		state := ""

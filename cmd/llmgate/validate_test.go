@@ -102,3 +102,60 @@ func TestValidateUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateRefusesContextOverflow checks the default workload (1024 in,
+// 128 out) on the tiny profile (context 1024) is refused at validate, at
+// the scenario, and that run refuses it before starting anything; with
+// --target (context unknown until the server answers) it plans.
+func TestValidateRefusesContextOverflow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tiny.hcl")
+	src := `suite "s" {}
+simulator "sim" { profile = "tiny" }
+scenario "defaults" {
+  target = simulator.sim
+  load {
+    concurrency = 1
+    requests    = 2
+  }
+}
+scenario "fits" {
+  target = simulator.sim
+  workload {
+    input_tokens  = 900
+    output_tokens = 124
+  }
+  load {
+    concurrency = 1
+    requests    = 2
+  }
+}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := validateCLI(t, "validate", path)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", code, errOut)
+	}
+	flat := strings.Join(strings.Fields(errOut), " ")
+	for _, want := range []string{"tiny.hcl:3:1: Error: Workload does not fit the model's context",
+		"Run defaults: its requests need up to 1152 tokens (input 1024 + output 128 tokens) but the model's context is 1024 tokens (the context of simulator profile tiny)"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "Run fits") {
+		t.Errorf("900 + 124 = 1024 fits, but was flagged:\n%s", errOut)
+	}
+	code, _, errOut = validateCLI(t, "run", path, "-o", filepath.Join(t.TempDir(), "r.json"))
+	if code != exitUsage || !strings.Contains(errOut, "does not fit") {
+		t.Errorf("run: exit %d, want 2 before starting anything; stderr:\n%s", code, errOut)
+	}
+	code, out, errOut := validateCLI(t, "validate", "--plan", "--target", "http://127.0.0.1:11434/v1", "--model", "tiny", path)
+	if code != exitPass || !strings.Contains(out, "endpoint.target (url http://127.0.0.1:11434/v1, model tiny)") {
+		t.Errorf("--plan --target: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut := validateCLI(t, "validate", "--model", "tiny", path); code != exitUsage || !strings.Contains(errOut, "give --target URL too") {
+		t.Errorf("--model without --target: exit %d, %s", code, errOut)
+	}
+}
