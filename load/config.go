@@ -49,6 +49,9 @@ type ServerFeatures struct {
 	// IdleTimeout is how long the server keeps an idle keep-alive
 	// connection open before closing it; 0 when unknown.
 	IdleTimeout time.Duration
+	// MaxModelLen is the served model's context from /v1/models; 0 when
+	// the server does not say.
+	MaxModelLen int
 }
 
 // halted reports whether c.Halt is closed.
@@ -78,5 +81,6 @@ func Record(c runspec.Load) results.LoadConfig {
 		Workload: kind, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
 		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, ThinkTimeS: w.ThinkTime.Seconds(), LengthBuckets: w.LengthBuckets,
 		LengthQuantiles: w.LengthQuantiles, LengthBucketNames: w.LengthBucketNames, Chat: w.Chat, TextPrompts: w.TextPrompts,
+		DatasetFilter: w.DatasetFilter,
 	}
 }

@@ -1,11 +1,13 @@
 package load
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -21,6 +23,7 @@ type datasetWorkload struct {
 
 type datasetEntry struct {
 	prompt    string
+	answer    string // the dataset's answer, whose length sets maxTokens
 	maxTokens int
 }
 
@@ -49,7 +52,7 @@ func newDatasetWorkload(w runspec.Workload, seed int64, b bodyMaker) (*datasetWo
 		for i := 0; i+1 < len(c.Conversations); i++ {
 			q, a := c.Conversations[i], c.Conversations[i+1]
 			if isHuman(q.From) && !isHuman(a.From) && strings.TrimSpace(q.Value) != "" && a.Value != "" {
-				dw.entries = append(dw.entries, datasetEntry{prompt: q.Value, maxTokens: max(1, (len(a.Value)+3)/4)})
+				dw.entries = append(dw.entries, datasetEntry{prompt: q.Value, answer: a.Value, maxTokens: estimateTokens(a.Value)})
 				break
 			}
 		}
@@ -62,6 +65,9 @@ func newDatasetWorkload(w runspec.Workload, seed int64, b bodyMaker) (*datasetWo
 	return dw, nil
 }
 
+// estimateTokens is a text's length at a token per 4 bytes, at least 1.
+func estimateTokens(s string) int { return max(1, (len(s)+3)/4) }
+
 func isHuman(from string) bool {
 	return from == "human" || from == "user"
 }
@@ -71,4 +77,79 @@ func isHuman(from string) bool {
 func (dw *datasetWorkload) next(s slot) *request {
 	e := dw.entries[s.seq%len(dw.entries)]
 	return dw.b.chat([]message{{Role: "user", Content: e.prompt}}, e.maxTokens, nil)
+}
+
+// vllm bench serve's bounds for ShareGPT entries (its is_valid_sequence):
+// a prompt or an answer under 4 tokens, a prompt over 1024, or both over
+// 2048 are left out.
+const (
+	vllmBenchMinLen       = 4
+	vllmBenchMaxPromptLen = 1024
+	vllmBenchMaxTotalLen  = 2048
+	// maxFitChecks bounds the /tokenize calls of a fit check: entries
+	// past it are estimated.
+	maxFitChecks = 4096
+)
+
+// fit checks the entries the run will use against the model's context
+// (cfg.Server.MaxModelLen, when known) and, with the vllm_bench filter,
+// vllm bench serve's bounds, in the order the run takes them; with a
+// filter, it drops those that fail. Lengths come from the server's
+// /tokenize when it has one (the prompt as the chat request sends it, for
+// the context; prompt and answer as plain text, for vllm bench's bounds,
+// which its tokenizer counts so), else from a token per 4 bytes.
+func (dw *datasetWorkload) fit(ctx context.Context, cfg Config) (*results.DatasetFit, error) {
+	f := &results.DatasetFit{Filter: cfg.Workload.DatasetFilter, Context: cfg.Server.MaxModelLen, Method: "tokenize"}
+	want := len(dw.entries)
+	if cfg.Requests > 0 {
+		want = min(want, cfg.Requests+cfg.Warmup)
+	}
+	useTokenize, calls := !cfg.Server.NoTokenize, 0
+	count := func(chat bool, text string) int {
+		if useTokenize && calls < maxFitChecks {
+			calls++
+			if n, err := tokenize(ctx, cfg, chat, text); err == nil {
+				return n
+			}
+			useTokenize = false // no /tokenize after all: estimate the rest
+		}
+		f.Method = "estimate"
+		return estimateTokens(text)
+	}
+	kept := make([]datasetEntry, 0, len(dw.entries))
+	done := func() bool {
+		if f.Filter != "" {
+			return len(kept) >= want // enough entries kept
+		}
+		return f.Checked >= want // every entry the run uses looked at
+	}
+	for i, e := range dw.entries {
+		if done() {
+			kept = append(kept, dw.entries[i:]...)
+			break
+		}
+		f.Checked++
+		drop := false
+		if f.Context > 0 {
+			prompt := count(true, e.prompt)
+			if prompt >= f.Context || prompt+e.maxTokens > f.Context {
+				f.Unfit++
+				drop = f.Filter != ""
+			}
+		}
+		if !drop && f.Filter == runspec.DatasetFilterVLLMBench {
+			p, a := count(false, e.prompt), count(false, e.answer)
+			drop = p < vllmBenchMinLen || a < vllmBenchMinLen || p > vllmBenchMaxPromptLen || p+a > vllmBenchMaxTotalLen
+		}
+		if drop {
+			f.Dropped++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	if len(kept) == 0 {
+		return f, fmt.Errorf("dataset workload: dataset_filter = %q left none of %d entries (%d cannot fit the model's context of %d tokens)", f.Filter, f.Checked, f.Unfit, f.Context)
+	}
+	dw.entries = kept
+	return f, nil
 }

@@ -30,6 +30,9 @@ type Result struct {
 	MaxInFlight int
 	// Calibration says how prompt lengths were made to match the workload.
 	Calibration results.Calibration
+	// Dataset is what a dataset workload's entries showed against the
+	// model's context; nil for other workloads.
+	Dataset *results.DatasetFit
 }
 
 // Run drives one run described by cfg: it opens and warms the connection
@@ -71,6 +74,12 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, cfg.BaseURL, err)
 	}
 	cal := calibrate(ctx, cfg, cl, wl)
+	var fit *results.DatasetFit
+	if dw, ok := wl.(*datasetWorkload); ok {
+		if fit, err = dw.fit(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
 
 	r := &runner{cfg: cfg, wl: wl, cl: cl, origin: time.Now(), sink: sink, in: make(chan results.Record, 1024)}
 	collected := make(chan struct{})
@@ -90,7 +99,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	<-collected
 
 	sort.Slice(r.recs, func(i, j int) bool { return r.recs[i].Seq < r.recs[j].Seq })
-	res := &Result{Records: r.recs, Start: r.ph.start, End: end, MaxInFlight: int(r.maxInflight.Load()), Calibration: cal}
+	res := &Result{Records: r.recs, Start: r.ph.start, End: end, MaxInFlight: int(r.maxInflight.Load()), Calibration: cal, Dataset: fit}
 	if allUnreachable(r.recs) {
 		return res, fmt.Errorf("%w: %s: every request failed to connect: %s", ErrUnreachable, cfg.BaseURL, r.recs[0].Error)
 	}

@@ -283,6 +283,14 @@ func describeRun(r *results.Run) (head, figures string) {
 	if len(r.InvalidReasons) > 0 {
 		fmt.Fprintf(&b, " (invalid: %s)", strings.Join(r.InvalidReasons, "; "))
 	}
+	if d := r.Dataset; d != nil {
+		switch {
+		case d.Dropped > 0:
+			fmt.Fprintf(&b, " (dataset_filter %s left out %d of %d entries checked)", d.Filter, d.Dropped, d.Checked)
+		case d.Unfit > 0:
+			fmt.Fprintf(&b, " (%d of %d dataset entries cannot fit the model's context of %d tokens and were refused; dataset_filter = \"context\" leaves them out)", d.Unfit, d.Checked, d.Context)
+		}
+	}
 	return b.String(), figures
 }
 

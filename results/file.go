@@ -119,6 +119,9 @@ type Run struct {
 	// PrefixCache says whether the server's prefix cache was reset before
 	// the run; nil in files written before llmgate reset it.
 	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`
+	// Dataset is what a dataset run found of its entries' fit; nil for
+	// other workloads.
+	Dataset *DatasetFit `json:"dataset,omitempty"`
 	// MissingFeatures are the features llmgate uses that the run's server
 	// lacked, each with its cost; nil when it had them all (or the file
 	// predates the probe).

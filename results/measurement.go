@@ -61,6 +61,29 @@ type LoadConfig struct {
 	Chat bool `json:"chat,omitempty"`
 	// TextPrompts is true when /v1/completions was asked for text prompts.
 	TextPrompts bool `json:"text_prompts,omitempty"`
+	// DatasetFilter is the dataset workload's dataset_filter ("": none).
+	DatasetFilter string `json:"dataset_filter,omitempty"`
+}
+
+// DatasetFit is what a dataset run found of its entries against the
+// model's context (and, with the vllm_bench filter, vllm bench serve's
+// ShareGPT bounds) before its first request.
+type DatasetFit struct {
+	// Filter is the workload's dataset_filter ("": none, entries are kept).
+	Filter string `json:"filter,omitempty"`
+	// Context is the model's context in tokens, 0 when the server did not say.
+	Context int `json:"context,omitempty"`
+	// Method is how lengths were counted: "tokenize" (the server's
+	// /tokenize) or "estimate" (a token per 4 bytes).
+	Method string `json:"method"`
+	// Checked counts the entries looked at (those the run uses, up to a bound).
+	Checked int `json:"checked"`
+	// Unfit counts those whose prompt and answer cannot fit the context:
+	// the server refuses them (400) unless they were dropped.
+	Unfit int `json:"unfit,omitempty"`
+	// Dropped counts the entries the filter left out (Unfit included when
+	// it drops them).
+	Dropped int `json:"dropped,omitempty"`
 }
 
 // Calibration says how a run made its text prompts the requested length:

@@ -72,6 +72,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		run.Summary.GPU = series.gpuSummary
 		cal := res.Calibration
 		run.Calibration = &cal
+		run.Dataset = res.Dataset
 		run.Lengths = a.Lengths
 		health = h
 		run.Unchecked = h.Unchecked

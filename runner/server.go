@@ -62,6 +62,9 @@ func (ps *probedServer) loadFeatures() load.ServerFeatures {
 	if f.TokenIDs.Known && !f.TokenIDs.Supported {
 		sf.TokenIDsRefused = f.TokenIDs.Note
 	}
+	if m, ok := f.ModelCard(f.Model); ok {
+		sf.MaxModelLen = m.MaxModelLen
+	}
 	if ps.idle != nil {
 		if d, closed, _ := ps.idle.Result(); closed {
 			sf.IdleTimeout = d

@@ -11,6 +11,15 @@ const (
 	WorkloadDataset      = "dataset"
 )
 
+// Dataset filters (Workload.DatasetFilter).
+const (
+	DatasetFilterContext   = "context"
+	DatasetFilterVLLMBench = "vllm_bench"
+)
+
+// DatasetFilters are the values dataset_filter takes, "none" for "".
+var DatasetFilters = []string{"none", DatasetFilterContext, DatasetFilterVLLMBench}
+
 // WorkloadKinds are the Workload constants, in the order suites list them.
 var WorkloadKinds = []string{WorkloadRandom, WorkloadPrefix, WorkloadStructured, WorkloadConversation, WorkloadDataset}
 
@@ -46,6 +55,12 @@ type Workload struct {
 	LengthBucketNames []string
 	// DatasetPath is a ShareGPT-format JSON file for the dataset workload.
 	DatasetPath string
+	// DatasetFilter is which of a dataset's entries the run leaves out:
+	// "" none (those that cannot fit the model's context are counted and
+	// reported, and fail), DatasetFilterContext those that cannot fit,
+	// DatasetFilterVLLMBench those `vllm bench serve` leaves out of a
+	// ShareGPT file (and those that cannot fit).
+	DatasetFilter string
 	// Chat sends text prompts over /v1/chat/completions instead of token ids
 	// over /v1/completions.
 	Chat bool

@@ -615,3 +615,36 @@ func TestLengthBucketsDecoded(t *testing.T) {
 		t.Errorf("length_buckets (-want +got):\n%s", diff)
 	}
 }
+
+func TestDatasetFilter(t *testing.T) {
+	ds := filepath.Join(t.TempDir(), "sharegpt.json")
+	if err := os.WriteFile(ds, []byte(`[]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := func(filter string) string {
+		return `simulator "sim" {}
+defaults { target = simulator.sim }
+scenario "a" {
+  workload {
+    kind           = "dataset"
+    dataset        = "` + ds + `"
+    dataset_filter = "` + filter + `"
+  }
+  load {
+    concurrency = 1
+    requests    = 2
+  }
+}
+`
+	}
+	for filter, want := range map[string]string{"none": "", "context": runspec.DatasetFilterContext, "vllm_bench": runspec.DatasetFilterVLLMBench} {
+		s := mustLoad(t, src(filter), Options{})
+		if got := s.Plan().Runs()[0].Load.Workload.DatasetFilter; got != want {
+			t.Errorf("dataset_filter = %q: %q, want %q", filter, got, want)
+		}
+	}
+	errs := errorsOf(t, src("vllm-bench"))
+	if len(errs) != 1 || !strings.Contains(errs[0], `Unknown dataset_filter; dataset_filter = "vllm-bench": it is one of none, context, vllm_bench`) || !strings.Contains(errs[0], `Did you mean "vllm_bench"?`) {
+		t.Errorf("errors %q", errs)
+	}
+}

@@ -121,6 +121,9 @@ func DescribeWorkload(w runspec.Workload) string {
 		parts = append(parts, fmt.Sprintf("%d turns", w.Turns))
 	case runspec.WorkloadDataset:
 		parts = append(parts, "dataset "+w.DatasetPath)
+		if w.DatasetFilter != "" {
+			parts = append(parts, "dataset_filter "+w.DatasetFilter)
+		}
 	}
 	if b := describeBuckets(w); b != "" {
 		parts = append(parts, b)

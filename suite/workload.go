@@ -38,6 +38,7 @@ type workloadBlock struct {
 	LengthQuant  *hcl.Attribute `hcl:"length_quantiles,optional"`
 	BucketNames  *hcl.Attribute `hcl:"length_bucket_names,optional"`
 	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
+	DatasetFilt  *hcl.Attribute `hcl:"dataset_filter,optional"`
 	Chat         *hcl.Attribute `hcl:"chat,optional"`
 	TextPrompts  *hcl.Attribute `hcl:"text_prompts,optional"`
 	IgnoreEOS    *hcl.Attribute `hcl:"ignore_eos,optional"`
@@ -98,6 +99,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, dir string, whe
 	onlyFor(b.Turns, runspec.WorkloadConversation)
 	onlyFor(b.ThinkTime, runspec.WorkloadConversation)
 	onlyFor(b.Dataset, runspec.WorkloadDataset)
+	onlyFor(b.DatasetFilt, runspec.WorkloadDataset)
 
 	if w.Kind == runspec.WorkloadPrefix {
 		positive(b.PrefixTokens, &w.PrefixTokens, 0, "prefix length")
@@ -134,6 +136,15 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, dir string, whe
 				ev.errorAt(b.Dataset, "Dataset not found", "%v.", err)
 			} else {
 				w.DatasetPath = p
+			}
+		}
+		if f, ok := ev.str(b.DatasetFilt); ok {
+			switch {
+			case !contains(runspec.DatasetFilters, f):
+				ev.errorAt(b.DatasetFilt, "Unknown dataset_filter", "dataset_filter = %q: it is one of %s (none keeps every entry and counts those that cannot fit; context drops them; vllm_bench drops what vllm bench serve drops of a ShareGPT file: prompts or answers under 4 tokens, prompts over 1024, both over 2048).%s",
+					f, strings.Join(runspec.DatasetFilters, ", "), didYouMean(f, runspec.DatasetFilters))
+			case f != "none":
+				w.DatasetFilter = f
 			}
 		}
 	}
