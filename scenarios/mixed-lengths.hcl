@@ -25,8 +25,10 @@ suite "mixed-lengths" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
-# The prefill budget per engine step: --var max_batched_tokens=64 shows
-# what chunking long prompts finely costs each bucket.
+# The prefill budget per engine step: --var max_batched_tokens=1024 shows
+# what chunking long prompts finely costs each bucket. vLLM refuses to start
+# with fewer batched tokens than --max-num-seqs (1024 by default on an
+# H100), so 1024 is as fine as it goes without a lower --max-num-seqs.
 variable "max_batched_tokens" { default = 8192 }
 
 # No GPU at hand? --var simulate=true runs every scenario on the embedded

@@ -20,10 +20,19 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /detokenize", s.handleDetokenize)
 	// vLLM serves this when started with VLLM_SERVER_DEV_MODE=1; the
 	// simulator always does, so that runs on one server can start cold.
+	// Like vLLM it answers 200 whether or not the cache was reset: its
+	// engine resets only when no request holds KV blocks, and says so in
+	// its log alone.
 	mux.HandleFunc("POST /reset_prefix_cache", func(w http.ResponseWriter, r *http.Request) {
-		if !s.eng.resetPrefixCache() {
-			writeJSON(w, http.StatusConflict, newAPIError(http.StatusConflict, "ConflictError", "cannot reset the prefix cache while requests hold KV blocks"))
+		s.logf("Resetting prefix cache...")
+		switch inUse := s.eng.resetPrefixCache(); {
+		case inUse < 0:
+			writeError(w, newAPIError(http.StatusInternalServerError, "InternalServerError", "the engine has stopped"))
 			return
+		case inUse > 0:
+			s.logf("WARNING: Failed to reset prefix cache because some blocks (%d) are not freed yet", inUse)
+		default:
+			s.logf("Successfully reset prefix cache")
 		}
 		w.WriteHeader(http.StatusOK)
 	})

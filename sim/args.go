@@ -15,7 +15,7 @@ var ErrHelp = flag.ErrHelp
 // this list swallows the next argument when that does not start with "-".
 var vllmBoolFlags = map[string]bool{
 	"enforce-eager": true, "trust-remote-code": true, "disable-log-requests": true,
-	"disable-log-stats": true, "enable-log-requests": true, "enable-chunked-prefill": true,
+	"disable-log-stats": true, "enable-log-requests": true,
 	"enable-auto-tool-choice": true, "disable-frontend-multiprocessing": true,
 	"enable-lora": true, "enable-prompt-tokens-details": true, "enable-force-include-usage": true,
 	"disable-fastapi-docs": true, "enable-server-load-tracking": true, "headless": true,
@@ -34,7 +34,10 @@ const FlagHelp = `vLLM flags (same names and meaning as 'vllm serve'):
   --port PORT                     listen port (default 8000)
   --gpu-memory-utilization F      fraction of GPU memory for weights+activations+KV (default 0.9)
   --max-num-seqs N                max sequences in a batch (default: vLLM's for the GPU)
-  --max-num-batched-tokens N      token budget of one engine step (chunked prefill)
+  --max-num-batched-tokens N      token budget of one engine step (chunked prefill); at least
+                                  --max-num-seqs, as vLLM requires
+  --[no-]enable-chunked-prefill   accepted; without it --max-num-batched-tokens must be at least
+                                  --max-model-len (vLLM's check); prefills are chunked always
   --max-model-len N               max prompt+output tokens (default: the model's)
   --enable-prefix-caching         reuse KV blocks of shared prefixes (default on)
   --no-enable-prefix-caching      turn prefix caching off
@@ -135,6 +138,14 @@ func ParseArgs(args []string) (Config, []string, error) {
 			var on bool
 			on, err = boolean(true)
 			c.NoPrefixCaching = on
+		case "enable-chunked-prefill":
+			var on bool
+			on, err = boolean(true)
+			c.NoChunkedPrefill = !on
+		case "no-enable-chunked-prefill":
+			var on bool
+			on, err = boolean(true)
+			c.NoChunkedPrefill = on
 		case "kv-cache-dtype":
 			c.KVCacheDtype, err = next()
 		case "tensor-parallel-size", "tp":
@@ -180,6 +191,9 @@ func ParseArgs(args []string) (Config, []string, error) {
 		if err != nil {
 			return c, warnings, err
 		}
+	}
+	if c.NoChunkedPrefill {
+		warnings = append(warnings, "WARNING: the simulator prefills in chunks even with chunked prefill turned off (vLLM's start-up check for it is made)")
 	}
 	switch len(positional) {
 	case 0:

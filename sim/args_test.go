@@ -149,3 +149,32 @@ func TestProfileFromModel(t *testing.T) {
 		t.Errorf("unknown model: profile %s, %v; want %s", r.Profile, err, DefaultProfile)
 	}
 }
+
+// TestBatchedTokensRefused checks the simulator refuses at start-up what
+// vLLM's SchedulerConfig refuses: fewer batched tokens than sequences, and
+// without chunked prefill fewer than the context.
+func TestBatchedTokensRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		// the H100 default of 1024 sequences needs at least 1024 tokens a step
+		{[]string{"--max-num-batched-tokens", "64"}, "max_num_batched_tokens (64) must be greater than or equal to max_num_seqs (1024)"},
+		{[]string{"--profile", "tiny", "--max-num-seqs", "128", "--max-num-batched-tokens", "100"}, "max_num_batched_tokens (100) must be greater than or equal to max_num_seqs (128)"},
+		{[]string{"--profile", "tiny", "--no-enable-chunked-prefill", "--max-num-batched-tokens", "512"}, "max_num_batched_tokens (512) is smaller than max_model_len (1024)"},
+		{[]string{"--profile", "tiny", "--enable-chunked-prefill=false", "--max-num-batched-tokens", "512"}, "is smaller than max_model_len"},
+	} {
+		if _, _, err := ParseArgs(tc.args); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: %v, want %q", tc.args, err, tc.err)
+		}
+	}
+	for _, ok := range [][]string{
+		{"--max-num-batched-tokens", "1024"},
+		{"--profile", "tiny", "--enable-chunked-prefill", "--max-num-batched-tokens", "64"},
+		{"--profile", "tiny", "--no-enable-chunked-prefill", "--max-num-batched-tokens", "1024"},
+	} {
+		if _, _, err := ParseArgs(ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+}

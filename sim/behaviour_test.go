@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -356,6 +358,69 @@ func TestResetPrefixCache(t *testing.T) {
 	}
 }
 
+// syncBuffer is a log the server writes and the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestResetPrefixCacheWhileBusy checks a reset asked while a request holds
+// KV blocks answers 200, as vLLM's does, but keeps the cache and says so
+// in the log only (vLLM's "Failed to reset prefix cache because some
+// blocks (N) are not freed yet").
+func TestResetPrefixCacheWhileBusy(t *testing.T) {
+	cfg := mustArgs(t, "--profile", "tiny")
+	var log syncBuffer
+	cfg.Log = &log
+	_, base := startSim(t, cfg)
+	hits := func() float64 { return scrape(t, base)["vllm:prefix_cache_hits_total"] }
+	cached := func(i int) any { return completion(promptIDs(7, 128), 1) }
+	load(t, base+"/v1/completions", 1, 1, cached) // cache the prompt
+	// a long answer holds its blocks while the reset is asked
+	raw, _ := json.Marshal(completion(promptIDs(8, 64), 400))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/completions", bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil { // its first chunk: it runs
+		t.Fatal(err)
+	}
+	r, err := http.Post(base+"/reset_prefix_cache", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != http.StatusOK {
+		t.Errorf("reset while busy answered %d, want 200 as vLLM does", r.StatusCode)
+	}
+	cancel()
+	h0 := hits()
+	load(t, base+"/v1/completions", 1, 1, cached)
+	if h := hits() - h0; h < 112 {
+		t.Errorf("the prompt cached before the refused reset hit %v tokens after it, want its 7 full blocks (112)", h)
+	}
+	if !strings.Contains(log.String(), "Failed to reset prefix cache because some blocks (") {
+		t.Errorf("log lacks vLLM's warning:\n%s", log.String())
+	}
+}
+
 // The cache refuses a reset while a request holds blocks, like vLLM.
 func TestKVCacheResetRefusedWhileInUse(t *testing.T) {
 	c := newKVCache(8, 16, true)
@@ -364,14 +429,68 @@ func TestKVCacheResetRefusedWhileInUse(t *testing.T) {
 		t.Fatal("alloc failed")
 	}
 	c.commit(table[0], 42)
-	if c.reset() {
-		t.Error("reset succeeded while 2 blocks are in use")
+	if ok, n := c.reset(); ok || n != 2 {
+		t.Errorf("reset while 2 blocks are in use: ok %v, %d in use", ok, n)
 	}
 	c.release(table)
-	if !c.reset() {
+	if ok, _ := c.reset(); !ok {
 		t.Error("reset refused with no block in use")
 	}
 	if c.lookup([]uint64{42}) != 0 {
 		t.Error("the prefix is still cached after a reset")
+	}
+}
+
+// TestCompletionsDefaultMaxTokensInContext checks a completions request
+// without max_tokens counts vLLM's default of 16 against the context: a
+// prompt of 1010 tokens in the tiny profile's 1024 is refused, as vLLM
+// refuses it; one of 1008 fits.
+func TestCompletionsDefaultMaxTokensInContext(t *testing.T) {
+	_, base := startSim(t, mustArgs(t, "--profile", "tiny"))
+	for n, want := range map[int]int{1010: http.StatusBadRequest, 1008: http.StatusOK} {
+		raw, _ := json.Marshal(map[string]any{"prompt": promptIDs(3, n)})
+		resp, err := http.Post(base+"/v1/completions", "application/json", bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("%d-token prompt without max_tokens: %d, want %d", n, resp.StatusCode, want)
+		}
+	}
+}
+
+// TestGuidedJSONIgnored checks a request with the removed guided_json
+// field is answered as plain text, as vLLM from v0.12.0 answers it, while
+// structured_outputs.json still constrains the answer.
+func TestGuidedJSONIgnored(t *testing.T) {
+	_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--seed", "3"))
+	schema := map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "integer"}}, "required": []string{"a"}}
+	ask := func(extra map[string]any) string {
+		body := map[string]any{"messages": []map[string]string{{"role": "user", "content": "json please"}}, "max_tokens": 24}
+		for k, v := range extra {
+			body[k] = v
+		}
+		raw, _ := json.Marshal(body)
+		resp, err := http.Post(base+"/v1/chat/completions", "application/json", bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct {
+			Choices []struct {
+				Message struct{ Content string } `json:"message"`
+			} `json:"choices"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("status %d, %v", resp.StatusCode, err)
+		}
+		return out.Choices[0].Message.Content
+	}
+	if got := ask(map[string]any{"guided_json": schema}); json.Valid([]byte(got)) {
+		t.Errorf("guided_json was honoured: %q", got)
+	}
+	if got := ask(map[string]any{"structured_outputs": map[string]any{"json": schema}}); !json.Valid([]byte(got)) {
+		t.Errorf("structured_outputs.json gave %q, not JSON", got)
 	}
 }

@@ -28,6 +28,10 @@ type Config struct {
 	MaxNumSeqs, MaxNumBatchedTokens, MaxModelLen int
 	// NoPrefixCaching turns prefix caching off (vLLM: --no-enable-prefix-caching).
 	NoPrefixCaching bool
+	// NoChunkedPrefill is --no-enable-chunked-prefill (or
+	// --enable-chunked-prefill=false): the start-up check vLLM makes then
+	// applies, though the simulator's engine chunks prefills whatever.
+	NoChunkedPrefill bool
 	// KVCacheDtype is "auto" (the model's dtype) or an fp8 variant.
 	KVCacheDtype string
 	// TensorParallelSize is the number of GPUs (0 = profile default).
@@ -192,6 +196,13 @@ func (c Config) resolve() (*resolved, error) {
 	}
 	if r.MaxNumBatchedTokens < 1 {
 		return nil, fmt.Errorf("--max-num-batched-tokens %d must be at least 1", r.MaxNumBatchedTokens)
+	}
+	// vLLM's SchedulerConfig.verify_max_model_len refuses both at start-up
+	if r.NoChunkedPrefill && r.MaxNumBatchedTokens < r.MaxModelLen {
+		return nil, fmt.Errorf("max_num_batched_tokens (%d) is smaller than max_model_len (%d). This effectively limits the maximum sequence length to max_num_batched_tokens and makes vLLM reject longer sequences. Please increase max_num_batched_tokens or decrease max_model_len", r.MaxNumBatchedTokens, r.MaxModelLen)
+	}
+	if r.MaxNumBatchedTokens < r.MaxNumSeqs {
+		return nil, fmt.Errorf("max_num_batched_tokens (%d) must be greater than or equal to max_num_seqs (%d)", r.MaxNumBatchedTokens, r.MaxNumSeqs)
 	}
 	if r.BlockSize == 0 {
 		r.BlockSize = 16

@@ -26,7 +26,6 @@ type genRequest struct {
 	StreamOptions       *streamOptions   `json:"stream_options"`
 	ResponseFormat      *responseFormat  `json:"response_format"`
 	StructuredOutputs   *structuredParam `json:"structured_outputs"`
-	GuidedJSON          json.RawMessage  `json:"guided_json"`
 	AddSpecialTokens    *bool            `json:"add_special_tokens"`
 	CacheSalt           string           `json:"cache_salt"`
 }
@@ -170,7 +169,10 @@ func (s *Server) prompts(raw json.RawMessage, addSpecial bool) ([][]int, *apiErr
 }
 
 // schema returns the structured-output schema of a request: (nil, false)
-// for plain text, (nil, true) for json_object, (schema, true) for a schema.
+// for plain text, (nil, true) for json_object, (schema, true) for a schema,
+// from structured_outputs.json or response_format. guided_json is ignored,
+// as vLLM has since v0.12.0 removed the guided_* fields (its requests
+// accept unknown fields, so the answer is plain text and no error).
 func (g *genRequest) schema() (any, bool, *apiError) {
 	parse := func(raw json.RawMessage) (any, *apiError) {
 		var v any
@@ -189,9 +191,6 @@ func (g *genRequest) schema() (any, bool, *apiError) {
 	switch {
 	case g.StructuredOutputs != nil && len(g.StructuredOutputs.JSON) > 0:
 		v, err := parse(g.StructuredOutputs.JSON)
-		return v, true, err
-	case len(g.GuidedJSON) > 0 && string(g.GuidedJSON) != "null":
-		v, err := parse(g.GuidedJSON)
 		return v, true, err
 	case g.ResponseFormat != nil:
 		switch g.ResponseFormat.Type {

@@ -27,8 +27,8 @@ type engine struct {
 	// inbox is filled by handlers; wake tells the loop to look.
 	inMu   sync.Mutex
 	inbox  []*request
-	resets []chan bool // prefix-cache reset requests, answered by the loop
-	closed bool        // set once the loop stopped taking requests
+	resets []chan int // prefix-cache reset requests, answered by the loop: blocks in use (0: reset)
+	closed bool       // set once the loop stopped taking requests
 	wake   chan struct{}
 	quit   chan struct{}
 	done   chan struct{}
@@ -104,14 +104,15 @@ func (e *engine) submit(r *request) {
 }
 
 // resetPrefixCache asks the loop to forget every cached prefix, as vLLM's
-// POST /reset_prefix_cache does; false when blocks are still in use (vLLM
-// refuses then too) or the engine stopped.
-func (e *engine) resetPrefixCache() bool {
-	done := make(chan bool, 1)
+// POST /reset_prefix_cache does, and returns how many blocks were still in
+// use: vLLM resets only when none is (0), and otherwise leaves its cache
+// as it was. It is -1 when the engine stopped.
+func (e *engine) resetPrefixCache() int {
+	done := make(chan int, 1)
 	e.inMu.Lock()
 	if e.closed {
 		e.inMu.Unlock()
-		return false
+		return -1
 	}
 	e.resets = append(e.resets, done)
 	e.inMu.Unlock()
@@ -120,10 +121,10 @@ func (e *engine) resetPrefixCache() bool {
 	default:
 	}
 	select {
-	case ok := <-done:
-		return ok
+	case n := <-done:
+		return n
 	case <-e.done:
-		return false
+		return -1
 	}
 }
 
@@ -243,7 +244,8 @@ func (e *engine) drainInbox() {
 	e.inbox, e.resets = nil, nil
 	e.inMu.Unlock()
 	for _, done := range resets {
-		done <- e.cache.reset()
+		_, inUse := e.cache.reset()
+		done <- inUse
 	}
 	for _, r := range in {
 		if e.firstArrival.IsZero() {

@@ -33,7 +33,9 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	if req.MaxTokens != nil {
 		maxTokens = *req.MaxTokens
 	}
-	s.generate(w, r, &req, prompts, maxTokens, req.MaxTokens != nil, false)
+	// the default counts in the context check as a given max_tokens does:
+	// vLLM refuses a 1020-token prompt in a context of 1024 without one
+	s.generate(w, r, &req, prompts, maxTokens, true, false)
 }
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
@@ -61,7 +63,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 }
 
 // generate validates, submits one engine request per prompt, and answers,
-// streaming or not. maxTokens < 0 means "up to max-model-len".
+// streaming or not. maxTokens < 0 means "up to max-model-len"; explicit
+// says it is a limit the context check counts (a chat request's absent
+// one is not).
 func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *genRequest, prompts [][]int, maxTokens int, explicit, chat bool) {
 	if req.N != nil && *req.N != 1 {
 		writeError(w, badRequest("the simulator supports only n=1"))

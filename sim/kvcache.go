@@ -182,12 +182,16 @@ func (c *kvCache) pushHead(id int32) {
 }
 
 // reset forgets every cached prefix, like vLLM's BlockPool.reset_prefix_cache:
-// it refuses (false) while any block is referenced by a request.
-func (c *kvCache) reset() bool {
+// it refuses (false, with the number of blocks in use) while any block is
+// referenced by a request.
+func (c *kvCache) reset() (ok bool, inUse int) {
 	for i := range c.blocks {
 		if c.blocks[i].ref > 0 {
-			return false
+			inUse++
 		}
+	}
+	if inUse > 0 {
+		return false, inUse
 	}
 	for i := range c.blocks {
 		c.blocks[i].hashed = false
@@ -195,7 +199,7 @@ func (c *kvCache) reset() bool {
 	if c.caching {
 		clear(c.cached)
 	}
-	return true
+	return true, 0
 }
 
 // blockHash chains a block's tokens onto its parent's hash (FNV-1a over the

@@ -14,7 +14,7 @@ import (
 
 // Version is what GET /version reports: the vLLM release whose wire format
 // the simulator follows, marked as the simulator.
-const Version = "0.11.0-llmgate-sim"
+const Version = "0.12.0-llmgate-sim"
 
 // Server is one simulated vLLM server: an engine plus its HTTP API.
 type Server struct {

@@ -30,6 +30,15 @@ const (
 
 var specialPieces = []string{"<|begin_of_text|>", "<|end_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"}
 
+// templatePieces are the words of the chat template (its roles and its
+// system preamble) as pieces of their own, so that the template is about
+// as many tokens as Llama 3.1's.
+var templatePieces = []string{"user", "assistant", "Cutting", " Knowledge", " Date", " December", "Today", " Jul", " 26", "202"}
+
+// systemPreamble is what Llama 3.1's chat template writes first in the
+// system message of every conversation (its default date).
+const systemPreamble = "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024"
+
 // Multi-character punctuation pieces, mostly for JSON.
 var punctPieces = []string{
 	"\n\n", "{\"", "\":", "\",", "\":\"", "\",\"", "\"}", "},", "},{", "[{", "}]", "\":[", "\":{", " \"", "\n", ". ", ", ",
@@ -121,10 +130,14 @@ func NewTokenizer(vocab int) *Tokenizer {
 		add(w)
 	}
 	t.synthStart = len(t.pieces)
-	for k := 0; len(t.pieces) < vocab; k++ {
+	for k := 0; len(t.pieces) < vocab-len(templatePieces); k++ {
 		if w := syllableWord(k); t.index[w] == 0 { // skip made-up words that are real ones
 			add(w)
 		}
+	}
+	// last, so that every other id keeps the text it had before they were added
+	for _, s := range templatePieces {
+		add(s)
 	}
 	tokenizers[vocab] = t
 	return t
@@ -196,10 +209,24 @@ func (t *Tokenizer) checkIDs(ids []int) error {
 // chatMessage is one message of a chat request, content already flattened.
 type chatMessage struct{ role, content string }
 
-// chatTokens applies a Llama 3 style chat template:
-// BOS, then per message header(role) content EOT, then the assistant header.
+// chatTokens applies a chat template as long as Llama 3.1's: BOS, then
+// the system header, the preamble Llama 3.1 writes into every system
+// message ("Cutting Knowledge Date: ...") and the request's own system
+// message if it starts with one, then per message header(role), content
+// and EOT, then the assistant header. Every conversation starts with the
+// same 30 or so tokens (at least one full 16-token block), which a prefix
+// cache counts as hits, as vLLM's does for a real template.
 func (t *Tokenizer) chatTokens(msgs []chatMessage) []int {
-	ids := []int{tokBOS}
+	ids := []int{tokBOS, tokStartHeader}
+	ids = append(ids, t.Tokenize("system")...)
+	ids = append(ids, tokEndHeader)
+	system := "\n\n" + systemPreamble + "\n\n"
+	if len(msgs) > 0 && msgs[0].role == "system" {
+		system += msgs[0].content
+		msgs = msgs[1:]
+	}
+	ids = append(ids, t.Tokenize(system)...)
+	ids = append(ids, tokEOT)
 	for _, m := range msgs {
 		ids = append(ids, tokStartHeader)
 		ids = append(ids, t.Tokenize(m.role)...)
@@ -212,4 +239,17 @@ func (t *Tokenizer) chatTokens(msgs []chatMessage) []int {
 	ids = append(ids, tokEndHeader)
 	ids = append(ids, t.Tokenize("\n\n")...)
 	return ids
+}
+
+// TemplatePrefix is how many tokens every conversation's prompt starts
+// with, the same whatever its first user message (what /tokenize of two
+// different messages shares).
+func (t *Tokenizer) TemplatePrefix() int {
+	a := t.chatTokens([]chatMessage{{role: "user", content: "alpha"}})
+	b := t.chatTokens([]chatMessage{{role: "user", content: "omega"}})
+	n := 0
+	for n < min(len(a), len(b)) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
