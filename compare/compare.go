@@ -162,6 +162,9 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 			Tolerance: t, Baseline: math.NaN(), Current: math.NaN(), P: math.NaN(), Estimator: FromSummary,
 			Change: math.NaN(), Delta: math.NaN(), ChangeLo: math.NaN(), ChangeHi: math.NaN(),
 			BaselineLo: math.NaN(), BaselineHi: math.NaN(), CurrentLo: math.NaN(), CurrentHi: math.NaN()}
+		if br != nil {
+			row.BaselineImported = br.Imported
+		}
 		if br != nil && br.Status != results.StatusFailed {
 			if v, ok := valueOf(br, m); ok {
 				row.Baseline = v
@@ -202,6 +205,7 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 			} else {
 				c.judge(&measured)
 			}
+			measured.BaselineImported = row.BaselineImported
 			row = measured
 		}
 		rows = append(rows, row)

@@ -70,6 +70,10 @@ type Row struct {
 	// Verdict is the judgement; Reason says why, in a short phrase.
 	Verdict Verdict
 	Reason  string
+	// BaselineImported is set when the baseline run was not measured by
+	// llmgate (an imported vllm bench serve result): its figures are not
+	// computed quite as llmgate's, which a reader of the row must know.
+	BaselineImported *results.Imported
 	// Rerun is set on an inconclusive verdict that a confirming run of
 	// this run would decide (see Confirm).
 	Rerun bool

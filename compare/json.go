@@ -3,6 +3,8 @@ package compare
 import (
 	"encoding/json"
 	"math"
+
+	"github.com/llmgate/llmgate/results"
 )
 
 // jsonRow is Row as JSON: NaN becomes null, errors become strings.
@@ -28,6 +30,8 @@ type jsonRow struct {
 	Reason    string            `json:"reason"`
 	Rerun     bool              `json:"rerun,omitempty"`
 	Confirm   *jsonRow          `json:"confirm,omitempty"`
+	// BaselineImported says the baseline was imported from another tool.
+	BaselineImported *results.Imported `json:"baseline_imported,omitempty"`
 }
 
 // jsonNotJudged is NotJudged as JSON.
@@ -48,7 +52,7 @@ func num(v float64) *float64 {
 func toJSONRow(r *Row) *jsonRow {
 	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric.Name, Unit: string(r.Metric.Unit), Tolerance: r.Tolerance,
 		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), ChangeLo: num(r.ChangeLo), ChangeHi: num(r.ChangeHi), Test: r.Test, Delta: num(r.Delta),
-		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason, Rerun: r.Rerun}
+		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason, Rerun: r.Rerun, BaselineImported: r.BaselineImported}
 	if r.Confirm != nil {
 		j.Confirm = toJSONRow(r.Confirm)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/internal/golden"
 	"github.com/llmgate/llmgate/results"
@@ -63,5 +64,26 @@ func TestMissingFeaturesInReports(t *testing.T) {
 	}
 	if !strings.Contains(h.String(), "<h2>Server features missing</h2>") || !strings.Contains(h.String(), "<td class=\"l\">every run</td>") {
 		t.Errorf("HTML lacks the section")
+	}
+}
+
+// TestImportedBaselineMarked checks rows judged against a baseline imported
+// from vllm bench serve's chat backend are marked, and the note says what
+// its figures measure differently.
+func TestImportedBaselineMarked(t *testing.T) {
+	base, cur, _ := fixture()
+	for i := range base.Runs {
+		base.Runs[i].Imported = &results.Imported{From: results.ImportedVLLMBench, Backend: "openai-chat", Date: "20251014-093012", DateZone: "unknown"}
+	}
+	c := compare.Compare(base, cur, compare.DefaultConfig())
+	var term bytes.Buffer
+	if err := Terminal(&term, c); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(c, MarkdownOptions{})
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": md} {
+		if !strings.Contains(out, "ttft.p95 †") || !strings.Contains(out, "baseline imported from vllm bench serve (backend openai-chat)") || !strings.Contains(out, "ITL sample of every request") {
+			t.Errorf("%s lacks the mark or the note:\n%s", name, out)
+		}
 	}
 }

@@ -48,12 +48,13 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		alpha := alphaOf(c)
 		for i := range c.Rows {
 			r := &c.Rows[i]
-			d.Rows = append(d.Rows, htmlRow{Run: r.Run, Metric: r.Metric.Name, Estimator: estimatorCell(r), Verdict: string(r.Verdict),
+			d.Rows = append(d.Rows, htmlRow{Run: r.Run, Metric: r.Metric.Name + rowMark(r), Estimator: estimatorCell(r), Verdict: string(r.Verdict),
 				Baseline: valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, r.Metric.Unit),
 				Current:  valueCell(r.Current, r.CurrentLo, r.CurrentHi, r.Metric.Unit),
 				Delta:    deltaCell(r, alpha), Band: Band(r.Tolerance, r.Metric.Unit), Reason: verdictCell(r) + ": " + r.Reason})
 		}
 		d.EnvFields = c.Environment
+		d.ImportedNotes = importedNotes(c)
 		for _, w := range c.Warnings {
 			d.Warnings = append(d.Warnings, w.Error())
 		}
@@ -149,7 +150,9 @@ type htmlData struct {
 	Warnings      []string
 	// Missing are the server features the runs' servers lacked.
 	Missing []htmlMissing
-	Charts  []template.HTML
+	// ImportedNotes explain rows judged against an imported baseline.
+	ImportedNotes []string
+	Charts        []template.HTML
 	// RunCharts are each run's charts: latency CDFs, server and GPU series.
 	RunCharts [][]template.HTML
 }
@@ -175,7 +178,8 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 <table><tr><th>run</th><th class="l">metric</th><th class="l">estimator</th><th>baseline</th><th>current</th><th>change</th><th>band</th><th class="l">verdict</th></tr>
 {{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l n">{{.Metric}}</td><td class="l n">{{.Estimator}}</td><td class="n">{{.Baseline}}</td><td class="n">{{.Current}}</td><td class="chg">{{.Delta}}</td><td class="n">{{.Band}}</td><td class="l why">{{.Reason}}</td></tr>
 {{end}}</table>
-{{end}}{{if .FailedAsserts}}<h2>Failed asserts</h2><ul>{{range .FailedAsserts}}<li>{{.Run}}: <b>{{.Assert.Name}}</b> <code>{{.Assert.Condition}}</code>{{with .Assert.Message}} — {{.}}{{end}}</li>{{end}}</ul>
+{{range .ImportedNotes}}<p><i>{{.}}</i></p>
+{{end}}{{end}}{{if .FailedAsserts}}<h2>Failed asserts</h2><ul>{{range .FailedAsserts}}<li>{{.Run}}: <b>{{.Assert.Name}}</b> <code>{{.Assert.Condition}}</code>{{with .Assert.Message}} — {{.}}{{end}}</li>{{end}}</ul>
 {{end}}{{if .Missing}}<h2>Server features missing</h2><table><tr><th>feature</th><th class="l">runs</th><th class="l">what llmgate did without it</th></tr>
 {{range .Missing}}<tr><td><code>{{.Feature}}</code></td><td class="l">{{.Runs}}</td><td class="l">{{.Cost}}</td></tr>
 {{end}}</table>

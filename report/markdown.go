@@ -86,6 +86,12 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 		m.line("")
 	}
+	if notes := importedNotes(c); len(notes) > 0 {
+		for _, n := range notes {
+			m.line("_" + mdEscape(n) + "_")
+		}
+		m.line("")
+	}
 	if bad := invalidRuns(c); len(bad) > 0 {
 		m.line("⚠️ **Not judged** (the load generator's own checks failed, a run did not finish, or a run is missing):")
 		m.line("")
@@ -239,7 +245,7 @@ const (
 func mdRow(r *compare.Row, alpha float64) string {
 	icon := map[compare.Verdict]string{compare.Regression: "❌ ", compare.Improvement: "🚀 ", compare.Inconclusive: "❔ ", compare.Invalid: "⚠️ "}[r.Verdict]
 	u := r.Metric.Unit
-	return "| " + mdEscape(r.Run) + " | " + r.Metric.Name + " | " + estimatorCell(r) + " | " + valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u) +
+	return "| " + mdEscape(r.Run) + " | " + r.Metric.Name + rowMark(r) + " | " + estimatorCell(r) + " | " + valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u) +
 		" | " + valueCell(r.Current, r.CurrentLo, r.CurrentHi, u) +
 		" | " + mdEscape(deltaCell(r, alpha)) + " | " + Band(r.Tolerance, u) + " | " + icon + verdictCell(r) + " |"
 }

@@ -24,13 +24,16 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 			t.add(run)
 		}
 		u := r.Metric.Unit
-		t.add("  "+r.Metric.Name, estimatorCell(r),
+		t.add("  "+r.Metric.Name+rowMark(r), estimatorCell(r),
 			valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u), valueCell(r.Current, r.CurrentLo, r.CurrentHi, u),
 			deltaCell(r, alpha), Band(r.Tolerance, u), verdictCell(r))
 	}
 	var b strings.Builder
 	if err := t.write(&b); err != nil {
 		return err
+	}
+	for _, n := range importedNotes(c) {
+		b.WriteString(n + "\n")
 	}
 	if len(c.FailedAsserts) > 0 {
 		b.WriteString("\nfailed asserts:\n")

@@ -1,6 +1,9 @@
 package results
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // SchemaVersion is the version of the results file this build writes. Files
 // with another major version are refused on read. 1.1 added, per run, the
@@ -119,6 +122,9 @@ type Run struct {
 	// PrefixCache says whether the server's prefix cache was reset before
 	// the run; nil in files written before llmgate reset it.
 	PrefixCache *CacheReset `json:"prefix_cache,omitempty"`
+	// Imported says where a run not measured by llmgate came from (llmgate
+	// import vllm-bench); nil for llmgate's own runs.
+	Imported *Imported `json:"imported,omitempty"`
 	// Dataset is what a dataset run found of its entries' fit; nil for
 	// other workloads.
 	Dataset *DatasetFit `json:"dataset,omitempty"`
@@ -171,3 +177,25 @@ type Histogram struct {
 	Under  int64   `json:"under,omitempty"`
 	Counts []int64 `json:"counts"`
 }
+
+// Imported says where an imported run was measured and how: what a reader
+// of a comparison against it must know, since another tool's figures are
+// not computed quite as llmgate's (see docs/running.md).
+type Imported struct {
+	// From is the tool, ImportedVLLMBench.
+	From string `json:"from"`
+	// Backend is the tool's backend ("vllm", "openai-chat", ...); chat
+	// backends measure ITL and E2EL differently.
+	Backend string `json:"backend,omitempty"`
+	// Date is when the tool says it ran, as it wrote it; DateZone says in
+	// which zone ("unknown": vllm bench writes the local time of the
+	// machine it ran on, without saying which).
+	Date     string `json:"date,omitempty"`
+	DateZone string `json:"date_zone,omitempty"`
+}
+
+// ImportedVLLMBench is Imported.From for `vllm bench serve` results.
+const ImportedVLLMBench = "vllm bench serve"
+
+// Chat reports whether the tool drove a chat endpoint.
+func (i *Imported) Chat() bool { return i != nil && strings.Contains(i.Backend, "chat") }

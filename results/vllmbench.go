@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -13,6 +14,9 @@ import (
 
 	"github.com/llmgate/llmgate/untrusted"
 )
+
+// importNow is the clock an import's file is dated by (tests fix it).
+var importNow = time.Now
 
 // VLLMBench is the JSON that `vllm bench serve --save-result` writes: run
 // settings, then the benchmark's metrics; with --save-detailed also
@@ -55,12 +59,55 @@ type VLLMBench struct {
 	stats map[string]float64
 }
 
-// ReadVLLMBench decodes a `vllm bench serve --save-result` file.
+// ReadVLLMBench decodes a `vllm bench serve --save-result` file of one
+// result; a file of several (--append-result) is an error naming their
+// count (see ReadVLLMBenchAll).
 func ReadVLLMBench(r io.Reader) (*VLLMBench, error) {
-	raw, err := io.ReadAll(r)
+	all, err := ReadVLLMBenchAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("reading vllm bench result: %w", err)
+		return nil, err
 	}
+	if len(all) != 1 {
+		return nil, fmt.Errorf("vllm bench result: the file holds %d results (written with --append-result), want one", len(all))
+	}
+	return all[0], nil
+}
+
+// ReadVLLMBenchAll decodes every result of a `vllm bench serve
+// --save-result` file: one JSON document, or several one after another
+// as --append-result writes them (each appended run after a newline), in
+// file order.
+func ReadVLLMBenchAll(r io.Reader) ([]*VLLMBench, error) {
+	dec := json.NewDecoder(r)
+	var out []*VLLMBench
+	for i := 1; ; i++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if len(out) > 0 {
+				return nil, fmt.Errorf("decoding vllm bench result %d: %w", i, err)
+			}
+			return nil, fmt.Errorf("decoding vllm bench result: %w", err)
+		}
+		b, err := decodeVLLMBench(raw)
+		if err != nil {
+			if len(out) > 0 || dec.More() {
+				return nil, fmt.Errorf("result %d: %w", i, err)
+			}
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("decoding vllm bench result: the file is empty")
+	}
+	return out, nil
+}
+
+// decodeVLLMBench decodes and checks one result document.
+func decodeVLLMBench(raw []byte) (*VLLMBench, error) {
 	var b VLLMBench
 	if err := json.Unmarshal(raw, &b); err != nil {
 		return nil, fmt.Errorf("decoding vllm bench result: %w", err)
@@ -119,9 +166,9 @@ func (b *VLLMBench) File(name string) *File {
 		Version:     SchemaVersion,
 		Suite:       SuiteInfo{Name: "vllm-bench", Description: "imported from vllm bench serve --save-result"},
 		Environment: Environment{Model: b.ModelID, TargetKind: "endpoint"},
-	}
-	if t, err := time.ParseInLocation("20060102-150405", b.Date, time.UTC); err == nil {
-		f.Created = t
+		// when this file was made: vllm bench's own date is the local time
+		// of a machine whose zone it does not say, kept as written
+		Created: importNow().UTC().Truncate(time.Second),
 	}
 	params := map[string]string{}
 	if rate := b.requestRate(); rate != "" {
@@ -165,8 +212,10 @@ func (b *VLLMBench) File(name string) *File {
 	}{{"ttft", &s.TTFT}, {"tpot", &s.TPOT}, {"itl", &s.ITL}, {"e2el", &s.E2EL}} {
 		*fam.st = b.vllmStats(fam.key)
 	}
+	// Started and Finished stay zero: the benchmark's time of day is known
+	// only in a zone nobody wrote down.
 	run := Run{Name: name, Scenario: name, Params: params, Target: "endpoint.vllm-bench", Status: StatusOK,
-		Started: f.Created, Finished: f.Created.Add(time.Duration(b.Duration * float64(time.Second)))}
+		Imported: &Imported{From: ImportedVLLMBench, Backend: untrusted.Short(b.Backend, 100), Date: untrusted.Short(b.Date, 100), DateZone: "unknown"}}
 	if b.Detailed() {
 		smp, itl := b.samples()
 		run.Samples = smp

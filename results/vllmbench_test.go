@@ -51,8 +51,13 @@ func TestVLLMBenchSummaryOnly(t *testing.T) {
 	if f.Environment.Model != "meta-llama/Llama-3.1-8B-Instruct" || r.Params["request_rate"] != "inf" || r.Params["max_concurrency"] != "32" {
 		t.Errorf("metadata not carried: env %+v params %v", f.Environment, r.Params)
 	}
-	if f.Created.Format("2006-01-02 15:04:05") != "2025-10-14 09:30:12" {
-		t.Errorf("created %v from date 20251014-093012", f.Created)
+	// vllm bench writes its local time without a zone: kept as written,
+	// not read as UTC
+	if im := r.Imported; im == nil || im.From != ImportedVLLMBench || im.Date != "20251014-093012" || im.DateZone != "unknown" {
+		t.Errorf("imported %+v, want the date as written and its zone unknown", r.Imported)
+	}
+	if !r.Started.IsZero() || f.Created.IsZero() {
+		t.Errorf("started %v (want zero: its zone is unknown), created %v (want the import's time)", r.Started, f.Created)
 	}
 }
 
@@ -218,5 +223,29 @@ func TestVLLMBenchRequestLog(t *testing.T) {
 	f.Runs[0].Requests = &bad
 	if err := f.Check(); err == nil || !strings.Contains(err.Error(), "requests.ttft_us[0] = -5") {
 		t.Errorf("a negative time in the log: error %v", err)
+	}
+}
+
+// TestVLLMBenchAppendResult checks a file written with --append-result
+// (JSON documents one after another) reads as one result each, and that
+// one result is read as before.
+func TestVLLMBenchAppendResult(t *testing.T) {
+	one, err := os.ReadFile(filepath.Join("..", "testdata", "vllmbench", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := string(one) + "\n" + strings.Replace(string(one), `"max_concurrency": 32`, `"max_concurrency": 64`, 1)
+	all, err := ReadVLLMBenchAll(strings.NewReader(two))
+	if err != nil || len(all) != 2 {
+		t.Fatalf("%d results, %v; want 2", len(all), err)
+	}
+	if *all[0].MaxConcurrency != 32 || *all[1].MaxConcurrency != 64 {
+		t.Errorf("concurrency %d, %d; want 32, 64 in file order", *all[0].MaxConcurrency, *all[1].MaxConcurrency)
+	}
+	if _, err := ReadVLLMBench(strings.NewReader(two)); err == nil || !strings.Contains(err.Error(), "holds 2 results (written with --append-result)") {
+		t.Errorf("ReadVLLMBench of two: %v", err)
+	}
+	if _, err := ReadVLLMBenchAll(strings.NewReader(string(one) + "\n{\"completed\": -1}")); err == nil || !strings.Contains(err.Error(), "result 2") {
+		t.Errorf("a bad second result: %v", err)
 	}
 }

@@ -246,3 +246,36 @@ func TestImportPromoteErrors(t *testing.T) {
 		t.Errorf("a failed command left %s behind (%v)", out, err)
 	}
 }
+
+// TestImportAppendResult checks a file of several results (vllm bench
+// serve --append-result) imports as one run each, or as the one --pick
+// names.
+func TestImportAppendResult(t *testing.T) {
+	dir := t.TempDir()
+	one, err := os.ReadFile("../../testdata/vllmbench/summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep := filepath.Join(dir, "sweep.json")
+	doc2 := strings.Replace(string(one), `"max_concurrency": 32`, `"max_concurrency": 64`, 1)
+	if err := os.WriteFile(sweep, []byte(string(one)+"\n"+doc2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "all.json")
+	if code, _, stderr := runCLI(t, "import", "vllm-bench", sweep, "-o", out); code != exitPass {
+		t.Fatalf("import exit %d: %s", code, stderr)
+	}
+	f, err := results.ReadFile(out)
+	if err != nil || len(f.Runs) != 2 || f.Runs[0].Name != "sweep-1" || f.Runs[1].Params["max_concurrency"] != "64" || f.Runs[1].Imported == nil {
+		t.Fatalf("imported %+v, %v", f, err)
+	}
+	if code, _, stderr := runCLI(t, "import", "vllm-bench", "--pick", "2", sweep, "-o", out); code != exitPass {
+		t.Fatalf("--pick 2: exit %d: %s", code, stderr)
+	}
+	if f, err = results.ReadFile(out); err != nil || len(f.Runs) != 1 || f.Runs[0].Name != "sweep" || f.Runs[0].Params["max_concurrency"] != "64" {
+		t.Fatalf("--pick 2 imported %+v, %v", f, err)
+	}
+	if code, _, stderr := runCLI(t, "import", "vllm-bench", "--pick", "3", sweep, "-o", out); code != exitUsage || !strings.Contains(stderr, "holds 2 result(s)") {
+		t.Errorf("--pick 3: exit %d: %s", code, stderr)
+	}
+}

@@ -27,12 +27,22 @@ Without it only vLLM's statistics are kept and comparisons use bands alone.
 vLLM's files have no p95 unless run with --metric-percentiles 50,90,95,99.
 
 Each run is named after its file (without .json) unless --name is given
-(with several files, --name is used as a prefix: NAME-1, NAME-2, ...).
+(with several files, --name is used as a prefix: NAME-1, NAME-2, ...). A
+file written with --append-result holds several results one after another:
+each becomes a run of its own, its name followed by -1, -2, ... in file
+order; --pick N imports only the N-th (named as a file of one result).
+
+Each run records that it was imported from vllm bench serve, with its
+backend and its date as vLLM wrote it: the local time of the benchmark
+machine, whose zone it does not say (so the run has no start time). A
+comparison against an imported run marks its rows: vllm bench's chat
+figures are not computed quite as llmgate's (see docs/running.md).
 
 Examples:
 
   llmgate import vllm-bench bench.json -o results.json
-  llmgate import vllm-bench --name chat bench-detailed.json -o baseline.json`,
+  llmgate import vllm-bench --name chat bench-detailed.json -o baseline.json
+  llmgate import vllm-bench --pick 3 sweep-appended.json -o baseline.json`,
 		run: runImport,
 	})
 }
@@ -48,9 +58,13 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(commands["import"], e)
 	out := fs.String("o", "", "write the results file to `FILE` (required)")
 	name := fs.String("name", "", "run `NAME` (default: the input file's name)")
+	pick := fs.Int("pick", 0, "import only the `N`-th result of each file written with --append-result (from 1)")
 	files, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
+	}
+	if *pick < 0 {
+		return usagef("--pick %d: want the number of a result, from 1", *pick)
 	}
 	if len(files) == 0 || *out == "" {
 		return usagef("import vllm-bench needs at least one FILE.json and -o results.json")
@@ -65,34 +79,46 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return usagef("import: %w", err)
 		}
-		b, err := results.ReadVLLMBench(fh)
+		all, err := results.ReadVLLMBenchAll(fh)
 		fh.Close()
 		if err != nil {
 			return usagef("import %s: %w", path, err)
 		}
-		run := strings.TrimSuffix(filepath.Base(path), ".json")
+		if *pick > 0 {
+			if *pick > len(all) {
+				return usagef("import %s: --pick %d, but the file holds %d result(s)", path, *pick, len(all))
+			}
+			all = all[*pick-1 : *pick]
+		}
+		base := strings.TrimSuffix(filepath.Base(path), ".json")
 		switch {
 		case *name != "" && len(files) == 1:
-			run = *name
+			base = *name
 		case *name != "":
-			run = fmt.Sprintf("%s-%d", *name, i+1)
+			base = fmt.Sprintf("%s-%d", *name, i+1)
 		}
-		if prev, dup := seen[run]; dup {
-			return usagef("import: %s and %s would both be run %q; give each file its own name, or use --name", prev, path, run)
-		}
-		seen[run] = path
-		f := b.File(run)
-		if !b.Detailed() {
-			fmt.Fprintf(e.stderr, "note: %s has no per-request data (--save-detailed); comparisons against it use bands alone\n", path)
-			if missing := b.MissingStats(); len(missing) > 0 {
-				fmt.Fprintf(e.stderr, "note: %s lacks %s (vllm bench serve --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,90,95,99 saves them); comparisons leave those out\n",
-					path, strings.Join(missing, ", "))
+		for j, b := range all {
+			run := base
+			if len(all) > 1 {
+				run = fmt.Sprintf("%s-%d", base, j+1)
 			}
-		}
-		if merged == nil {
-			merged = f
-		} else {
-			merged.Runs = append(merged.Runs, f.Runs...)
+			if prev, dup := seen[run]; dup {
+				return usagef("import: %s and %s would both be run %q; give each file its own name, or use --name", prev, path, run)
+			}
+			seen[run] = path
+			f := b.File(run)
+			if !b.Detailed() {
+				fmt.Fprintf(e.stderr, "note: %s has no per-request data (--save-detailed); comparisons against it use bands alone\n", run)
+				if missing := b.MissingStats(); len(missing) > 0 {
+					fmt.Fprintf(e.stderr, "note: %s lacks %s (vllm bench serve --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,90,95,99 saves them); comparisons leave those out\n",
+						run, strings.Join(missing, ", "))
+				}
+			}
+			if merged == nil {
+				merged = f
+			} else {
+				merged.Runs = append(merged.Runs, f.Runs...)
+			}
 		}
 	}
 	if err := merged.Check(); err != nil {
