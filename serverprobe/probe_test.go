@@ -2,8 +2,13 @@ package serverprobe
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -180,5 +185,35 @@ func TestProbeStalledStream(t *testing.T) {
 	}
 	if !strings.Contains(f.TokenIDs.Note, "stalled") || f.IgnoreEOS.Known() || f.Role.Kind != "" {
 		t.Errorf("token ids %+v, ignore_eos %+v, role %+v: want the stall noted and the other checks skipped", f.TokenIDs, f.IgnoreEOS, f.Role)
+	}
+}
+
+// TestModelsAndVersionBounded checks endless /v1/models and /version pages
+// are refused after their bound, not read without end.
+func TestModelsAndVersionBounded(t *testing.T) {
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"object":"list","data":[`)
+		chunk := []byte(strings.Repeat(`{"id":"m","object":"model"},`, 1000))
+		for r.Context().Err() == nil && sent.Load() < 1<<30 {
+			n, err := w.Write(chunk)
+			sent.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	_, err := Models(context.Background(), nil, srv.URL, "")
+	if !errors.Is(err, ErrTooLarge) {
+		t.Errorf("endless /v1/models: %v, want ErrTooLarge", err)
+	}
+	if v := Version(context.Background(), nil, srv.URL); v != "" {
+		t.Errorf("endless /version gave %q", v)
+	}
+	// the server may have written ahead into socket buffers, not 1 GiB
+	if n := sent.Load(); n > 48<<20 {
+		t.Errorf("the server got to send %d bytes; the reads stop at %d", n, MaxModelsBytes)
 	}
 }
