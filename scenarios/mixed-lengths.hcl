@@ -25,11 +25,13 @@ suite "mixed-lengths" {
 variable "image" { default = "vllm/vllm-openai:v0.11.0" }
 variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 
-# The prefill budget per engine step: --var max_batched_tokens=1024 shows
+# The prefill budget per engine step: --var max_batched_tokens=64 shows
 # what chunking long prompts finely costs each bucket. vLLM refuses to start
 # with fewer batched tokens than --max-num-seqs (1024 by default on an
-# H100), so 1024 is as fine as it goes without a lower --max-num-seqs.
+# H100), so the suite caps the batch at 16 sequences, four times the
+# requests it keeps in flight: a budget down to 16 tokens starts.
 variable "max_batched_tokens" { default = 8192 }
+variable "max_num_seqs" { default = 16 }
 
 # No GPU at hand? --var simulate=true runs every scenario on the embedded
 # simulator's model of this deployment (no Docker either), and --var
@@ -40,7 +42,7 @@ variable "scale" { default = 1 }
 server "vllm" {
   image           = var.image
   model           = var.model
-  args            = ["--max-model-len", 8192, "--enable-chunked-prefill", "--max-num-batched-tokens", var.max_batched_tokens]
+  args            = ["--max-model-len", 8192, "--enable-chunked-prefill", "--max-num-batched-tokens", var.max_batched_tokens, "--max-num-seqs", var.max_num_seqs]
   env             = { HF_TOKEN = env("HF_TOKEN") }
   gpus            = "all"
   ipc             = "host"
@@ -50,7 +52,7 @@ server "vllm" {
 simulator "sim" {
   profile = "llama-3.1-8b-h100"
   model   = var.model
-  args    = ["--max-model-len", 8192, "--enable-chunked-prefill", "--max-num-batched-tokens", var.max_batched_tokens]
+  args    = ["--max-model-len", 8192, "--enable-chunked-prefill", "--max-num-batched-tokens", var.max_batched_tokens, "--max-num-seqs", var.max_num_seqs]
 }
 
 defaults {

@@ -248,6 +248,9 @@ func (g *gateRun) report(ctx context.Context) error {
 			return err
 		}
 		fmt.Fprintln(e.stdout)
+		if m := report.MissingText(out.Current); m != "" && out.Baseline == nil { // with one, the comparison says it
+			fmt.Fprintln(e.stdout, m)
+		}
 	}
 	var errs []error
 	if out.Baseline != nil {
