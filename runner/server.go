@@ -33,7 +33,10 @@ func (r *runner) server(ctx context.Context, inst target.Instance, apiKey, ref s
 	o := serverprobe.Options{BaseURL: inst.BaseURL(), APIKey: apiKey, Model: inst.Model(), Generate: true}
 	ps := &probedServer{feats: serverprobe.Probe(ctx, o)}
 	ps.missing = ps.feats.Missing()
-	if _, sim := inst.(*target.Simulator); !sim { // the in-process simulator's are known: none
+	// Only a running server's idle timeout is unknown: the in-process
+	// simulator keeps idle connections, a server container is started with
+	// VLLM_HTTP_TIMEOUT_KEEP_ALIVE (target.KeepAliveEnv).
+	if _, endpoint := inst.(*target.Endpoint); endpoint {
 		ps.idle = serverprobe.WatchIdle(context.WithoutCancel(ctx), inst.BaseURL(), IdleWatchLimit)
 	}
 	if r.servers == nil {

@@ -33,25 +33,28 @@ type IdleWatch struct {
 }
 
 // WatchIdle starts watching the server at base (its root) for at most
-// limit; Result says what was seen so far, Stop ends the watch.
+// limit: it makes its request on a connection of its own before it
+// returns (so that nothing of it overlaps what the caller does next), then
+// waits in the background for the server to close the connection. Result
+// says what was seen so far, Stop ends the watch.
 func WatchIdle(ctx context.Context, base string, limit time.Duration) *IdleWatch {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &IdleWatch{cancel: cancel, done: make(chan struct{}), started: time.Now()}
+	c, br, err := openIdle(ctx, base)
+	if err != nil {
+		w.err = err
+		close(w.done)
+		return w
+	}
+	w.started = time.Now()
 	go func() {
 		defer close(w.done)
-		d, closed, err := watchIdle(ctx, base, limit, w.answered)
+		d, closed, err := waitClose(ctx, c, br, limit)
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.timeout, w.closed, w.err = d, closed, err
 	}()
 	return w
-}
-
-// answered notes when the request's answer ended: the idle time runs from there.
-func (w *IdleWatch) answered(t time.Time) {
-	w.mu.Lock()
-	w.started = t
-	w.mu.Unlock()
 }
 
 // Result is the idle timeout when the server closed the connection
@@ -104,12 +107,12 @@ func (w *IdleWatch) fill(f *Features) {
 	}
 }
 
-// watchIdle dials base, asks GET /health on the connection, then waits
-// for the server to close it, at most limit.
-func watchIdle(ctx context.Context, base string, limit time.Duration, answered func(time.Time)) (time.Duration, bool, error) {
+// openIdle dials base and asks GET /health on the connection, reading
+// the whole answer: the connection is then idle.
+func openIdle(ctx context.Context, base string) (net.Conn, *bufio.Reader, error) {
 	u, err := url.Parse(base)
 	if err != nil {
-		return 0, false, err
+		return nil, nil, err
 	}
 	host := u.Host
 	if u.Port() == "" {
@@ -121,47 +124,52 @@ func watchIdle(ctx context.Context, base string, limit time.Duration, answered f
 	}
 	var d net.Dialer
 	dctx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	defer cancel()
 	c, err := d.DialContext(dctx, "tcp", host)
-	cancel()
 	if err != nil {
-		return 0, false, err
+		return nil, nil, err
 	}
 	if u.Scheme == "https" {
 		tc := tls.Client(c, &tls.Config{ServerName: u.Hostname()})
-		hctx, cancel := context.WithTimeout(ctx, RequestTimeout)
-		err := tc.HandshakeContext(hctx)
-		cancel()
-		if err != nil {
+		if err := tc.HandshakeContext(dctx); err != nil {
 			c.Close()
-			return 0, false, err
+			return nil, nil, err
 		}
 		c = tc
 	}
-	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
-	defer stop()
+	fail := func(err error) (net.Conn, *bufio.Reader, error) {
+		c.Close()
+		return nil, nil, err
+	}
 	c.SetDeadline(time.Now().Add(RequestTimeout))
-	path := u.Path + "/health"
-	if _, err := fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: llmgate-probe\r\n\r\n", path, u.Host); err != nil {
-		return 0, false, err
+	if _, err := fmt.Fprintf(c, "GET %s/health HTTP/1.1\r\nHost: %s\r\nUser-Agent: llmgate-probe\r\n\r\n", u.Path, u.Host); err != nil {
+		return fail(err)
 	}
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
-		return 0, false, err
+		return fail(err)
 	}
 	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
 	if err != nil {
-		return 0, false, err
+		return fail(err)
 	}
 	if resp.Close {
-		return 0, false, errors.New("the server closes the connection after every answer (no keep-alive)")
+		return fail(errors.New("the server closes the connection after every answer (no keep-alive)"))
 	}
+	return c, br, nil
+}
+
+// waitClose waits for the server to close the idle connection c, at most
+// limit or until ctx ends, and closes it.
+func waitClose(ctx context.Context, c net.Conn, br *bufio.Reader, limit time.Duration) (time.Duration, bool, error) {
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	defer stop()
 	t0 := time.Now()
-	answered(t0)
 	c.SetDeadline(t0.Add(limit))
-	_, err = br.ReadByte()
+	_, err := br.ReadByte()
 	seen := time.Since(t0)
 	switch {
 	case err == nil:

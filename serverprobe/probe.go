@@ -33,6 +33,18 @@ type Options struct {
 	Generate bool
 }
 
+// client is o.Client, or a client of its own whose connections done
+// closes: none of a probe's or a reset's is left open beside the run that
+// follows (a run on a loaded machine kept fewer requests in flight with
+// them left open).
+func (o Options) client() (hc *http.Client, done func()) {
+	if o.Client != nil {
+		return o.Client, func() {}
+	}
+	hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	return hc, hc.CloseIdleConnections
+}
+
 // Probe lengths: short answers, long enough that a server which stops
 // on its own is unlikely to reach them by chance.
 const (
@@ -49,7 +61,8 @@ func Probe(ctx context.Context, o Options) *Features {
 	if o.IdleWait > 0 {
 		idle = WatchIdle(ctx, o.BaseURL, o.IdleWait)
 	}
-	hc := o.Client
+	hc, done := o.client()
+	defer done()
 	models, err := Models(ctx, hc, o.BaseURL, o.APIKey)
 	f.Models = models
 	if err != nil {

@@ -39,7 +39,8 @@ func ResetPrefixCache(ctx context.Context, o Options, f *Features) results.Cache
 	if f != nil && f.Reset.Missing() {
 		return results.CacheReset{Reason: fmt.Sprintf("POST /reset_prefix_cache: http %d, found by the server's probe (vLLM serves it only when started with VLLM_SERVER_DEV_MODE=1)", f.Reset.Status)}
 	}
-	hc := o.Client
+	hc, done := o.client()
+	defer done()
 	counted := f == nil || (f.Metrics.OK() && f.MetricsFamily != "")
 	var snap results.ServerSnapshot
 	if counted {

@@ -175,7 +175,7 @@ scenario "memory" {
 	}
 	for _, r := range f.Runs {
 		if r.Status != results.StatusOK {
-			t.Errorf("run %s: %s %s", r.Name, r.Status, r.Error)
+			t.Errorf("run %s: %s %s %q", r.Name, r.Status, r.Error, r.InvalidReasons)
 		}
 	}
 	if err := errors.Join(rec.errs...); err != nil {
