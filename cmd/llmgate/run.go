@@ -39,6 +39,10 @@ Examples:
   # the same suite against a server that is already running
   llmgate run perf/gate.hcl --target http://127.0.0.1:8000
 
+  # against Ollama (its root plus /v1, as the OpenAI SDK writes it), naming
+  # the model when it serves several; what it lacks is said and recorded
+  llmgate run perf/gate.hcl --target http://127.0.0.1:11434/v1 --model llama3.2
+
 --shard I/N runs shard I of N: the plan's server groups (never split, so no
 server starts twice) dealt to N shards by planned load, largest first, the
 same split in every job that loads the suite with the same --var and --only.
