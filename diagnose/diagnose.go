@@ -26,6 +26,7 @@ const (
 	InvalidOutput   Kind = "invalid_structured_output"
 	TPOTGrowth      Kind = "tpot_growth"
 	Errors          Kind = "errors"
+	StaleConnection Kind = "stale_connection"
 	ClientLag       Kind = "client_lag"
 )
 
@@ -106,7 +107,13 @@ func Run(r *results.Run) []Hint {
 			"check the guided-decoding backend and the schema; look at the failing answers in the results",
 			Evidence{"structured.valid_rate", st.ValidRate})
 	}
-	if s.ErrorRate > 0 {
+	stale, longestIdle := staleLosses(r)
+	if stale > 0 {
+		add(StaleConnection, "requests were lost before any answer on connections that had sat idle: the server closes idle keep-alive connections (vLLM after VLLM_HTTP_TIMEOUT_KEEP_ALIVE, 5 s by default) and the client wrote on one it was closing; the client's connection reuse, not a server failure",
+			"set idle_timeout in the load block below the server's keep-alive timeout (half of it is safe), or raise the server's timeout",
+			Evidence{"requests lost on idle connections", float64(stale)}, Evidence{"longest idle before a loss, s", longestIdle})
+	}
+	if s.ErrorRate > 0 && (stale == 0 || s.Requests.Failed > stale) { // failures other than stale connections
 		ev := []Evidence{{"error_rate", s.ErrorRate}, {"requests.failed", float64(s.Requests.Failed)}}
 		what, next := "requests failed, spread over the run", "read the first errors in the results and the server log"
 		if share, ok := burst(r); ok && share >= BurstShare {
@@ -150,6 +157,23 @@ func queueBound(r *results.Run) []Evidence {
 	return []Evidence{{"share of scrapes with requests waiting", share}, {"server.requests_waiting.max", most}}
 }
 
+// staleLosses counts the failures of requests lost before any answer on
+// a connection that had been idle (results.RequestFailure.ConnIdleUS), and
+// the longest such idle time in seconds.
+func staleLosses(r *results.Run) (int, float64) {
+	if r.Requests == nil {
+		return 0, 0
+	}
+	n, longest := 0, 0.0
+	for _, f := range r.Requests.Failures {
+		if f.ConnIdleUS > 0 {
+			n++
+			longest = max(longest, float64(f.ConnIdleUS)/1e6)
+		}
+	}
+	return n, longest
+}
+
 // BurstShare is the share of a run's failures that, falling within a
 // fifth of the run, makes them a burst.
 const BurstShare = 0.5
@@ -167,6 +191,9 @@ func burst(r *results.Run) (float64, bool) {
 	}
 	var ts []int64
 	for _, f := range log.Failures {
+		if f.ConnIdleUS > 0 {
+			continue // a stale connection's loss is not the server's
+		}
 		if f.Index >= 0 && f.Index < len(log.StartUS) {
 			ts = append(ts, log.StartUS[f.Index])
 		}

@@ -78,6 +78,44 @@ func TestErrorBursts(t *testing.T) {
 	}
 }
 
+// TestStaleConnectionLosses checks that requests lost before any answer on
+// connections that had sat idle are named as the client's stale
+// connections, and that the server is blamed only for the other failures,
+// a burst of stale losses included.
+func TestStaleConnectionLosses(t *testing.T) {
+	start := make([]int64, 100)
+	for i := range start {
+		start[i] = int64(i) * 1000
+	}
+	stale := func(i int) results.RequestFailure {
+		return results.RequestFailure{Index: i, Kind: "disconnect", ConnIdleUS: 1_001_000}
+	}
+	for _, c := range []struct {
+		name     string
+		failures []results.RequestFailure
+		want     map[Kind]bool
+	}{
+		{"all stale, in a burst", []results.RequestFailure{stale(40), stale(41), stale(43), stale(45)}, map[Kind]bool{StaleConnection: true}},
+		{"stale and a server error", []results.RequestFailure{stale(40), stale(41), {Index: 90, Kind: "http"}}, map[Kind]bool{StaleConnection: true, Errors: true}},
+	} {
+		r := clean()
+		r.Summary.ErrorRate, r.Summary.Requests.Failed = 0.04, len(c.failures)
+		r.Requests = &results.RequestLog{StartUS: start, Failures: c.failures}
+		hs := Run(&r)
+		if got := kinds(hs); len(got) != len(c.want) || !got[StaleConnection] || got[Errors] != c.want[Errors] {
+			t.Errorf("%s: hints %v, want %v", c.name, got, c.want)
+		}
+		for _, h := range hs {
+			if h.Kind == Errors && len(h.Evidence) == 3 {
+				t.Errorf("%s: the stale losses were read as a burst of server failures: %+v", c.name, h)
+			}
+			if h.Kind == StaleConnection && (h.Evidence[0].Value != 2 && h.Evidence[0].Value != 4 || h.Evidence[1].Value != 1.001) {
+				t.Errorf("%s: evidence %+v", c.name, h.Evidence)
+			}
+		}
+	}
+}
+
 func TestSweepHints(t *testing.T) {
 	run := func(c string, tput, tpot float64) *results.Run {
 		return &results.Run{Name: "s[concurrency=" + c + "]", Status: results.StatusOK, Params: map[string]string{"concurrency": c},

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -53,7 +54,12 @@ type streamState struct {
 	// time is the first request's.
 	conn  *timedConn
 	conns int
-	trace *httptrace.ClientTrace
+	// connIdle is how long the connection had been idle when the transport
+	// picked it; reconnects counts the connections set aside unwritten
+	// before it (see timedConn).
+	connIdle   time.Duration
+	reconnects int
+	trace      *httptrace.ClientTrace
 }
 
 func newStreamState() *streamState {
@@ -64,13 +70,29 @@ func newStreamState() *streamState {
 
 // gotConn is told, in the sending goroutine and before the request is
 // written, which connection the transport picked.
+//
+// A connection that refused the request unwritten (stale: see timedConn)
+// is followed by the one the request is sent again on: that one carries
+// the request and its timing, and the reconnect is counted.
 func (st *streamState) gotConn(info httptrace.GotConnInfo) {
-	st.conns++
-	st.conn = nil
+	if st.conn != nil && st.conn.refused.Load() {
+		st.reconnects++
+	} else {
+		st.conns++
+	}
+	st.conn, st.connIdle = nil, 0
+	if info.WasIdle {
+		st.connIdle = info.IdleTime
+	}
 	if tc, ok := info.Conn.(*timedConn); ok && st.conns == 1 {
 		tc.arm()
 		st.conn = tc
 	}
+}
+
+// forget clears what the state knows of the last request's connections.
+func (st *streamState) forget() {
+	st.conn, st.conns, st.connIdle, st.reconnects = nil, 0, 0, 0
 }
 
 // withTrace returns ctx carrying a trace that reports the connection to st.
@@ -84,8 +106,12 @@ func (st *streamState) withTrace(ctx context.Context) context.Context {
 }
 
 // newClient builds the HTTP client for base with a pool of conns
-// connections (0: no limit, sized by use).
-func newClient(base, apiKey string, conns int, timeout time.Duration) (*client, error) {
+// connections (0: no limit, sized by use), each reused only while idle for
+// at most idle (0: runspec.DefaultIdleTimeout).
+func newClient(base, apiKey string, conns int, timeout, idle time.Duration) (*client, error) {
+	if idle <= 0 {
+		idle = runspec.DefaultIdleTimeout
+	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("base URL %q: want http://host:port or https://host:port", base)
@@ -102,20 +128,23 @@ func newClient(base, apiKey string, conns int, timeout time.Duration) (*client, 
 	if u.Scheme == "https" {
 		tlsConf = &tls.Config{ServerName: u.Hostname(), NextProtos: []string{"http/1.1"}}
 	}
-	pool := newConnPool(host, tlsConf)
-	idle := conns
-	if idle <= 0 {
-		idle = 1024
+	pool := newConnPool(host, tlsConf, idle)
+	keep := conns
+	if keep <= 0 {
+		keep = 1024
 	}
 	tr := &http.Transport{
 		Proxy:               nil,
-		MaxIdleConns:        idle,
-		MaxIdleConnsPerHost: idle,
+		MaxIdleConns:        keep,
+		MaxIdleConnsPerHost: keep,
 		MaxConnsPerHost:     max(conns, 0),
-		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true, // compression would hold chunks back
-		ForceAttemptHTTP2:   false,
-		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1: one stream per connection
+		// an idle connection is closed before the server may close it; one
+		// the transport picks just as this runs out is refused unwritten by
+		// timedConn and the request goes on a fresh one
+		IdleConnTimeout:    idle,
+		DisableCompression: true, // compression would hold chunks back
+		ForceAttemptHTTP2:  false,
+		TLSNextProto:       map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1: one stream per connection
 	}
 	if tlsConf != nil {
 		tr.DialTLSContext = pool.dial
@@ -188,39 +217,27 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	st := c.readers.Get().(*streamState)
 	defer func() {
 		st.sse.reset(nil) // do not keep the body (and its connection) reachable from the pool
-		st.conn, st.conns = nil, 0
+		st.forget()
 		c.readers.Put(st)
 	}()
 	keep := req.validate != nil || req.after != nil
-	st.conn, st.conns = nil, 0
+	st.forget()
 
 	rctx, cancel := context.WithTimeout(st.withTrace(ctx), c.timeout)
 	defer cancel()
-	hr, err := http.NewRequestWithContext(rctx, http.MethodPost, c.base+req.path, bytes.NewReader(req.body))
-	if err != nil {
-		fail(rec, KindProtocol, err.Error())
-		return
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "text/event-stream")
-	if c.apiKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+c.apiKey)
-	}
-	if req.calibration {
-		hr.Header.Set(CalibrationHeader, "1")
-	}
 
 	sent := time.Now()
 	rec.Sent = sent.Sub(origin)
 	st.tr.reset(sent, req.maxTokens, keep)
 	defer func() {
 		rec.Finished = time.Since(origin)
+		rec.Reconnects = st.reconnects
 		if req.after != nil {
 			req.after(st.tr.text, rec.OK())
 		}
 	}()
 
-	resp, err := c.hc.Do(hr)
+	resp, err := c.send(rctx, req)
 	if st.conn != nil {
 		if w, ok := st.conn.wrote(); ok && w.After(sent) {
 			sent = w
@@ -230,6 +247,12 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	}
 	if err != nil {
 		classify(rec, ctx, rctx, err, "send")
+		if rec.ErrorKind == KindDisconnect && st.connIdle > 0 {
+			// lost before any answer on a connection that had been idle:
+			// the server's keep-alive timeout may be shorter than the limit
+			rec.ConnIdle = st.connIdle
+			c.pool.limit.lower(st.connIdle)
+		}
 		return
 	}
 	defer resp.Body.Close()
@@ -291,6 +314,33 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	if rec.OK() && req.validate != nil {
 		v := req.validate(st.tr.text)
 		rec.StructuredValid = &v
+	}
+}
+
+// send posts req. The transport sends a request again on a new
+// connection when the one it picked refused it unwritten (stale, see
+// timedConn) and had carried requests before; a connection opened before
+// the run that refuses is replaced here, once. Nothing of a refused
+// request reached the server, so it is never sent twice.
+func (c *client) send(ctx context.Context, req *request) (*http.Response, error) {
+	for try := 0; ; try++ {
+		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+req.path, bytes.NewReader(req.body))
+		if err != nil {
+			return nil, err
+		}
+		hr.Header.Set("Content-Type", "application/json")
+		hr.Header.Set("Accept", "text/event-stream")
+		if c.apiKey != "" {
+			hr.Header.Set("Authorization", "Bearer "+c.apiKey)
+		}
+		if req.calibration {
+			hr.Header.Set(CalibrationHeader, "1")
+		}
+		resp, err := c.hc.Do(hr)
+		if err != nil && errors.Is(err, errStale) && try == 0 && ctx.Err() == nil {
+			continue
+		}
+		return resp, err
 	}
 }
 

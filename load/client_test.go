@@ -13,7 +13,7 @@ import (
 
 func doOne(t *testing.T, f *fakeServer, timeout time.Duration, maxTokens int) results.Record {
 	t.Helper()
-	cl, err := newClient(f.URL(), "", 1, timeout)
+	cl, err := newClient(f.URL(), "", 1, timeout, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestClientFailures(t *testing.T) {
 
 func TestNewClientRejectsBadURL(t *testing.T) {
 	for _, u := range []string{"", "localhost:8000", "ftp://x", "http://"} {
-		if _, err := newClient(u, "", 1, time.Second); err == nil {
+		if _, err := newClient(u, "", 1, time.Second, 0); err == nil {
 			t.Errorf("newClient(%q) accepted", u)
 		}
 	}

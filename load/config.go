@@ -54,6 +54,20 @@ type ServerFeatures struct {
 	MaxModelLen int
 }
 
+// IdleLimit is the longest a connection may be idle and still carry a
+// request: Load.IdleTimeout (runspec.DefaultIdleTimeout when 0), or half
+// the server's known keep-alive timeout when that is shorter.
+func (c *Config) IdleLimit() time.Duration {
+	limit := c.IdleTimeout
+	if limit <= 0 {
+		limit = runspec.DefaultIdleTimeout
+	}
+	if s := c.Server.IdleTimeout; s > 0 {
+		limit = min(limit, s/2)
+	}
+	return limit
+}
+
 // halted reports whether c.Halt is closed.
 func (c *Config) halted() bool {
 	if c.Halt == nil {

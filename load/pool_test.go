@@ -25,7 +25,7 @@ func TestPoolServesEveryConnection(t *testing.T) {
 		}
 	})
 	const users = 8
-	cl, err := newClient(f.URL(), "", users, time.Minute)
+	cl, err := newClient(f.URL(), "", users, time.Minute, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +77,8 @@ func TestPoolRefreshReplacesStaleConnections(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	p := newConnPool(l.Addr().String(), nil)
-	p.maxAge = 0 // everything is stale at once
+	p := newConnPool(l.Addr().String(), nil, time.Minute)
+	p.limit.ns.Store(0) // everything is stale at once
 	if err := p.fill(context.Background(), 2); err != nil {
 		t.Fatal(err)
 	}

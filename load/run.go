@@ -33,6 +33,10 @@ type Result struct {
 	// Dataset is what a dataset workload's entries showed against the
 	// model's context; nil for other workloads.
 	Dataset *results.DatasetFit
+	// LateDials counts the connections dialled on demand, inside a
+	// request's send (their set-up is in its schedule lag, not its TTFT),
+	// because no connection opened ahead of time was fresh.
+	LateDials int
 }
 
 // Run drives one run described by cfg: it opens and warms the connection
@@ -62,7 +66,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		timeout = DefaultTimeout
 	}
 	conns := poolSize(cfg)
-	cl, err := newClient(cfg.BaseURL, cfg.APIKey, connLimit(cfg), timeout)
+	cl, err := newClient(cfg.BaseURL, cfg.APIKey, connLimit(cfg), timeout, cfg.IdleLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +103,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	<-collected
 
 	sort.Slice(r.recs, func(i, j int) bool { return r.recs[i].Seq < r.recs[j].Seq })
-	res := &Result{Records: r.recs, Start: r.ph.start, End: end, MaxInFlight: int(r.maxInflight.Load()), Calibration: cal, Dataset: fit}
+	res := &Result{Records: r.recs, Start: r.ph.start, End: end, MaxInFlight: int(r.maxInflight.Load()), Calibration: cal, Dataset: fit, LateDials: cl.pool.lateDials()}
 	if allUnreachable(r.recs) {
 		return res, fmt.Errorf("%w: %s: every request failed to connect: %s", ErrUnreachable, cfg.BaseURL, r.recs[0].Error)
 	}
@@ -165,12 +169,7 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 	if wait := time.Until(req.notBefore); !req.notBefore.IsZero() && wait > 0 {
 		// a conversation's think time: the user holds its next turn
 		rec.Scheduled = req.notBefore.Sub(r.origin)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-		case <-t.C:
-		}
-		t.Stop()
+		r.pause(ctx, nil, req.notBefore)
 	}
 	rec.RequestedInputTokens, rec.RequestedOutputTokens = req.wantIn, req.wantOut
 	r.cl.do(ctx, req, r.origin, &rec)
@@ -251,7 +250,11 @@ func (r *runner) openLoop(ctx context.Context) {
 		if sched != nil {
 			due, _ = sched.due(hits)
 		}
-		if wait > 0 {
+		if wait > r.cl.pool.predialAfter() {
+			if !r.pause(ctx, r.cfg.Halt, loopStart.Add(elapsed+wait)) {
+				return
+			}
+		} else if wait > 0 {
 			timer.Reset(wait)
 			select {
 			case <-ctx.Done():
@@ -284,6 +287,40 @@ func (r *runner) openLoop(ctx context.Context) {
 				<-slots
 			}
 		}()
+	}
+}
+
+// pause waits until t, or until ctx ends or halt (nil: never) closes
+// (false). A pause so long that the connections idle now will be stale
+// when it ends opens a fresh connection shortly before t (see
+// connPool.prepare), so that the send after it finds one and does not
+// dial inside its own timing.
+func (r *runner) pause(ctx context.Context, halt <-chan struct{}, t time.Time) bool {
+	p := r.cl.pool
+	if time.Until(t) > p.predialAfter() {
+		if !sleepUntil(ctx, halt, t.Add(-p.predialLead())) {
+			return false
+		}
+		p.prepareAsync(ctx) // best effort: a dial that fails is the send's to report
+	}
+	return sleepUntil(ctx, halt, t)
+}
+
+// sleepUntil waits until t, or until ctx ends or halt closes (false).
+func sleepUntil(ctx context.Context, halt <-chan struct{}, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-halt:
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 

@@ -86,7 +86,7 @@ func TestSSEReaderStampsFromConnRead(t *testing.T) {
 // the request started to leave on its connection, not when do was called.
 func TestClientSendTimeIsSocketWrite(t *testing.T) {
 	f := newFakeServer(t)
-	cl, err := newClient(f.URL(), "", 1, time.Minute)
+	cl, err := newClient(f.URL(), "", 1, time.Minute, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +94,7 @@ func TestClientSendTimeIsSocketWrite(t *testing.T) {
 	if err := cl.pool.fill(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
-	tc, ok := cl.pool.ready[0].Conn.(*timedConn)
-	if !ok {
-		t.Fatalf("the pool holds a %T, want a *timedConn", cl.pool.ready[0].Conn)
-	}
+	tc := cl.pool.ready[0].timedConn
 	origin := time.Now()
 	req := bodyMaker{model: "m", ignoreEOS: true}.completion([]int{1, 2, 3}, 4)
 	var rec results.Record

@@ -69,6 +69,7 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		end = max(end, f)
 		spans = append(spans, span{r.Sent, f})
 		lag = append(lag, ms(r.Sent-r.Scheduled))
+		s.Client.Reconnects += r.Reconnects
 		itlMax := 0.0
 		for _, v := range r.ITL {
 			itlMax = max(itlMax, v)

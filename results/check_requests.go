@@ -50,6 +50,10 @@ func (c *checker) requestLog(l *RequestLog) {
 			c.fail(fmt.Sprintf("requests.failures names request %d of %d", f.Index, n))
 			break
 		}
+		if f.ConnIdleUS < 0 || f.ConnIdleUS > int64(MaxDurationS*1e6) {
+			c.fail(fmt.Sprintf("requests.failures: request %d has conn_idle_us = %d: a time in µs must be between 0 and %d", f.Index, f.ConnIdleUS, int64(MaxDurationS*1e6)))
+			break
+		}
 	}
 	for _, i := range l.InvalidStructured {
 		if i < 0 || i >= n {

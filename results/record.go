@@ -44,6 +44,16 @@ type Record struct {
 	// Session numbers the request's conversation (0 for the first, and for
 	// workloads without conversations).
 	Session int `json:"session,omitempty"`
+	// ConnIdle is, for a request lost before any answer came, how long the
+	// connection it was written on had been idle before it; 0 for a fresh
+	// connection, and for every other request. A server closes connections
+	// idle past its keep-alive timeout.
+	ConnIdle time.Duration `json:"conn_idle_ns,omitempty"`
+	// Reconnects counts the connections set aside before the request was
+	// written, unwritten, because the server may have closed them (idle too
+	// long, or closed): the request went on a fresh connection, whose
+	// set-up is in the schedule lag (Sent - Scheduled), not in TTFT.
+	Reconnects int `json:"reconnects,omitempty"`
 	// StructuredValid is set for structured-output workloads: whether the answer validated.
 	StructuredValid *bool `json:"structured_valid,omitempty"`
 }

@@ -44,6 +44,12 @@ type RequestFailure struct {
 	Kind string `json:"kind"`
 	// Reason is the error: HTTP status and body excerpt, or what went wrong.
 	Reason string `json:"reason"`
+	// ConnIdleUS is, for a request lost before any answer came, how long
+	// the connection it was written on had been idle, µs (Record.ConnIdle);
+	// 0 for a fresh connection, and for other failures. A server closes a
+	// connection idle past its keep-alive timeout, so such losses are the
+	// client's stale connections, not the server's failures.
+	ConnIdleUS int64 `json:"conn_idle_us,omitempty"`
 }
 
 // Len is the number of requests in the log.
@@ -65,7 +71,7 @@ func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
 		l.Turn = append(l.Turn, r.Turn)
 	}
 	if !r.OK() {
-		l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: r.ErrorKind, Reason: r.Error})
+		l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: r.ErrorKind, Reason: r.Error, ConnIdleUS: us(r.ConnIdle)})
 	} else if r.StructuredValid != nil && !*r.StructuredValid {
 		l.InvalidStructured = append(l.InvalidStructured, i)
 	}

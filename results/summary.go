@@ -105,4 +105,8 @@ type Client struct {
 	// MeanInFlight is the time-averaged number of requests in flight from
 	// the first to the last measured send (Little's law).
 	MeanInFlight float64 `json:"mean_in_flight,omitempty"`
+	// Reconnects counts the connections measured requests set aside,
+	// unwritten, because the server may have closed them (idle too long,
+	// or closed): each such request went on a fresh connection.
+	Reconnects int `json:"reconnects,omitempty"`
 }

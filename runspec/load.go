@@ -34,10 +34,23 @@ type Load struct {
 	Seed int64
 	// Timeout bounds each request; 0 means a default of 10 minutes.
 	Timeout time.Duration
+	// IdleTimeout is the longest a connection may sit idle and still carry
+	// a request; one idle longer is closed and a fresh one opened. It must
+	// stay below the server's keep-alive timeout (vLLM closes idle
+	// connections after VLLM_HTTP_TIMEOUT_KEEP_ALIVE, 5 s by default), or a
+	// request could be written on a connection the server is closing.
+	// 0 means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 	// SelfCheck holds the bounds of the load generator's check of itself;
 	// its zero fields take the defaults.
 	SelfCheck SelfCheck
 }
+
+// DefaultIdleTimeout is Load.IdleTimeout's default: safely below the 5 s
+// after which vLLM's HTTP server (uvicorn, VLLM_HTTP_TIMEOUT_KEEP_ALIVE)
+// closes an idle keep-alive connection, and above the pauses a closed loop
+// usually makes (think times of a second or two keep their connections).
+const DefaultIdleTimeout = 3 * time.Second
 
 // Ramp describes a rate that changes over the run.
 type Ramp struct {

@@ -17,6 +17,12 @@ const (
 	AbsurdTokens      = 1 << 20
 )
 
+// MaxIdleTimeout is the idle_timeout from which on a suite is warned: vLLM's
+// HTTP server closes connections idle for 5 s (VLLM_HTTP_TIMEOUT_KEEP_ALIVE)
+// unless told otherwise, so a longer idle timeout needs a server set up for
+// it.
+const MaxIdleTimeout = 5 * time.Second
+
 // loadBlock is `load {...}`: how traffic arrives and when the run stops.
 type loadBlock struct {
 	Concurrency *hcl.Attribute  `hcl:"concurrency,optional"`
@@ -28,6 +34,7 @@ type loadBlock struct {
 	RampUp      *hcl.Attribute  `hcl:"ramp_up,optional"`
 	Seed        *hcl.Attribute  `hcl:"seed,optional"`
 	Timeout     *hcl.Attribute  `hcl:"timeout,optional"`
+	IdleTimeout *hcl.Attribute  `hcl:"idle_timeout,optional"`
 	Ramp        *rampBlock      `hcl:"ramp,block"`
 	SelfCheck   *selfCheckBlock `hcl:"self_check,block"`
 	Body        hcl.Body        `hcl:",body"`
@@ -133,6 +140,13 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 	}
 	if d, ok := ev.duration(b.Timeout); ok {
 		cfg.Timeout = d
+	}
+	if d, ok := ev.duration(b.IdleTimeout); ok { // positive: duration checks that
+		cfg.IdleTimeout = d
+		if d >= MaxIdleTimeout {
+			ev.warnAt(b.IdleTimeout, "Long idle timeout",
+				"idle_timeout = %s: a connection idle that long may already be closed by the server (vLLM closes idle connections after VLLM_HTTP_TIMEOUT_KEEP_ALIVE, 5s by default), and a request written on it is lost. Keep it below the server's keep-alive timeout; half of it is safe.", d)
+		}
 	}
 	within := bodyRange(b.Body, b.DefRange)
 	if b.Requests == nil && b.Duration == nil {

@@ -31,6 +31,8 @@ func TestHostileValueMessages(t *testing.T) {
 		{name: "absurd input length", sev: hcl.DiagWarning, summary: "Absurd input length",
 			src:    "scenario \"x\" {\n  workload {\n    kind = \"random\"\n    input_tokens = 2e9\n  }\n  load {\n    concurrency = 1\n    requests = 10\n  }\n}\n",
 			detail: []string{"input_tokens = 2000000000"}},
+		{name: "long idle timeout", sev: hcl.DiagWarning, summary: "Long idle timeout",
+			src: "scenario \"x\" {\n  load {\n    concurrency = 1\n    requests = 10\n    idle_timeout = \"30s\"\n  }\n}\n", detail: []string{"idle_timeout = 30s", "VLLM_HTTP_TIMEOUT_KEEP_ALIVE"}},
 		{name: "absurd rate", sev: hcl.DiagWarning, summary: "Absurd rate",
 			src: "scenario \"x\" {\n  load {\n    rate = 1e9\n    requests = 10\n  }\n}\n", detail: []string{"rate = 1000000000"}},
 	}

@@ -57,3 +57,16 @@ func TestSelfCheckBlockErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleTimeout checks that load's idle_timeout reaches the run's load.
+func TestIdleTimeout(t *testing.T) {
+	src := strings.Replace(selfCheckSuite, "self_check { in_flight = 0.7 }", "idle_timeout = \"1500ms\"", 1)
+	for _, r := range mustLoad(t, src, Options{}).Plan().Runs() {
+		if want := map[string]time.Duration{"inherits": 0, "own": 1500 * time.Millisecond}[r.Name]; r.Load.IdleTimeout != want {
+			t.Errorf("%s: idle timeout %v, want %v", r.Name, r.Load.IdleTimeout, want)
+		}
+	}
+	if errs := strings.Join(errorsOf(t, strings.Replace(selfCheckSuite, "self_check { in_flight = 0.7 }", "idle_timeout = \"0s\"", 1)), "\n"); !strings.Contains(errs, "must be longer than zero") {
+		t.Errorf("idle_timeout = 0s: errors %q", errs)
+	}
+}
