@@ -20,6 +20,9 @@ type chunk struct {
 	// non-empty text or content, reasoning content, or tool-call arguments.
 	// A role chunk or an empty-content chunk has choices but no output.
 	output bool
+	// finished is true when the first choice has a finish_reason (the
+	// answer ended: a stop sequence, max_tokens, an EOS).
+	finished bool
 	// usage is true when the chunk carries a usage object.
 	usage            bool
 	promptTokens     int
@@ -137,15 +140,19 @@ func parseChoices(b []byte, i int, c *chunk) (int, error) {
 // delta.content, as encoding/json would pick them.
 func parseChoice(b []byte, i int, c *chunk) (int, error) {
 	var text, content chunk
-	reasoning := false
+	reasoning, finished := false, false
 	var seen keySet
 	end, err := eachKey(b, i, func(key []byte, v int) (int, error) {
-		if !seen.add(key, "text", "delta") {
+		if !seen.add(key, "text", "delta", "finish_reason") {
 			return 0, errSyntax
 		}
 		switch string(key) {
 		case "text":
 			return stringValue(b, v, &text)
+		case "finish_reason":
+			end, err := skipValue(b, v) // a string says the answer ended; anything else does not
+			finished = err == nil && b[v] == '"'
+			return end, err
 		case "delta":
 			if v < len(b) && b[v] == '{' {
 				var seen keySet
@@ -190,6 +197,7 @@ func parseChoice(b []byte, i int, c *chunk) (int, error) {
 		c.text, c.escaped = content.text, content.escaped
 	}
 	c.output = len(c.text) > 0 || reasoning
+	c.finished = finished
 	return end, nil
 }
 
@@ -501,8 +509,9 @@ func ws(b []byte, i int) int {
 // slowChunk mirrors the fields of a chunk for encoding/json.
 type slowChunk struct {
 	Choices []struct {
-		Text  *string `json:"text"`
-		Delta *struct {
+		Text         *string         `json:"text"`
+		FinishReason json.RawMessage `json:"finish_reason"`
+		Delta        *struct {
 			Content          *string `json:"content"`
 			ReasoningContent *string `json:"reasoning_content"`
 			Reasoning        *string `json:"reasoning"`
@@ -536,6 +545,7 @@ func parseChunkSlow(b []byte, c *chunk) error {
 			c.text = []byte(*ch.Delta.Content)
 		}
 		c.output = len(c.text) > 0
+		c.finished = len(ch.FinishReason) > 0 && ch.FinishReason[0] == '"'
 		if d := ch.Delta; d != nil {
 			if (d.ReasoningContent != nil && *d.ReasoningContent != "") || (d.Reasoning != nil && *d.Reasoning != "") {
 				c.output = true

@@ -31,6 +31,8 @@ func FuzzParseChunk(f *testing.F) {
 		`{"choices":[{"delta":{"content":"x","content":"y"}}]}`,
 		`{"choices":[{"delta":{"role":"assistant","content":"","reasoning_content":"hm"}}]}`,
 		`{"choices":[{"delta":{"reasoning":null,"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}`,
+		`{"choices":[{"text":"","finish_reason":"stop"},{"finish_reason":1}]}`,
+		`{"choices":[{"text":"a","Finish_Reason":"stop","finish_reason":null}]}`,
 	} {
 		f.Add([]byte(seed))
 	}

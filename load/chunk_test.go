@@ -10,6 +10,7 @@ import (
 type chunkView struct {
 	Choices    bool
 	Output     bool
+	Finished   bool
 	Text       string
 	Usage      bool
 	Prompt     int
@@ -18,7 +19,7 @@ type chunkView struct {
 }
 
 func view(c *chunk) chunkView {
-	return chunkView{Choices: c.choices, Output: c.output, Text: string(c.appendText(nil)), Usage: c.usage,
+	return chunkView{Choices: c.choices, Output: c.output, Finished: c.finished, Text: string(c.appendText(nil)), Usage: c.usage,
 		Prompt: c.promptTokens, Completion: c.completionTokens, Err: string(c.errMsg)}
 }
 
@@ -69,6 +70,11 @@ func TestParseChunk(t *testing.T) {
 		{name: "spaced empty", in: `{"usage":{"completion_tokens":3,"prompt_tokens":1},"choices":[ ]}`, want: chunkView{Usage: true, Prompt: 1, Completion: 3}},
 		// an empty text has choices (vLLM counts it for TTFT) but no output
 		{name: "empty text", in: `{"choices":[{"text":""}]}`, want: chunkView{Choices: true}},
+		// a finish_reason says the answer ended; a stop at the first token
+		// ends it with no text (vLLM, a stop sequence matched at once)
+		{name: "stop, no text", in: `{"choices":[{"index":0,"text":"","finish_reason":"stop","stop_reason":"\n"}]}`, want: chunkView{Choices: true, Finished: true}},
+		{name: "length with text", in: `{"choices":[{"index":0,"delta":{"content":"end"},"finish_reason":"length"}]}`, want: chunkView{Choices: true, Output: true, Finished: true, Text: "end"}},
+		{name: "finish not a string", in: `{"choices":[{"text":"a","finish_reason":5}]}`, want: chunkView{Choices: true, Output: true, Text: "a"}},
 		// an early role chunk with empty content carries no output
 		{name: "role empty content", in: `{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`, want: chunkView{Choices: true}},
 		// reasoning content is generated output (both field names servers use)

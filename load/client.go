@@ -306,8 +306,11 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	switch {
 	case !st.tr.usage:
 		fail(rec, KindProtocol, "stream carried no usage: the server ignored stream_options.include_usage, so token counts are unknown")
+	case st.tr.emptyAnswer():
+		// a stop sequence at the first token: complete, with no first token
+		rec.EmptyAnswer = true
 	case st.tr.outputs == 0:
-		fail(rec, KindProtocol, "stream carried no generated output (no chunk with text, content, reasoning or tool-call arguments)")
+		fail(rec, KindProtocol, "stream carried no generated output (no chunk with text, content, reasoning or tool-call arguments) and no finish_reason")
 	case st.tr.usageProblem() != "":
 		fail(rec, KindProtocol, st.tr.usageProblem())
 	}

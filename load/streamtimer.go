@@ -22,14 +22,21 @@ import (
 //     chunk, split evenly across the tokens it carries when continuous usage
 //     stats say it carries several; a chunk that adds no token or no output
 //     passes its gap on to the next one; tokens that come with the first
-//     chunk have no gap and add no ITL;
+//     chunk have no gap and add no ITL. Usage on a chunk is taken for
+//     continuous usage stats only once its completion count has counted up
+//     (vLLM's do from the first token); a count that never moves (Ollama
+//     puts zeros on every chunk) or goes back is not, and each output chunk
+//     is then one token's gap;
 //   - token counts: the last usage object seen, never counted from chunks;
 //     the number of output chunks is kept to check usage against.
 type streamTimer struct {
 	sent        time.Time
 	first, last time.Time
-	outputs     int  // chunks with generated output seen
-	usage       bool // any usage seen
+	outputs     int       // chunks with generated output seen
+	usage       bool      // any usage seen
+	counting    bool      // per-chunk usage has counted up: it is continuous usage
+	finished    bool      // a choice said the answer ended (finish_reason)
+	ended       time.Time // the last chunk with choices, for an answer with no output
 	prompt      int
 	completion  int
 	prevTokens  int           // cumulative completion tokens at the last content chunk
@@ -43,6 +50,7 @@ func (t *streamTimer) reset(sent time.Time, expectTokens int, keepText bool) {
 	t.sent = sent
 	t.first, t.last = time.Time{}, time.Time{}
 	t.outputs, t.usage, t.prompt, t.completion, t.prevTokens, t.pending = 0, false, 0, 0, 0, 0
+	t.counting, t.finished, t.ended = false, false, time.Time{}
 	if expectTokens > 1 {
 		t.itl = make([]float64, 0, expectTokens-1)
 	} else {
@@ -61,18 +69,21 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 	if !c.choices {
 		return
 	}
+	t.ended = at
+	t.finished = t.finished || c.finished
 	if t.keepText && c.text != nil {
 		t.text = c.appendText(t.text)
 	}
-	output := c.output || (c.usage && c.completionTokens > t.prevTokens)
+	counted := c.usage && c.completionTokens > t.prevTokens // usage counts up here
+	output := c.output || counted
 	if t.outputs == 0 {
 		if !output {
 			return // a role chunk or an empty chunk before the first token
 		}
 		t.outputs = 1
 		t.first, t.last = at, at
-		if c.usage {
-			t.prevTokens = c.completionTokens
+		if counted {
+			t.prevTokens, t.counting = c.completionTokens, true
 		}
 		return
 	}
@@ -83,9 +94,14 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 		t.outputs++
 		k = 1
 	}
-	if c.usage {
+	switch {
+	case counted:
 		k = c.completionTokens - t.prevTokens
-		t.prevTokens = c.completionTokens
+		t.prevTokens, t.counting = c.completionTokens, true
+	case c.usage && t.counting && c.completionTokens == t.prevTokens:
+		k = 0 // continuous usage says this chunk added no token
+	case c.usage && t.counting:
+		t.counting = false // the count went back: no longer trusted
 	}
 	if k <= 0 {
 		t.pending = gap
@@ -98,11 +114,20 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 	}
 }
 
-// fill writes the timing and token fields into rec.
+// emptyAnswer reports whether the stream ended its answer (a choice had a
+// finish_reason) before any generated output: a stop sequence matched at
+// the first token. Such an answer is complete but has no first token.
+func (t *streamTimer) emptyAnswer() bool { return t.outputs == 0 && t.finished }
+
+// fill writes the timing and token fields into rec. An empty answer has no
+// TTFT; its E2EL is its last chunk with choices.
 func (t *streamTimer) fill(rec *results.Record) {
-	if t.outputs > 0 {
+	switch {
+	case t.outputs > 0:
 		rec.TTFT = t.first.Sub(t.sent)
 		rec.E2EL = t.last.Sub(t.sent)
+	case t.emptyAnswer():
+		rec.E2EL = t.ended.Sub(t.sent)
 	}
 	rec.ITL = t.itl
 	rec.InputTokens = t.prompt

@@ -44,6 +44,13 @@ func TestTrackerTimings(t *testing.T) {
 		{name: "early role chunk", evs: []ev{{1 * ms, true, false, 0, true}, {2 * ms, true, false, 0, true}, {50 * ms, true, false, 0, false},
 			{55 * ms, true, false, 0, true}, {60 * ms, true, false, 0, false}, {61 * ms, false, true, 2, false}},
 			want: results.Record{TTFT: 50 * ms, E2EL: 60 * ms, ITL: []float64{10}, OutputTokens: 2, InputTokens: 7}},
+		// usage of zeros on every chunk (Ollama) never counts up: it is not
+		// continuous usage, so each output chunk is one token's gap
+		{name: "zeroed usage", evs: []ev{{10 * ms, true, true, 0, false}, {13 * ms, true, true, 0, false}, {20 * ms, true, true, 0, false}, {21 * ms, false, true, 3, false}},
+			want: results.Record{TTFT: 10 * ms, E2EL: 20 * ms, ITL: []float64{3, 7}, OutputTokens: 3, InputTokens: 7}},
+		// a count that goes back is no longer trusted
+		{name: "count goes back", evs: []ev{{10 * ms, true, true, 1, false}, {14 * ms, true, true, 3, false}, {20 * ms, true, true, 0, false}, {23 * ms, true, true, 0, false}},
+			want: results.Record{TTFT: 10 * ms, E2EL: 23 * ms, ITL: []float64{2, 2, 6, 3}, OutputTokens: 0, InputTokens: 7}},
 		// with continuous usage, a role chunk reporting 0 tokens is not output
 		{name: "role chunk with usage", evs: []ev{{1 * ms, true, true, 0, true}, {30 * ms, true, true, 1, false}, {40 * ms, true, true, 2, false}},
 			want: results.Record{TTFT: 30 * ms, E2EL: 40 * ms, ITL: []float64{10}, OutputTokens: 2, InputTokens: 7}},

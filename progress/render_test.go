@@ -39,7 +39,7 @@ func script(p runner.Progress, c *clock) {
 	p.Report(runner.RunFinished{Index: 0, Runs: 2, Run: &results.Run{
 		Name: "chat", Scenario: "chat", Status: results.StatusOK,
 		Summary: results.Summary{
-			Requests:        results.Requests{Completed: 19, Failed: 1},
+			Requests:        results.Requests{Completed: 19, Failed: 1, EmptyAnswers: 3},
 			DurationSeconds: 0.575,
 			Throughput:      results.Throughput{Requests: 34.8},
 			TTFT:            results.Stats{P50: 21.5, P95: 30.05},

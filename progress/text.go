@@ -260,10 +260,14 @@ func describeRun(r *results.Run) (head, figures string) {
 	fmt.Fprintf(&b, "%s: %s", r.Name, r.Status)
 	if r.Status != results.StatusFailed {
 		took := seconds(time.Duration(s.DurationSeconds * float64(time.Second)))
+		empty := ""
+		if n := s.Requests.EmptyAnswers; n > 0 {
+			empty = fmt.Sprintf(" (%s, no first token)", plural(n, "empty answer"))
+		}
 		if s.Requests.Failed > 0 {
-			fmt.Fprintf(&b, ", %d ok, %d failed in %s", s.Requests.Completed, s.Requests.Failed, took)
+			fmt.Fprintf(&b, ", %d ok%s, %d failed in %s", s.Requests.Completed, empty, s.Requests.Failed, took)
 		} else {
-			fmt.Fprintf(&b, ", %s in %s", plural(s.Requests.Completed, "request"), took)
+			fmt.Fprintf(&b, ", %s%s in %s", plural(s.Requests.Completed, "request"), empty, took)
 		}
 		figures = fmt.Sprintf("%.1f req/s, TTFT p50 %s p95 %s, TPOT p50 %s",
 			s.Throughput.Requests, millis(s.TTFT.P50), millis(s.TTFT.P95), millis(s.TPOT.P50))

@@ -10,7 +10,7 @@ import (
 )
 
 // RunTable writes one aligned row per run of f: name, status, requests
-// ok/failed, request and output-token throughput, TTFT p50/p95, TPOT p50,
+// ok (with the empty answers among them) and failed, request and output-token throughput, TTFT p50/p95, TPOT p50,
 // E2EL p95 (milliseconds), the server's KV cache usage (max), requests
 // waiting and running (max), preemptions and prefix-cache hit rate, and
 // asserts passed/total; when a run's GPUs were sampled, the GPUs' mean
@@ -33,7 +33,7 @@ func RunTable(w io.Writer, f *results.File) error {
 			row = append([]string{r.Name, r.Status}, strings.Split(strings.Repeat("-", len(head)-2), "")...)
 		} else {
 			row = []string{r.Name, r.Status,
-				strconv.Itoa(s.Requests.Completed), strconv.Itoa(s.Requests.Failed),
+				okCell(s.Requests), strconv.Itoa(s.Requests.Failed),
 				fmtNum(s.Throughput.Requests), fmtNum(s.Throughput.OutputTokens),
 				fmtMs(s.TTFT.P50), fmtMs(s.TTFT.P95), fmtMs(s.TPOT.P50), fmtMs(s.E2EL.P95),
 				kvCell(s.Server), waitingCell(s.Server), runningCell(r.ServerSeries), preemptCell(s.Server), hitCell(s.Server)}
@@ -56,6 +56,15 @@ func RunTable(w io.Writer, f *results.File) error {
 	writeHints(&b, f)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// okCell is the completed requests, with how many of them were empty
+// answers (no TTFT) when any were: "40 (25 empty)".
+func okCell(r results.Requests) string {
+	if r.EmptyAnswers > 0 {
+		return fmt.Sprintf("%d (%d empty)", r.Completed, r.EmptyAnswers)
+	}
+	return strconv.Itoa(r.Completed)
 }
 
 // assertCell is "2/3 FAIL" when an assert failed, "3/3" when all passed and

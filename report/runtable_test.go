@@ -31,3 +31,17 @@ func TestRunTable(t *testing.T) {
 		t.Errorf("failed assert not flagged:\n%s", got)
 	}
 }
+
+// TestRunTableEmptyAnswers checks that the answers that ended before any
+// text are counted in the ok column.
+func TestRunTableEmptyAnswers(t *testing.T) {
+	f := runTableFile()
+	f.Runs[0].Summary.Requests.EmptyAnswers = 25
+	var b strings.Builder
+	if err := RunTable(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	if want := "(25 empty)"; !strings.Contains(b.String(), want) {
+		t.Errorf("run table lacks %q:\n%s", want, b.String())
+	}
+}

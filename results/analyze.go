@@ -83,10 +83,25 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		lens.add(r)
 		s.InputTokens += int64(r.InputTokens)
 		s.OutputTokens += int64(r.OutputTokens)
+		if r.StructuredValid != nil {
+			structured++
+			if *r.StructuredValid {
+				valid++
+			}
+		}
 		t := ms(r.TTFT)
 		e := ms(r.E2EL)
-		ttft = append(ttft, t)
 		e2el = append(e2el, e)
+		if r.EmptyAnswer {
+			// no first token: no TTFT or TPOT sample; judged for goodput
+			// by its E2EL alone
+			s.Requests.EmptyAnswers++
+			if isGood(opts, 0, 0, e) {
+				good++
+			}
+			continue
+		}
+		ttft = append(ttft, t)
 		itl = append(itl, r.ITL...)
 		for _, v := range r.ITL {
 			samples.ITL.Add(v)
@@ -98,12 +113,6 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		}
 		if isGood(opts, t, p, e) {
 			good++
-		}
-		if r.StructuredValid != nil {
-			structured++
-			if *r.StructuredValid {
-				valid++
-			}
 		}
 	}
 	// start offsets are from the first measured send

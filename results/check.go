@@ -132,6 +132,10 @@ func (c *checker) summary(s *Summary) {
 	c.value("summary.goodput.ratio", s.Goodput.Ratio, 1, "a ratio")
 	c.count("summary.requests.completed", int64(s.Requests.Completed))
 	c.count("summary.requests.failed", int64(s.Requests.Failed))
+	c.count("summary.requests.empty_answers", int64(s.Requests.EmptyAnswers))
+	if s.Requests.EmptyAnswers > s.Requests.Completed {
+		c.fail(fmt.Sprintf("summary.requests.empty_answers = %d is more than the %d completed requests", s.Requests.EmptyAnswers, s.Requests.Completed))
+	}
 	c.value("summary.error_rate", s.ErrorRate, 1, "a ratio")
 	if m := s.Server; m != nil {
 		c.value("summary.server.kv_cache_usage_max", m.KVCacheUsageMax, 1, "a ratio")
@@ -146,6 +150,7 @@ func (c *checker) summary(s *Summary) {
 	}
 	c.value("summary.client.schedule_lag_p99", s.Client.ScheduleLagP99, MaxLatencyMs, "a latency (ms)")
 	c.value("summary.client.achieved_rate", s.Client.AchievedRate, MaxRate, "a rate")
+	c.count("summary.client.reconnects", int64(s.Client.Reconnects))
 	c.value("summary.duration_s", s.DurationSeconds, MaxDurationS, "a duration (s)")
 	c.count("summary.input_tokens", s.InputTokens)
 	c.count("summary.output_tokens", s.OutputTokens)

@@ -31,6 +31,8 @@ func TestReadRejectsImpossibleFiles(t *testing.T) {
 		{name: "absurd latency", edit: func(f *File) { f.Runs[0].Summary.E2EL.Max = 1e12 }, want: "summary.e2el.max = 1e+12: a latency (ms) above"},
 		{name: "ratio above one", edit: func(f *File) { f.Runs[0].Summary.ErrorRate = 1.5 }, want: "summary.error_rate = 1.5"},
 		{name: "negative count", edit: func(f *File) { f.Runs[0].Summary.Requests.Failed = -1 }, want: "summary.requests.failed = -1: a count cannot be negative"},
+		{name: "empty answers", edit: func(f *File) { f.Runs[0].Summary.Requests.EmptyAnswers = 1 }},
+		{name: "more empty answers than answers", edit: func(f *File) { f.Runs[0].Summary.Requests.EmptyAnswers = 3 }, want: "summary.requests.empty_answers = 3 is more than the 2 completed requests"},
 		{name: "GPU over 100 %", edit: func(f *File) { f.Runs[0].GPUSeries = gpuSeriesOf(101) }, want: "gpu_series.samples[0].gpus[0].util_pct = 101: a utilisation (%) above 100"},
 		{name: "GPU series from elsewhere", edit: func(f *File) { f.Runs[0].GPUSeries = &GPUSeries{Source: "rocm-smi"} }, want: `gpu_series.source "rocm-smi"`},
 		{name: "GPU summary of a sane series", edit: func(f *File) {

@@ -54,6 +54,11 @@ type Record struct {
 	// long, or closed): the request went on a fresh connection, whose
 	// set-up is in the schedule lag (Sent - Scheduled), not in TTFT.
 	Reconnects int `json:"reconnects,omitempty"`
+	// EmptyAnswer marks a completed request whose answer ended (a
+	// finish_reason) before any generated text: a stop sequence matched at
+	// its first token. It has no TTFT (and no TPOT or ITL); its E2EL is its
+	// last chunk.
+	EmptyAnswer bool `json:"empty_answer,omitempty"`
 	// StructuredValid is set for structured-output workloads: whether the answer validated.
 	StructuredValid *bool `json:"structured_valid,omitempty"`
 }

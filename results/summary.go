@@ -72,6 +72,10 @@ type Goodput struct {
 type Requests struct {
 	Completed int `json:"completed"`
 	Failed    int `json:"failed"`
+	// EmptyAnswers counts the completed requests whose answer ended before
+	// any text (a stop sequence at the first token): they have no TTFT,
+	// TPOT or ITL sample.
+	EmptyAnswers int `json:"empty_answers,omitempty"`
 }
 
 // ServerMetrics are derived from the server's Prometheus /metrics during the run.
