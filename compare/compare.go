@@ -190,14 +190,17 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 		default:
 			measured, ok := c.measure(br, cr, m, t)
 			if !ok {
-				if math.IsNaN(row.Baseline) && math.IsNaN(row.Current) {
-					continue // the metric applies to neither run (no /metrics, no structured output)
-				}
 				measured = row
-				if math.IsNaN(row.Baseline) {
-					measured.Verdict, measured.Reason = New, "metric not in the baseline run"
-				} else {
-					measured.Verdict, measured.Reason = Missing, "metric not in the current run"
+				switch {
+				case math.IsNaN(row.Baseline) && math.IsNaN(row.Current):
+					if !m.AppliesTo(br) && !m.AppliesTo(cr) {
+						continue // not a metric of these runs (a turn metric without conversations, a bucket they lack)
+					}
+					measured.Verdict, measured.Reason = NotMeasured, notMeasuredReason(br, cr, m)
+				case math.IsNaN(row.Baseline):
+					measured.Verdict, measured.Reason = New, "metric not in the baseline run: "+whyNot(br, m)
+				default:
+					measured.Verdict, measured.Reason = Missing, "metric not in the current run: "+whyNot(cr, m)
 				}
 			} else if pairs := abPairs(br, cr); pairs > 0 {
 				c.measurePaired(&measured, br, cr, pairs, 1)
@@ -211,6 +214,24 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// notMeasuredReason says why neither run has m: once when both sides say
+// the same, else each side's.
+func notMeasuredReason(br, cr *results.Run, m results.Metric) string {
+	b, c := whyNot(br, m), whyNot(cr, m)
+	if b == c {
+		return "neither run measured it: " + c
+	}
+	return "neither run measured it: baseline: " + b + "; current: " + c
+}
+
+// whyNot says why run has no value of m for a comparison.
+func whyNot(run *results.Run, m results.Metric) string {
+	if why := m.WhyNotMeasured(&run.Summary); why != "" {
+		return why
+	}
+	return "the run kept no per-request samples of it" // valueOf's rule
 }
 
 func reasonSuffix(r *results.Run) string {

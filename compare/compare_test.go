@@ -1,10 +1,12 @@
 package compare
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/llmgate/llmgate/compare/comparetest"
@@ -200,5 +202,47 @@ func TestTailOnlyRegression(t *testing.T) {
 	}
 	if p95.Baseline >= p95.Current || p95.Estimator != HarrellDavisEstimator {
 		t.Errorf("p95 row shows %v → %v by %s; want the Harrell-Davis estimates the verdict used", p95.Baseline, p95.Current, p95.Estimator)
+	}
+}
+
+// TestNotMeasuredRowsStay checks that a tolerance on a metric neither run
+// could measure keeps its row, as "not measured" with the reason, that the
+// gate is not failed by it, and that a metric not of the runs at all (a
+// turn metric without conversations) has no row.
+func TestNotMeasuredRowsStay(t *testing.T) {
+	cfg := Config{Tolerances: []Tolerance{
+		{Metric: "itl.p99", Relative: true, Amount: 0.10},
+		{Metric: "server.kv_cache_usage.max", Amount: 0.05},
+		{Metric: "first_turn.ttft.p95", Relative: true, Amount: 0.10},
+	}}
+	oneChunk := func(seed uint64) *results.File {
+		f := comparetest.File(results.Environment{Model: "m"}, spec("r", 100, seed))
+		f.Runs[0].Summary.ITL = results.Stats{} // every answer in one chunk
+		f.Runs[0].Summary.Server = nil          // no /metrics
+		return f
+	}
+	c := Compare(oneChunk(1), oneChunk(2), cfg)
+	got := map[string]Row{}
+	for _, r := range c.Rows {
+		got[r.Metric.Name] = r
+	}
+	if len(got) != 2 {
+		t.Fatalf("rows %v, want itl.p99 and server.kv_cache_usage.max", got)
+	}
+	for name, want := range map[string]string{"itl.p99": "one chunk", "server.kv_cache_usage.max": "/metrics"} {
+		r := got[name]
+		if r.Verdict != NotMeasured || !strings.Contains(r.Reason, "neither run measured it") || !strings.Contains(r.Reason, want) {
+			t.Errorf("%s: %s %q, want not measured, saying %q", name, r.Verdict, r.Reason, want)
+		}
+	}
+	if d := c.Decide(); d != DecisionPass {
+		t.Errorf("decision %s: a metric neither side measured is said, not failed", d)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"verdict":"not measured","reason":"neither run measured it: every completed answer came in one chunk`) {
+		t.Errorf("JSON lacks the not-measured itl row:\n%s", b)
 	}
 }

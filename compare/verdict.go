@@ -18,6 +18,10 @@ const (
 	Missing Verdict = "missing"
 	// New: the current file has the run or metric, the baseline not.
 	New Verdict = "new"
+	// NotMeasured: the metric is one of the run's, but neither side could
+	// measure it (no /metrics, every answer in one chunk for ITL); the
+	// row's reason says why.
+	NotMeasured Verdict = "not measured"
 	// Improvement: better past the band and significant.
 	Improvement Verdict = "improvement"
 	// Unchanged: within the band, or not significantly outside it.
@@ -25,7 +29,7 @@ const (
 )
 
 // Verdicts lists every verdict, from the worst down, for stable ordering.
-var Verdicts = []Verdict{Regression, Inconclusive, Invalid, Missing, New, Improvement, Unchanged}
+var Verdicts = []Verdict{Regression, Inconclusive, Invalid, Missing, New, NotMeasured, Improvement, Unchanged}
 
 // Rank orders verdicts by severity: 0 is Regression, larger is milder.
 func (v Verdict) Rank() int {

@@ -107,7 +107,7 @@ func headline(c *compare.Comparison) string {
 			notes = append(notes, plural(k, "inconclusive", "inconclusive"))
 		}
 	}
-	for _, v := range []compare.Verdict{compare.Invalid, compare.Missing, compare.New, compare.Improvement} {
+	for _, v := range []compare.Verdict{compare.Invalid, compare.Missing, compare.New, compare.NotMeasured, compare.Improvement} {
 		if k := n.ByVerdict[v]; k > 0 {
 			notes = append(notes, fmt.Sprintf("%d %s", k, v))
 		}

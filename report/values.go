@@ -123,6 +123,8 @@ func deltaCell(r *compare.Row, alpha float64) string {
 	switch r.Verdict {
 	case compare.New, compare.Missing, compare.Invalid:
 		return string(r.Verdict)
+	case compare.NotMeasured:
+		return r.Reason
 	}
 	mark := ""
 	if r.Tested() && !r.Significant(alpha) {
@@ -132,10 +134,10 @@ func deltaCell(r *compare.Row, alpha float64) string {
 }
 
 // estimatorCell names how a row's values were estimated; "-" on rows
-// that were not measured (new, missing, invalid).
+// that were not measured (new, missing, invalid, not measured).
 func estimatorCell(r *compare.Row) string {
 	switch r.Verdict {
-	case compare.New, compare.Missing, compare.Invalid:
+	case compare.New, compare.Missing, compare.Invalid, compare.NotMeasured:
 		return "-"
 	}
 	return r.Estimator.String()

@@ -228,5 +228,5 @@ func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
 	}
 	ctx := base.NewChild()
 	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames)
-	return r.evalAssert(r.Capacity.SLO, ctx, vals)
+	return r.evalAssert(r.Capacity.SLO, ctx, vals, sum)
 }

@@ -36,12 +36,12 @@ func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
 	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames)
 	out := make([]results.AssertResult, 0, len(r.Asserts))
 	for _, a := range r.Asserts {
-		out = append(out, r.evalAssert(a, ctx, vals))
+		out = append(out, r.evalAssert(a, ctx, vals, sum))
 	}
 	return out
 }
 
-func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float64) results.AssertResult {
+func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float64, sum *results.Summary) results.AssertResult {
 	rng := a.Condition.Range()
 	res := results.AssertResult{
 		Name:      a.Name,
@@ -80,7 +80,7 @@ func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float6
 		return res
 	case !v.IsKnown() && len(missing) > 0:
 		res.Message = fmt.Sprintf("%s: %s: %s %s not measured in this run (%s)",
-			where, res.Condition, strings.Join(missing, ", "), isAre(len(missing)), whyMissing(missing))
+			where, res.Condition, strings.Join(missing, ", "), isAre(len(missing)), whyMissing(missing, sum))
 		return res
 	case v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.Bool):
 		res.Message = fmt.Sprintf("%s: %s: is not true or false", where, res.Condition)
@@ -139,21 +139,18 @@ func isAre(n int) string {
 	return "were"
 }
 
-func whyMissing(names []string) string {
+// whyMissing says why each of the metrics names is missing from sum, each
+// reason once.
+func whyMissing(names []string, sum *results.Summary) string {
 	var why []string
 	for _, n := range names {
-		switch {
-		case strings.HasPrefix(n, "server."):
-			why = appendOnce(why, "server metrics need the server's Prometheus /metrics endpoint")
-		case strings.HasPrefix(n, "gpu."):
-			why = appendOnce(why, "GPU metrics need a server target with gpus, whose container has nvidia-smi, or a dcgm_exporter in the target block")
-		case strings.HasPrefix(n, "structured."):
-			why = appendOnce(why, "structured metrics need a workload of kind \"structured\"")
-		case isBucketMetric(n):
-			why = appendOnce(why, "a length bucket's metrics need completed requests in the bucket")
-		default:
-			why = appendOnce(why, "the run produced no value for it")
+		reason := "the run produced no value for it"
+		if m, ok := results.LookupMetric(n); ok {
+			if w := m.WhyNotMeasured(sum); w != "" {
+				reason = w
+			}
 		}
+		why = appendOnce(why, reason)
 	}
 	return strings.Join(why, "; ")
 }
