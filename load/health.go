@@ -28,6 +28,10 @@ type Health struct {
 	// MeanInFlight is the time-averaged number of requests in flight while
 	// requests were being sent (first to last send), by Little's law.
 	MeanInFlight float64
+	// MeanThinking is the time-averaged number of users holding their next
+	// turn for its think time over the same window: busy, with no request
+	// in flight. A closed loop's users are judged busy by the two together.
+	MeanThinking float64
 	// Problems lists each failed check with its figures; non-empty means the
 	// run is invalid.
 	Problems []string
@@ -49,7 +53,7 @@ func (res *Result) Analyze(cfg Config, opts results.SummarizeOptions) (*results.
 func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health {
 	bounds := cfg.SelfCheck.WithDefaults()
 	h := Health{Concurrency: cfg.Concurrency, MaxInFlight: maxInFlight,
-		AchievedRate: c.AchievedRate, ScheduleLagP99: c.ScheduleLagP99, MeanInFlight: c.MeanInFlight}
+		AchievedRate: c.AchievedRate, ScheduleLagP99: c.ScheduleLagP99, MeanInFlight: c.MeanInFlight, MeanThinking: c.MeanThinking}
 	if cfg.Rate > 0 {
 		h.PlannedRate = c.PlannedRate
 	}
@@ -81,9 +85,16 @@ func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured >= 2 && measured <= 2*cfg.Concurrency {
 		h.Unchecked = append(h.Unchecked, fmt.Sprintf("mean in flight (Little's law): not checked: %d measured requests, at most 2 × the concurrency %d", measured, cfg.Concurrency))
 	}
+	// a user holding its next turn for its think time is busy, as the
+	// workload asks: it counts as in flight
+	busy := h.MeanInFlight + h.MeanThinking
 	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
-		h.MeanInFlight < bounds.MinInFlightRatio*float64(cfg.Concurrency) {
-		h.Problems = append(h.Problems, fmt.Sprintf("mean in flight %.1f is below %.0f%% of the configured concurrency %d: the client could not keep its users busy", h.MeanInFlight, 100*bounds.MinInFlightRatio, cfg.Concurrency))
+		busy < bounds.MinInFlightRatio*float64(cfg.Concurrency) {
+		what := fmt.Sprintf("mean in flight %.1f", h.MeanInFlight)
+		if h.MeanThinking > 0 {
+			what = fmt.Sprintf("mean in flight %.1f plus %.1f users thinking (%.1f busy)", h.MeanInFlight, h.MeanThinking, busy)
+		}
+		h.Problems = append(h.Problems, fmt.Sprintf("%s is below %.0f%% of the configured concurrency %d: the client could not keep its users busy", what, 100*bounds.MinInFlightRatio, cfg.Concurrency))
 	}
 	return h
 }

@@ -168,7 +168,7 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 	rec.Turn, rec.Session = req.turn, req.session
 	if wait := time.Until(req.notBefore); !req.notBefore.IsZero() && wait > 0 {
 		// a conversation's think time: the user holds its next turn
-		rec.Scheduled = req.notBefore.Sub(r.origin)
+		rec.Scheduled, rec.Think = req.notBefore.Sub(r.origin), wait
 		r.pause(ctx, nil, req.notBefore)
 	}
 	rec.RequestedInputTokens, rec.RequestedOutputTokens = req.wantIn, req.wantOut

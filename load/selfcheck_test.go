@@ -31,4 +31,14 @@ func TestSelfCheckBounds(t *testing.T) {
 	if h := judgeHealth(closed, busy, 500, 10); len(h.Problems) != 1 || !strings.Contains(h.Problems[0], "below 90% of the configured concurrency 10") {
 		t.Errorf("in flight 6 of 10 at the default bound: problems %q", h.Problems)
 	}
+	// users holding a turn for its think time are busy
+	thinking := results.Client{MeanInFlight: 0.6, MeanThinking: 3.2}
+	four := Config{Load: runspec.Load{Concurrency: 4}}
+	if h := judgeHealth(four, thinking, 60, 4); len(h.Problems) != 0 {
+		t.Errorf("0.6 in flight and 3.2 thinking of 4: problems %q, want none", h.Problems)
+	}
+	thinking.MeanThinking = 2
+	if h := judgeHealth(four, thinking, 60, 4); len(h.Problems) != 1 || !strings.Contains(h.Problems[0], "mean in flight 0.6 plus 2.0 users thinking (2.6 busy)") {
+		t.Errorf("0.6 in flight and 2 thinking of 4: problems %q", h.Problems)
+	}
 }

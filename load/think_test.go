@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,5 +82,31 @@ func TestThinkTimeBetweenTurns(t *testing.T) {
 			}
 			t.Logf("first turns: %+v\nlater turns: %+v", turns.First, turns.Later)
 		})
+	}
+}
+
+// TestThinkTimeKeepsUsersBusy runs a closed-loop conversation whose users
+// spend most of their time thinking (docs/answers.md's example, scaled
+// down: 4 users, think time 200 ms against answers of a few ms) and checks
+// that the self-check counts thinking users as busy: the run is not
+// invalid for "mean in flight", and in flight plus thinking is about the
+// concurrency.
+func TestThinkTimeKeepsUsersBusy(t *testing.T) {
+	url := startSim(t, false)
+	cfg := Config{Load: runspec.Load{Concurrency: 4, Requests: 30}, BaseURL: url, Model: "llmgate/tiny-sim", RunName: "busy"}
+	cfg.Workload = runspec.Workload{Kind: runspec.WorkloadConversation, InputTokens: 16, OutputTokens: 4, Turns: 3, ThinkTime: 200 * time.Millisecond}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, h := res.Analyze(cfg, results.SummarizeOptions{})
+	t.Logf("mean in flight %.2f, thinking %.2f, of %d users", h.MeanInFlight, h.MeanThinking, cfg.Concurrency)
+	for _, p := range h.Problems {
+		if strings.Contains(p, "in flight") {
+			t.Errorf("invalid: %s", p)
+		}
+	}
+	if busy := h.MeanInFlight + h.MeanThinking; h.MeanThinking <= h.MeanInFlight || busy < 3.6 || busy > 4.01 {
+		t.Errorf("in flight %.2f + thinking %.2f = %.2f busy, want most of 4 users thinking and about 4 busy", h.MeanInFlight, h.MeanThinking, busy)
 	}
 }

@@ -28,8 +28,9 @@ type Analysis struct {
 // deviation, as numpy does by default. Throughput is over the measured
 // window (first send to last finish). The client figures are the schedule
 // lag p99, the achieved and planned send rates, and the mean number of
-// requests in flight (warmup ones included) between the first and the last
-// measured send (Little's law).
+// requests in flight (warmup ones included) and of users thinking between
+// the first and the last measured request a user took (its send, or the
+// start of the think time it held it for): Little's law.
 // Server metrics are left nil: the runner adds them from the Scraper.
 func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	var (
@@ -37,15 +38,19 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		samples                    = &Samples{TTFT: []float64{}, TPOT: []float64{}, E2EL: []float64{}, ITL: NewHistogram()}
 		log                        = &RequestLog{}
 		ttft, tpot, itl, e2el, lag []float64
-		spans                      []span
+		spans, thinking            []span
 		good, structured, valid    int
 		firstSent, lastSent, end   time.Duration
 		firstPlan, lastPlan        time.Duration
+		firstTaken, lastTaken      time.Duration
 		measured                   int
 		lens                       lengthSums
 	)
 	for i := range recs {
 		r := &recs[i]
+		if r.Think > 0 {
+			thinking = append(thinking, span{r.Scheduled - r.Think, r.Scheduled})
+		}
 		if r.Warmup {
 			// warmup requests still in flight keep users busy in the
 			// measured window: they count for Little's law
@@ -57,6 +62,18 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		}
 		if measured == 0 || r.Sent > lastSent {
 			lastSent = r.Sent
+		}
+		// a user takes a request when it sends it, or when it starts to
+		// hold it for its think time: the window users are judged busy over
+		taken := r.Sent
+		if r.Think > 0 {
+			taken = r.Scheduled - r.Think
+		}
+		if measured == 0 || taken < firstTaken {
+			firstTaken = taken
+		}
+		if measured == 0 || taken > lastTaken {
+			lastTaken = taken
 		}
 		if measured == 0 || r.Scheduled < firstPlan {
 			firstPlan = r.Scheduled
@@ -151,7 +168,8 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	if measured > 1 && lastPlan > firstPlan {
 		s.Client.PlannedRate = float64(measured-1) / (lastPlan - firstPlan).Seconds()
 	}
-	s.Client.MeanInFlight = meanInFlight(spans, firstSent, lastSent)
+	s.Client.MeanInFlight = meanInFlight(spans, firstTaken, lastTaken)
+	s.Client.MeanThinking = meanInFlight(thinking, firstTaken, lastTaken)
 	s.Turns = log.Turns()
 	s.LengthBuckets = log.LengthBuckets(opts.LengthBuckets, opts.LengthBucketNames)
 	return &Analysis{Summary: s, Samples: samples, Requests: log, Lengths: lens.lengths()}
@@ -160,9 +178,10 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 // lengthSums adds up requested and actual lengths of completed requests,
 // each over the requests that asked for a length.
 type lengthSums struct {
-	in, out        int
-	inReq, inAct   int64
-	outReq, outAct int64
+	in, out         int
+	inReq, inAct    int64
+	outReq, outAct  int64
+	inReqMax, inMax int
 }
 
 func (l *lengthSums) add(r *Record) {
@@ -170,6 +189,8 @@ func (l *lengthSums) add(r *Record) {
 		l.in++
 		l.inReq += int64(r.RequestedInputTokens)
 		l.inAct += int64(r.InputTokens)
+		l.inReqMax = max(l.inReqMax, r.RequestedInputTokens)
+		l.inMax = max(l.inMax, r.InputTokens)
 	}
 	if r.RequestedOutputTokens > 0 {
 		l.out++
@@ -185,6 +206,7 @@ func (l *lengthSums) lengths() *Lengths {
 	var out Lengths
 	if l.in > 0 {
 		out.InputRequested, out.InputActual = float64(l.inReq)/float64(l.in), float64(l.inAct)/float64(l.in)
+		out.InputRequestedMax, out.InputActualMax = l.inReqMax, l.inMax
 	}
 	if l.out > 0 {
 		out.OutputRequested, out.OutputActual = float64(l.outReq)/float64(l.out), float64(l.outAct)/float64(l.out)
@@ -195,8 +217,9 @@ func (l *lengthSums) lengths() *Lengths {
 // span is when one request was in flight.
 type span struct{ from, to time.Duration }
 
-// meanInFlight is the time-averaged number of requests in flight between
-// the first and the last send (Little's law); 0 for a single send.
+// meanInFlight is the time-averaged number of spans open (requests in
+// flight, users thinking) between the first and the last send (Little's
+// law); 0 for a single send.
 func meanInFlight(spans []span, first, last time.Duration) float64 {
 	if last <= first {
 		return 0

@@ -44,7 +44,7 @@ func TestAnalyzeRequestLog(t *testing.T) {
 	recs[1].RequestedInputTokens, recs[1].RequestedOutputTokens = 8, 4
 	recs[2].RequestedInputTokens = 12
 	recs[3].RequestedInputTokens = 99 // failed: not counted
-	if got, want := Analyze(recs, SummarizeOptions{}).Lengths, (&Lengths{InputRequested: 10, InputActual: 10, OutputRequested: 4, OutputActual: 4}); *got != *want {
+	if got, want := Analyze(recs, SummarizeOptions{}).Lengths, (&Lengths{InputRequested: 10, InputActual: 10, OutputRequested: 4, OutputActual: 4, InputActualMax: 10, InputRequestedMax: 12}); *got != *want {
 		t.Errorf("lengths %+v, want %+v", got, want)
 	}
 	if a.Summary.TTFT.Max != 30 || a.Summary.Client.MeanInFlight <= 0 {

@@ -115,6 +115,11 @@ type Lengths struct {
 	InputActual     float64 `json:"input_actual,omitempty"`
 	OutputRequested float64 `json:"output_requested,omitempty"`
 	OutputActual    float64 `json:"output_actual,omitempty"`
+	// InputActualMax is the longest prompt the server counted among them,
+	// and InputRequestedMax the longest asked for: a server that truncates
+	// prompts to its context counts none longer than the context.
+	InputActualMax    int `json:"input_actual_max,omitempty"`
+	InputRequestedMax int `json:"input_requested_max,omitempty"`
 }
 
 // ServerSeries is the time series of a server's /metrics over a run's

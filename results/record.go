@@ -14,6 +14,10 @@ type Record struct {
 	Index int `json:"index,omitempty"`
 	// Scheduled is when the arrival process planned the send.
 	Scheduled time.Duration `json:"scheduled_ns"`
+	// Think is how long the user held the request for its conversation's
+	// think time before Scheduled (a closed loop; 0 otherwise): the user
+	// was busy thinking, not idle.
+	Think time.Duration `json:"think_ns,omitempty"`
 	// Sent is when the request was actually written.
 	Sent time.Duration `json:"sent_ns"`
 	// TTFT is the time from Sent to the first chunk with non-empty choices; 0 when none came.

@@ -107,8 +107,13 @@ type Client struct {
 	// closed loop, its users' own pace).
 	PlannedRate float64 `json:"planned_rate,omitempty"`
 	// MeanInFlight is the time-averaged number of requests in flight from
-	// the first to the last measured send (Little's law).
+	// the first to the last measured request a user took (its send, or the
+	// start of the think time it held it for): Little's law.
 	MeanInFlight float64 `json:"mean_in_flight,omitempty"`
+	// MeanThinking is the time-averaged number of closed-loop users holding
+	// their next turn for its think time over the same window: busy users
+	// with no request in flight.
+	MeanThinking float64 `json:"mean_thinking,omitempty"`
 	// Reconnects counts the connections measured requests set aside,
 	// unwritten, because the server may have closed them (idle too long,
 	// or closed): each such request went on a fresh connection.

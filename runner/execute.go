@@ -122,7 +122,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		if unchecked != "" {
 			run.Unchecked = append(run.Unchecked, unchecked)
 		}
-		problems = append(problems, lengthProblems(run.Lengths)...)
+		problems = append(problems, lengthProblems(run.Lengths, cfg.SelfCheck.WithDefaults().MaxLengthError)...)
 		if len(problems) > 0 {
 			run.Status = results.StatusInvalid
 			run.InvalidReasons = problems
@@ -263,23 +263,28 @@ func templateHits(wl runspec.Workload, prefix int, n results.Requests) float64 {
 	return float64(prefix) * float64(max(n.Completed+n.Failed-1, 0))
 }
 
-// MaxLengthError is how far a run's mean prompt or answer length may be
-// from what its workload asked for before the run is flagged: beyond it,
-// the run measured another workload than the one it names.
-const MaxLengthError = 0.05
-
-// lengthProblems flags mean lengths more than MaxLengthError off.
-func lengthProblems(l *results.Lengths) []string {
+// lengthProblems flags mean lengths more than bound (a fraction) off what
+// the workload asked for, each with what to do about it: answers cut short
+// come from a server that ends them itself (it does not honour ignore_eos
+// and min_tokens), prompts cut short from one that truncates them to its
+// context.
+func lengthProblems(l *results.Lengths, bound float64) []string {
 	if l == nil {
 		return nil
 	}
 	var out []string
-	off := func(what string, req, act float64) {
-		if req > 0 && (act < req*(1-MaxLengthError) || act > req*(1+MaxLengthError)) {
-			out = append(out, fmt.Sprintf("mean %s length %.1f tokens is %+.1f%% off the requested %.0f (bound ±%.0f%%)", what, act, 100*(act/req-1), req, 100*MaxLengthError))
+	off := func(what string, req, act float64, why string) {
+		if req > 0 && (act < req*(1-bound) || act > req*(1+bound)) {
+			p := fmt.Sprintf("mean %s length %.1f tokens is %+.1f%% off the requested %.0f (bound ±%.0f%%)", what, act, 100*(act/req-1), req, 100*bound)
+			if act < req && why != "" {
+				p += ": " + why
+			}
+			out = append(out, p)
 		}
 	}
-	off("prompt", l.InputRequested, l.InputActual)
-	off("answer", l.OutputRequested, l.OutputActual)
+	off("prompt", l.InputRequested, l.InputActual, fmt.Sprintf(
+		"the server counted fewer prompt tokens than were sent (at most %d of up to %d asked): it may truncate prompts to its context; keep input_tokens and output_tokens within the model's context, or loosen self_check { length }", l.InputActualMax, l.InputRequestedMax))
+	off("answer", l.OutputRequested, l.OutputActual,
+		"the server ended answers before max_tokens: it may not honour ignore_eos and min_tokens (Ollama and some simulators do not); set ignore_eos = false in the workload to let answers end where the model ends them, or loosen self_check { length }")
 	return out
 }

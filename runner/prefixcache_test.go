@@ -101,15 +101,29 @@ func TestPrefixHitProblemTemplate(t *testing.T) {
 }
 
 func TestLengthProblems(t *testing.T) {
-	p := lengthProblems(&results.Lengths{InputRequested: 256, InputActual: 478, OutputRequested: 64, OutputActual: 64})
+	p := lengthProblems(&results.Lengths{InputRequested: 256, InputActual: 478, OutputRequested: 64, OutputActual: 64}, 0.05)
 	if len(p) != 1 || !strings.Contains(p[0], "mean prompt length 478.0 tokens is +86.7% off the requested 256") {
 		t.Errorf("problems %q, want the prompt flagged", p)
 	}
 	// within 5 %, and no answer length asked for (structured output)
-	if p := lengthProblems(&results.Lengths{InputRequested: 256, InputActual: 260, OutputActual: 30}); len(p) != 0 {
+	if p := lengthProblems(&results.Lengths{InputRequested: 256, InputActual: 260, OutputActual: 30}, 0.05); len(p) != 0 {
 		t.Errorf("problems %q, want none", p)
 	}
-	if p := lengthProblems(nil); len(p) != 0 {
+	if p := lengthProblems(nil, 0.05); len(p) != 0 {
 		t.Errorf("problems %q without lengths", p)
+	}
+	// answers cut short: the server ignores ignore_eos; say what to do
+	short := &results.Lengths{OutputRequested: 128, OutputActual: 51}
+	if p := lengthProblems(short, 0.05); len(p) != 1 || !strings.Contains(p[0], "-60.2% off the requested 128") ||
+		!strings.Contains(p[0], "ignore_eos = false") || !strings.Contains(p[0], "self_check { length }") {
+		t.Errorf("short answers: problems %q", p)
+	}
+	if p := lengthProblems(short, 0.7); len(p) != 0 {
+		t.Errorf("short answers within a 70%% length tolerance: problems %q", p)
+	}
+	// prompts truncated to a 4096-token context
+	cut := &results.Lengths{InputRequested: 6000, InputActual: 4096, InputActualMax: 4096, InputRequestedMax: 6000}
+	if p := lengthProblems(cut, 0.05); len(p) != 1 || !strings.Contains(p[0], "at most 4096 of up to 6000 asked") || !strings.Contains(p[0], "truncate prompts to its context") {
+		t.Errorf("truncated prompts: problems %q", p)
 	}
 }

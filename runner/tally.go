@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // RunTally counts a results file's asserts and runs by outcome, the way the
@@ -18,10 +19,19 @@ type RunTally struct {
 	// Unjudged are failed asserts of invalid or partial runs: recorded, but
 	// the run's numbers cannot be trusted, so they do not fail the gate.
 	Unjudged []FailedAssert
-	// Invalid, Partial and Failed name the runs with those statuses.
-	Invalid, Partial, Failed []string
+	// Invalid are the invalid runs, each with its own reasons.
+	Invalid []InvalidRun
+	// Partial and Failed name the runs with those statuses.
+	Partial, Failed []string
 	// Asserts and Passed count every assert of judged runs and those that held.
 	Asserts, Passed int
+}
+
+// InvalidRun is one run that may not be judged, with why (its
+// results.Run.InvalidReasons).
+type InvalidRun struct {
+	Name    string
+	Reasons []string
 }
 
 // FailedAssert is one assert that did not hold, with the run it failed in:
@@ -39,7 +49,7 @@ func TallyRuns(f *results.File) RunTally {
 		run := &f.Runs[i]
 		switch run.Status {
 		case results.StatusInvalid:
-			v.Invalid = append(v.Invalid, run.Name)
+			v.Invalid = append(v.Invalid, InvalidRun{Name: run.Name, Reasons: run.InvalidReasons})
 		case results.StatusPartial:
 			v.Partial = append(v.Partial, run.Name)
 		case results.StatusFailed:
@@ -70,15 +80,19 @@ func TallyRuns(f *results.File) RunTally {
 func (v RunTally) GateFailed() bool { return len(v.FailedAsserts) > 0 }
 
 // Problems are why the runs could not all be judged: runErr (a target that
-// did not start, an interruption), when not nil, and the invalid runs.
+// did not start, an interruption), when not nil, then each invalid run with
+// its own reasons.
 func (v RunTally) Problems(runErr error) []error {
 	var problems []error
 	if runErr != nil {
 		problems = append(problems, runErr)
 	}
-	if len(v.Invalid) > 0 {
-		problems = append(problems, fmt.Errorf("%d run(s) invalid, the load generator could not keep to its plan, so the server was not judged: %s",
-			len(v.Invalid), strings.Join(v.Invalid, ", ")))
+	for _, r := range v.Invalid {
+		why := "its self-checks failed"
+		if len(r.Reasons) > 0 {
+			why = strings.Join(r.Reasons, "; ")
+		}
+		problems = append(problems, fmt.Errorf("run %s is invalid, so the server was not judged: %s", r.Name, untrusted.Line(why)))
 	}
 	return problems
 }

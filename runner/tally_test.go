@@ -27,8 +27,8 @@ func TestTallyRuns(t *testing.T) {
 			want: RunTally{Asserts: 2, Passed: 1, FailedAsserts: []FailedAssert{{Run: "a", Assert: fail}}}},
 		// An invalid run's failed assert is recorded but not judged.
 		{name: "invalid run not judged",
-			runs: []results.Run{{Name: "a", Status: "invalid", Asserts: []results.AssertResult{fail}}},
-			want: RunTally{Invalid: []string{"a"}, Unjudged: []FailedAssert{{Run: "a", Assert: fail}}}},
+			runs: []results.Run{{Name: "a", Status: "invalid", InvalidReasons: []string{"lag"}, Asserts: []results.AssertResult{fail}}},
+			want: RunTally{Invalid: []InvalidRun{{Name: "a", Reasons: []string{"lag"}}}, Unjudged: []FailedAssert{{Run: "a", Assert: fail}}}},
 		// Partial and failed runs are named; failed runs have no asserts.
 		{name: "partial and failed",
 			runs: []results.Run{{Name: "a", Status: "partial", Asserts: []results.AssertResult{pass}}, {Name: "b", Status: "failed"}},
@@ -66,8 +66,9 @@ func TestVerdictProblems(t *testing.T) {
 		// the run's error comes first
 		{name: "run error", runErr: errors.New("start simulator.sim: boom"), problems: []string{"start simulator.sim: boom"}},
 		// invalid runs are named, after the run's error
-		{name: "invalid", v: RunTally{Invalid: []string{"a", "b"}}, runErr: errors.New("x"),
-			problems: []string{"x", "2 run(s) invalid, the load generator could not keep to its plan, so the server was not judged: a, b"}},
+		{name: "invalid", v: RunTally{Invalid: []InvalidRun{{Name: "a", Reasons: []string{"mean answer length 51.0 tokens is -60.2% off the requested 128", "lag"}}, {Name: "b"}}}, runErr: errors.New("x"),
+			problems: []string{"x", "run a is invalid, so the server was not judged: mean answer length 51.0 tokens is -60.2% off the requested 128; lag",
+				"run b is invalid, so the server was not judged: its self-checks failed"}},
 		// unjudged failed asserts are counted in the note
 		{name: "unjudged", v: RunTally{Unjudged: []FailedAssert{{Run: "a", Assert: fail}}},
 			note: "1 assert(s) failed in runs that cannot be judged (invalid or partial); they do not fail the gate"},

@@ -15,11 +15,15 @@ const (
 	// MinInFlightRatio is the least fraction of Concurrency a closed loop
 	// must keep in flight on average (Little's law: throughput × latency).
 	MinInFlightRatio = 0.9
+	// MaxLengthError is how far a run's mean prompt or answer length may be
+	// from what its workload asked for: beyond it, the run measured another
+	// workload than the one it names.
+	MaxLengthError = 0.05
 )
 
 // SelfCheck holds the bounds the load generator judges itself by. A zero
 // field takes the default: MaxScheduleLagP99, MinRateRatio,
-// MinInFlightRatio. A suite loosens them on a runner it knows to be busy, so
+// MinInFlightRatio, MaxLengthError. A suite loosens them on a runner it knows to be busy, so
 // that a slow client does not invalidate every run; the numbers of a run
 // past the defaults then measure the client as much as the server.
 type SelfCheck struct {
@@ -31,6 +35,9 @@ type SelfCheck struct {
 	// MinInFlightRatio is the least fraction of the concurrency a closed
 	// loop must keep in flight on average.
 	MinInFlightRatio float64
+	// MaxLengthError is how far, as a fraction, the mean prompt and answer
+	// lengths may be from what the workload asked for.
+	MaxLengthError float64
 }
 
 // WithDefaults returns s with each zero field set to its default.
@@ -43,6 +50,9 @@ func (s SelfCheck) WithDefaults() SelfCheck {
 	}
 	if s.MinInFlightRatio <= 0 {
 		s.MinInFlightRatio = MinInFlightRatio
+	}
+	if s.MaxLengthError <= 0 {
+		s.MaxLengthError = MaxLengthError
 	}
 	return s
 }

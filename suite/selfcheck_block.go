@@ -12,6 +12,7 @@ type selfCheckBlock struct {
 	ScheduleLag *hcl.Attribute `hcl:"schedule_lag_p99,optional"`
 	Rate        *hcl.Attribute `hcl:"achieved_rate,optional"`
 	InFlight    *hcl.Attribute `hcl:"in_flight,optional"`
+	Length      *hcl.Attribute `hcl:"length,optional"`
 }
 
 // fill evaluates the bounds into sc; b may be nil (the defaults hold).
@@ -24,6 +25,7 @@ func (b *selfCheckBlock) fill(ev *evaluator, sc *runspec.SelfCheck) {
 	}
 	sc.MinRateRatio = fraction(ev, b.Rate, "achieved_rate", "the least fraction of the planned rate an open loop must achieve", runspec.MinRateRatio)
 	sc.MinInFlightRatio = fraction(ev, b.InFlight, "in_flight", "the least fraction of the concurrency a closed loop must keep in flight", runspec.MinInFlightRatio)
+	sc.MaxLengthError = fraction(ev, b.Length, "length", "how far, as a fraction, the mean prompt and answer lengths may be from what the workload asked for", runspec.MaxLengthError)
 }
 
 // fraction evaluates attr as a fraction in (0, 1]; 0 when absent or wrong.

@@ -17,6 +17,7 @@ defaults {
       schedule_lag_p99 = "250ms"
       achieved_rate    = 0.8
       in_flight        = 0.5
+      length           = 0.3
     }
   }
 }
@@ -36,7 +37,7 @@ func TestSelfCheckBlock(t *testing.T) {
 	for _, r := range s.Plan().Runs() {
 		got[r.Name] = r.Load.SelfCheck
 	}
-	if want := (runspec.SelfCheck{MaxScheduleLagP99: 250 * time.Millisecond, MinRateRatio: 0.8, MinInFlightRatio: 0.5}); got["inherits"] != want {
+	if want := (runspec.SelfCheck{MaxScheduleLagP99: 250 * time.Millisecond, MinRateRatio: 0.8, MinInFlightRatio: 0.5, MaxLengthError: 0.3}); got["inherits"] != want {
 		t.Errorf("inherits: %+v, want %+v", got["inherits"], want)
 	}
 	if want := (runspec.SelfCheck{MinInFlightRatio: 0.7}); got["own"] != want {
@@ -49,6 +50,7 @@ func TestSelfCheckBlockErrors(t *testing.T) {
 		{`schedule_lag_p99 = "0s"`, "must be longer than zero"},
 		{`achieved_rate = 1.5`, "a fraction in (0, 1]"},
 		{`in_flight = 0`, "a fraction in (0, 1]"},
+		{`length = 1.5`, "length = 1.5: it is how far, as a fraction, the mean prompt and answer lengths may be"},
 		{`in_flite = 0.5`, `An argument named "in_flite" is not expected`},
 	} {
 		src := strings.Replace(selfCheckSuite, "self_check { in_flight = 0.7 }", "self_check {\n "+tt.attr+"\n}", 1)

@@ -83,8 +83,9 @@ Exit codes: 0 the gate passed; 1 an assert failed or a metric regressed (or
 an inconclusive change with --fail-on inconclusive, or a baseline run
 missing); 2 bad usage, an invalid suite, a missing, unreadable or different
 baseline; 3 something was not judged: a server did not start or stopped
-responding, a run was invalid (the load generator could not keep to its
-plan), partial or failed, or the run was interrupted.`,
+responding, a run was invalid (the load generator fell behind its plan, or
+the server did not serve the workload asked; each run's reason is given),
+partial or failed, or the run was interrupted.`,
 		run: gateCommand,
 	})
 }

@@ -236,7 +236,7 @@ func TestRunCommandInvalidRun(t *testing.T) {
 	if code != exitInfra {
 		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"1 run(s) invalid", "overload", "cannot be judged"} {
+	for _, want := range []string{"run overload is invalid, so the server was not judged: ", "achieved rate", "cannot be judged"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
