@@ -28,6 +28,10 @@ const (
 	KindTimeout    = "timeout"
 	KindProtocol   = "protocol"
 	KindCanceled   = "canceled"
+	// KindTooLarge: the stream sent more than a request may buffer (an
+	// event past maxEventSize, answer text past maxAnswerText, more tokens
+	// than max_tokens allows).
+	KindTooLarge = "too_large"
 )
 
 // bodyExcerpt is how much of an error response's body a record keeps.
@@ -275,10 +279,14 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	for !done {
 		data, at, err := st.sse.next()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
+			switch {
+			case errors.Is(err, io.EOF):
 				st.tr.fill(rec)
 				fail(rec, KindDisconnect, "stream ended before [DONE]")
-			} else {
+			case errors.Is(err, errEventTooLarge):
+				st.tr.fill(rec)
+				fail(rec, KindTooLarge, err.Error()+": the request was ended there")
+			default:
 				st.tr.fill(rec)
 				classify(rec, ctx, rctx, err, "read")
 			}
@@ -299,6 +307,11 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 			return
 		}
 		st.tr.observe(at, &st.ch)
+		if why := st.tr.overflow(); why != "" {
+			st.tr.fill(rec)
+			fail(rec, KindTooLarge, why)
+			return
+		}
 	}
 	// let the connection go back to the pool
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))

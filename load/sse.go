@@ -9,10 +9,14 @@ import (
 	"time"
 )
 
-// maxEventSize bounds one SSE line and one event's data, so that a server
-// that never sends a newline cannot make the client buffer without end.
-// Real chunks are a few hundred bytes.
-const maxEventSize = 8 << 20
+// maxEventSize bounds one event's data: a server that sends an endless
+// line or a huge event fails the request (errEventTooLarge) instead of
+// making the client buffer it. Real chunks are a few hundred bytes; a
+// gateway that sends a whole answer in one chunk stays far below it.
+const maxEventSize = 1 << 20
+
+// errEventTooLarge is why a stream whose event passed maxEventSize failed.
+var errEventTooLarge = fmt.Errorf("an event of the stream is larger than %d MiB", maxEventSize>>20)
 
 // keepScratch is the most scratch memory a reader keeps between requests;
 // a rare huge event's buffer is dropped rather than pooled.
@@ -24,6 +28,11 @@ const keepScratch = 64 << 10
 // arrived. Comments and fields other than data are skipped; several data
 // lines of one event are joined with "\n" as the SSE specification says.
 //
+// What a connection buffers is bounded: the bufio buffer and one event's
+// data, at most maxEventSize. A line longer than the bufio buffer is read
+// in pieces straight into the event's data when it is a data line, and
+// skipped without being kept otherwise.
+//
 // The arrival time is the end of the connection read that completed the
 // line when the reader knows the connection (stampFrom), else the time the
 // line was scanned. Reads of the body reach the connection only when the
@@ -32,7 +41,6 @@ const keepScratch = 64 << 10
 type sseReader struct {
 	br    *bufio.Reader
 	data  []byte    // current event's data
-	long  []byte    // assembles a line longer than the bufio buffer
 	at    time.Time // when the current event's first data line was read
 	has   bool      // the current event has a data field
 	conn  *timedConn
@@ -47,9 +55,6 @@ func (s *sseReader) reset(r io.Reader) {
 	s.br.Reset(r)
 	if cap(s.data) > keepScratch {
 		s.data = make([]byte, 0, 512)
-	}
-	if cap(s.long) > keepScratch {
-		s.long = nil
 	}
 	s.data = s.data[:0]
 	s.has = false
@@ -77,17 +82,31 @@ func (s *sseReader) now() time.Time {
 // lines were complete but that was not closed by a blank line, if any. A
 // stream cut in the middle of a line gives io.ErrUnexpectedEOF, and the
 // partial event is dropped (the SSE specification's rule): half a chunk is
-// a disconnect, not a malformed chunk.
+// a disconnect, not a malformed chunk. An event past maxEventSize gives
+// errEventTooLarge.
 func (s *sseReader) next() ([]byte, time.Time, error) {
 	for {
-		line, err := s.readLine()
+		line, err := s.br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if err := s.longLine(line); err != nil {
+				return nil, time.Time{}, err
+			}
+			continue
+		}
 		if err != nil {
-			if errors.Is(err, io.EOF) && s.has {
+			if !errors.Is(err, io.EOF) {
+				return nil, time.Time{}, err
+			}
+			if len(line) > 0 {
+				return nil, time.Time{}, io.ErrUnexpectedEOF
+			}
+			if s.has {
 				s.has = false
 				return s.data, s.at, nil
 			}
-			return nil, time.Time{}, err
+			return nil, time.Time{}, io.EOF
 		}
+		line = trimEOL(line)
 		if len(line) == 0 { // blank line: dispatch
 			if s.has {
 				s.has = false
@@ -95,56 +114,105 @@ func (s *sseReader) next() ([]byte, time.Time, error) {
 			}
 			continue
 		}
-		if line[0] == ':' { // comment
-			continue
-		}
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
+		field, value := cutField(line)
 		if string(field) != "data" {
-			continue
+			continue // a comment (":" first: an empty field name) or another field
 		}
-		if !s.has {
-			s.has = true
-			s.at = s.now()
-			s.data = append(s.data[:0], value...)
-		} else {
-			if len(s.data)+1+len(value) > maxEventSize {
-				return nil, time.Time{}, fmt.Errorf("sse event larger than %d MiB", maxEventSize>>20)
-			}
-			s.data = append(s.data, '\n')
-			s.data = append(s.data, value...)
+		if err := s.addData(value); err != nil {
+			return nil, time.Time{}, err
 		}
 	}
 }
 
-// readLine returns the next line without its line ending (\n, \r\n or \r
-// before \n). A final line cut off before its newline is an
-// io.ErrUnexpectedEOF.
-func (s *sseReader) readLine() ([]byte, error) {
-	line, err := s.br.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		s.long = append(s.long[:0], line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			if len(s.long) > maxEventSize {
-				return nil, fmt.Errorf("sse line longer than %d MiB", maxEventSize>>20)
+// cutField splits a line into its field name and value, without the one
+// space the SSE specification allows after the colon; a line without a
+// colon is all field name.
+func cutField(line []byte) (field, value []byte) {
+	i := bytes.IndexByte(line, ':')
+	if i < 0 {
+		return line, nil
+	}
+	field, value = line[:i], line[i+1:]
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	return field, value
+}
+
+// addData starts the event's data with value, or adds it as a further line.
+func (s *sseReader) addData(value []byte) error {
+	ok := true
+	if !s.has {
+		s.has = true
+		s.at = s.now()
+		s.data = s.data[:0]
+	} else {
+		s.data, ok = appendAllBounded(s.data, newline)
+	}
+	if ok {
+		s.data, ok = appendAllBounded(s.data, value)
+	}
+	if !ok || len(s.data) > maxEventSize {
+		return errEventTooLarge
+	}
+	return nil
+}
+
+var newline = []byte{'\n'}
+
+// longLine reads the rest of a line longer than the bufio buffer, whose
+// first part is first: a data line's value goes straight into the event's
+// data, bounded by maxEventSize; any other line is skipped unkept.
+func (s *sseReader) longLine(first []byte) error {
+	// the bufio buffer holds at least 16 bytes, so "data:" and the space
+	// after it are in the first part
+	field, value := cutField(first)
+	data := string(field) == "data" && len(field) < len(first)
+	if data {
+		if err := s.addData(value); err != nil {
+			return err
+		}
+	}
+	for {
+		part, err := s.br.ReadSlice('\n')
+		if data {
+			var ok bool
+			if s.data, ok = appendAllBounded(s.data, part); !ok {
+				return errEventTooLarge
 			}
-			line, err = s.br.ReadSlice('\n')
-			s.long = append(s.long, line...)
 		}
-		line = s.long
-	}
-	if err != nil {
-		if errors.Is(err, io.EOF) && len(line) > 0 {
-			return nil, io.ErrUnexpectedEOF
+		switch {
+		case err == nil:
+			if data {
+				if s.data = trimEOL(s.data); len(s.data) > maxEventSize {
+					return errEventTooLarge
+				}
+			}
+			return nil
+		case errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, io.EOF):
+			return io.ErrUnexpectedEOF
+		default:
+			return err
 		}
-		return nil, err
 	}
-	return trimEOL(line), nil
+}
+
+// appendAllBounded appends src to dst unless that would pass maxEventSize
+// (with room for a line ending), growing dst at most to that bound rather
+// than by append's doubling past it.
+func appendAllBounded(dst, src []byte) ([]byte, bool) {
+	const limit = maxEventSize + 2 // "\r\n" is trimmed after
+	n := len(dst) + len(src)
+	if n > limit {
+		return dst, false
+	}
+	if n > cap(dst) {
+		grown := make([]byte, len(dst), min(max(2*cap(dst), n), limit))
+		copy(grown, dst)
+		dst = grown
+	}
+	return append(dst, src...), true
 }
 
 func trimEOL(b []byte) []byte {

@@ -117,3 +117,63 @@ func TestIsDone(t *testing.T) {
 		}
 	}
 }
+
+// TestSSEReaderLongLinePieces checks lines longer than the buffer: a data
+// line read in pieces straight into the event (several data lines joined),
+// and other long lines skipped without being kept.
+func TestSSEReaderLongLinePieces(t *testing.T) {
+	long := strings.Repeat("y", 100)
+	comment := ": " + strings.Repeat("c", 5000)
+	in := "data:" + strings.Repeat("x", 11) + " " + long + "\n" + // ':' inside the first piece
+		"data: a\ndata:" + "\n\n" + // an empty further line
+		comment + "\n" + "event: " + long + "\n" +
+		"data:" + "\r\n\r\n"
+	for _, mode := range []string{"whole", "onebyte"} {
+		var r io.Reader = strings.NewReader(in)
+		if mode == "onebyte" {
+			r = iotest.OneByteReader(r)
+		}
+		got, err := readEvents(t, r, 16)
+		if !errors.Is(err, io.EOF) {
+			t.Fatalf("%s: err = %v", mode, err)
+		}
+		first := strings.Repeat("x", 11) + " " + long + "\na\n" // three data lines, the last empty
+		if diff := cmp.Diff([]string{first, ""}, got); diff != "" {
+			t.Errorf("%s: events (-want +got):\n%s", mode, diff)
+		}
+	}
+	// the space after the colon of a long data line is dropped
+	s := newSSEReader(strings.NewReader("data: "+long+"\n\n"), 16)
+	if data, _, err := s.next(); err != nil || string(data) != long {
+		t.Errorf("data = %.20q…, %v; want %d y's", data, err, len(long))
+	}
+	// a long comment is skipped, not kept
+	s = newSSEReader(strings.NewReader(": "+strings.Repeat("c", 2*maxEventSize)+"\ndata: y\n\n"), 4096)
+	if data, _, err := s.next(); err != nil || string(data) != "y" || cap(s.data) > keepScratch {
+		t.Errorf("after a %d MiB comment: data %q, %v, buffer %d bytes", 2*maxEventSize>>20, data, err, cap(s.data))
+	}
+}
+
+// TestSSEReaderEventTooLarge checks that an event past maxEventSize, in
+// one line or in many, is errEventTooLarge, and that the buffer it grew
+// never passed the bound.
+func TestSSEReaderEventTooLarge(t *testing.T) {
+	for name, in := range map[string]string{
+		"one line":   "data: " + strings.Repeat("x", maxEventSize+1) + "\n\n",
+		"many lines": strings.Repeat("data: "+strings.Repeat("x", 1000)+"\n", maxEventSize/1000+1) + "\n",
+		"endless":    "data: " + strings.Repeat("x", 3*maxEventSize),
+	} {
+		s := newSSEReader(strings.NewReader(in), 4096)
+		if _, _, err := s.next(); !errors.Is(err, errEventTooLarge) {
+			t.Errorf("%s: err = %v, want errEventTooLarge", name, err)
+		}
+		if c := cap(s.data); c > maxEventSize+2 {
+			t.Errorf("%s: the event buffer grew to %d bytes, past the %d bound", name, c, maxEventSize+2)
+		}
+	}
+	// at the bound exactly, the event is whole
+	s := newSSEReader(strings.NewReader("data: "+strings.Repeat("x", maxEventSize)+"\r\n\r\n"), 4096)
+	if data, _, err := s.next(); err != nil || len(data) != maxEventSize {
+		t.Errorf("an event of exactly %d bytes: %d bytes, %v", maxEventSize, len(data), err)
+	}
+}

@@ -42,20 +42,30 @@ type streamTimer struct {
 	prevTokens  int           // cumulative completion tokens at the last content chunk
 	pending     time.Duration // gap carried from content chunks with no new token
 	itl         []float64
+	itlRoom     int    // the most ITL samples the answer can have (see overflowed)
+	overflowed  string // why the stream sent more than a request may keep
 	keepText    bool
 	text        []byte
 }
+
+// maxAnswerText bounds the answer text kept for a conversation's history
+// or a structured answer's validation.
+const maxAnswerText = 4 << 20
 
 func (t *streamTimer) reset(sent time.Time, expectTokens int, keepText bool) {
 	t.sent = sent
 	t.first, t.last = time.Time{}, time.Time{}
 	t.outputs, t.usage, t.prompt, t.completion, t.prevTokens, t.pending = 0, false, 0, 0, 0, 0
-	t.counting, t.finished, t.ended = false, false, time.Time{}
+	t.counting, t.finished, t.ended, t.overflowed = false, false, time.Time{}, ""
 	if expectTokens > 1 {
 		t.itl = make([]float64, 0, expectTokens-1)
 	} else {
 		t.itl = nil
 	}
+	// an answer of max_tokens tokens has fewer gaps; the slack is for
+	// servers that split a token over chunks, the bound for a hostile one
+	// whose usage counts would fill memory
+	t.itlRoom = 4*max(expectTokens, 1<<10) + 64
 	t.keepText = keepText
 	t.text = t.text[:0]
 }
@@ -72,6 +82,10 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 	t.ended = at
 	t.finished = t.finished || c.finished
 	if t.keepText && c.text != nil {
+		if len(t.text)+len(c.text) > maxAnswerText {
+			t.overflowed = fmt.Sprintf("the answer's text passed %d MiB", maxAnswerText>>20)
+			return
+		}
 		t.text = c.appendText(t.text)
 	}
 	counted := c.usage && c.completionTokens > t.prevTokens // usage counts up here
@@ -109,10 +123,17 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 	}
 	t.pending = 0
 	each := float64(gap) / float64(time.Millisecond) / float64(k)
+	if room := t.itlRoom - len(t.itl); k > room {
+		t.overflowed = fmt.Sprintf("the stream counted more than %d gaps between tokens, far past its max_tokens", t.itlRoom)
+		k = room
+	}
 	for ; k > 0; k-- {
 		t.itl = append(t.itl, each)
 	}
 }
+
+// overflow says why the stream sent more than a request may keep, or "".
+func (t *streamTimer) overflow() string { return t.overflowed }
 
 // emptyAnswer reports whether the stream ended its answer (a choice had a
 // finish_reason) before any generated output: a stop sequence matched at

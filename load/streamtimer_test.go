@@ -1,6 +1,7 @@
 package load
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -90,5 +91,28 @@ func TestTrackerUsageProblem(t *testing.T) {
 	tr.observe(sent.Add(10*time.Millisecond), &chunk{usage: true, promptTokens: 3, completionTokens: 8})
 	if got := tr.usageProblem(); got != "" {
 		t.Errorf("usageProblem with 8 tokens = %q, want none", got)
+	}
+}
+
+// TestTrackerBoundsWhatAStreamKeeps checks that a hostile stream cannot
+// make one request hold without end: a usage count far past max_tokens
+// stops at the bound (a loop of 10^12 appends otherwise) and a kept answer
+// text stops at maxAnswerText, each saying so.
+func TestTrackerBoundsWhatAStreamKeeps(t *testing.T) {
+	sent := time.Now()
+	var tr streamTimer
+	tr.reset(sent, 8, false)
+	tr.observe(sent.Add(time.Millisecond), &chunk{choices: true, output: true, usage: true, completionTokens: 1})
+	tr.observe(sent.Add(2*time.Millisecond), &chunk{choices: true, output: true, usage: true, completionTokens: 1_000_000_000_000})
+	if why := tr.overflow(); !strings.Contains(why, "more than") || len(tr.itl) != tr.itlRoom {
+		t.Errorf("after a count of 10^12: overflow %q with %d gaps kept (room %d)", why, len(tr.itl), tr.itlRoom)
+	}
+	tr.reset(sent, 8, true)
+	text := make([]byte, 1<<20)
+	for i := range 5 {
+		tr.observe(sent.Add(time.Duration(i)*time.Millisecond), &chunk{choices: true, output: true, text: text})
+	}
+	if why := tr.overflow(); !strings.Contains(why, "4 MiB") || len(tr.text) > maxAnswerText {
+		t.Errorf("after 5 MiB of text: overflow %q, %d bytes kept", why, len(tr.text))
 	}
 }

@@ -40,7 +40,7 @@ type Record struct {
 	OutputTokens int `json:"output_tokens"`
 	// Error is empty on success, else the reason (HTTP status and body excerpt, disconnect, timeout).
 	Error string `json:"error,omitempty"`
-	// ErrorKind classifies Error: "http", "disconnect", "timeout", "protocol", "canceled".
+	// ErrorKind classifies Error: "http", "disconnect", "timeout", "protocol", "too_large", "canceled".
 	ErrorKind string `json:"error_kind,omitempty"`
 	// Turn is the request's turn in its conversation (0 for the first, and
 	// for workloads without conversations).

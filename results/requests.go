@@ -40,7 +40,7 @@ type RequestFailure struct {
 	// Index is the request's entry in the RequestLog columns.
 	Index int `json:"i"`
 	// Kind classifies the failure as Record.ErrorKind does ("http",
-	// "disconnect", "timeout", "protocol", "canceled").
+	// "disconnect", "timeout", "protocol", "too_large", "canceled").
 	Kind string `json:"kind"`
 	// Reason is the error: HTTP status and body excerpt, or what went wrong.
 	Reason string `json:"reason"`
