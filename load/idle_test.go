@@ -23,23 +23,9 @@ import (
 // is refused with nothing written on one idle past its limit or one the
 // server has closed.
 func TestTimedConnRefusesStale(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	accepted := make(chan net.Conn, 4)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- c
-		}
-	}()
+	addr, accepted := listenTCP(t)
 	open := func(limit time.Duration) (*timedConn, net.Conn) {
-		p := newConnPool(l.Addr().String(), nil, limit)
+		p := newConnPool(addr, nil, limit)
 		c, err := p.open(context.Background())
 		if err != nil {
 			t.Fatal(err)

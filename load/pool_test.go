@@ -61,23 +61,31 @@ func TestPoolServesEveryConnection(t *testing.T) {
 	}
 }
 
-func TestPoolRefreshReplacesStaleConnections(t *testing.T) {
+// listenTCP listens on loopback until the test ends and hands over each
+// connection it accepts.
+func listenTCP(t *testing.T) (addr string, accepted <-chan net.Conn) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	accepted := make(chan net.Conn, 8)
+	t.Cleanup(func() { l.Close() })
+	conns := make(chan net.Conn, 8)
 	go func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
 				return
 			}
-			accepted <- c
+			conns <- c
 		}
 	}()
-	p := newConnPool(l.Addr().String(), nil, time.Minute)
+	return l.Addr().String(), conns
+}
+
+func TestPoolRefreshReplacesStaleConnections(t *testing.T) {
+	addr, accepted := listenTCP(t)
+	p := newConnPool(addr, nil, time.Minute)
 	p.limit.ns.Store(0) // everything is stale at once
 	if err := p.fill(context.Background(), 2); err != nil {
 		t.Fatal(err)
