@@ -42,6 +42,11 @@ type Config struct {
 	BlockSize int
 	// APIKey, when set, is required as a Bearer token on /v1 paths.
 	APIKey string
+	// KeepAlive is how long an idle keep-alive connection stays open before
+	// the server closes it, as uvicorn's timeout_keep_alive does in vLLM
+	// (VLLM_HTTP_TIMEOUT_KEEP_ALIVE, 5 s by default); 0 means
+	// DefaultKeepAlive.
+	KeepAlive time.Duration
 
 	// Profile names the simulated deployment. When "", the model's H100
 	// profile if there is one, else DefaultProfile.
@@ -268,4 +273,12 @@ func (c Config) resolve() (*resolved, error) {
 			r.MaxModelLen, r.maxTokensKV)
 	}
 	return r, nil
+}
+
+// keepAlive is the idle keep-alive timeout the server applies.
+func (c *Config) keepAlive() time.Duration {
+	if c.KeepAlive > 0 {
+		return c.KeepAlive
+	}
+	return DefaultKeepAlive
 }

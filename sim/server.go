@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -15,6 +16,26 @@ import (
 // Version is what GET /version reports: the vLLM release whose wire format
 // the simulator follows, marked as the simulator.
 const Version = "0.12.0-llmgate-sim"
+
+// DefaultKeepAlive is how long vLLM's HTTP server keeps an idle
+// keep-alive connection open: VLLM_HTTP_TIMEOUT_KEEP_ALIVE's default of 5
+// seconds, handed to uvicorn as timeout_keep_alive. A client that reuses a
+// connection idle for longer finds it closed, as it would on vLLM.
+const DefaultKeepAlive = 5 * time.Second
+
+// KeepAliveEnv is the environment variable vLLM reads its keep-alive
+// timeout from, in whole seconds; `llmgate sim` reads it too.
+const KeepAliveEnv = "VLLM_HTTP_TIMEOUT_KEEP_ALIVE"
+
+// ParseKeepAlive reads a KeepAliveEnv value: whole seconds, at least 1, as
+// vLLM's int() of the variable takes them.
+func ParseKeepAlive(v string) (time.Duration, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > 86400 {
+		return 0, fmt.Errorf("%s=%q: want whole seconds from 1 to 86400", KeepAliveEnv, v)
+	}
+	return time.Duration(n) * time.Second, nil
+}
 
 // Server is one simulated vLLM server: an engine plus its HTTP API.
 type Server struct {
@@ -108,7 +129,7 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 
 // Serve serves on ln until ctx ends, like ListenAndServe.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 30 * time.Second}
+	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: s.cfg.keepAlive()}
 	addr := ln.Addr().String()
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		addr = net.JoinHostPort(s.cfg.Host, strconv.Itoa(tcp.Port))

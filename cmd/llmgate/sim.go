@@ -57,6 +57,11 @@ func runSim(ctx context.Context, e *env, args []string) error {
 		return usagef("sim: %v (see llmgate help sim)", err)
 	}
 	cfg.Log = e.stdout
+	if v := e.getenv(sim.KeepAliveEnv); v != "" { // as vLLM reads it; llmgate's server targets set it
+		if cfg.KeepAlive, err = sim.ParseKeepAlive(v); err != nil {
+			return usagef("sim: %v", err)
+		}
+	}
 	s, err := sim.New(cfg)
 	if err != nil {
 		return usagef("sim: %v", err)
