@@ -110,9 +110,21 @@ func (a *Actions) SetOutputs(o Outputs) error {
 	return errors.Join(errs...)
 }
 
-// SetOutput writes one step output to the file at GITHUB_OUTPUT.
+// SetOutput writes one step output to the file at GITHUB_OUTPUT, as a
+// heredoc whose delimiter is drawn at random for this value (see
+// outputDelimiter); a value that holds its delimiter is refused.
 func (a *Actions) SetOutput(name, value string) error {
-	return a.fileCommand("GITHUB_OUTPUT", "set output "+name, func() { a.gha.SetOutput(name, value) })
+	if !a.Enabled() {
+		return nil
+	}
+	path := a.getenv("GITHUB_OUTPUT")
+	if path == "" {
+		return fmt.Errorf("set output %s: %w (GITHUB_OUTPUT is empty)", name, ErrNoRunnerFile)
+	}
+	if err := appendOutput(path, name, value, random); err != nil {
+		return fmt.Errorf("set output %s: %w", name, err)
+	}
+	return nil
 }
 
 // AppendSummary appends markdown to the step summary at GITHUB_STEP_SUMMARY,

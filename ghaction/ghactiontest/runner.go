@@ -76,28 +76,36 @@ func (r *Runner) Summary(tb testing.TB) string {
 	return string(b)
 }
 
-// Outputs parses the output file (name<<DELIMITER ... DELIMITER entries, or
-// name=value lines) into a map.
+// Outputs parses the output file into a map as GitHub's runner does: a
+// line is name=value when its first "=" comes before any "<<", else it
+// opens a heredoc name<<DELIMITER that runs to the next line equal to
+// DELIMITER; a later entry of a name wins.
 func (r *Runner) Outputs(tb testing.TB) map[string]string {
 	tb.Helper()
 	b, err := os.ReadFile(r.Vars["GITHUB_OUTPUT"])
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return ParseOutputs(string(b))
+}
+
+// ParseOutputs reads GITHUB_OUTPUT text the way the runner does (see Outputs).
+func ParseOutputs(text string) map[string]string {
 	out := map[string]string{}
-	lines := strings.Split(string(b), "\n")
+	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
-		if name, delim, ok := strings.Cut(line, "<<"); ok {
+		eq, here := strings.Index(line, "="), strings.Index(line, "<<")
+		switch {
+		case eq >= 0 && (here < 0 || eq < here):
+			out[line[:eq]] = line[eq+1:]
+		case here >= 0:
+			name, delim := line[:here], line[here+2:]
 			var val []string
 			for i++; i < len(lines) && lines[i] != delim; i++ {
 				val = append(val, lines[i])
 			}
 			out[name] = strings.Join(val, "\n")
-			continue
-		}
-		if name, val, ok := strings.Cut(line, "="); ok {
-			out[name] = val
 		}
 	}
 	return out
