@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,14 +20,27 @@ import (
 // version this build does not understand.
 var ErrVersion = errors.New("unsupported results file version")
 
-// Read decodes a results file from r, refusing one whose major version
-// differs from SchemaVersion's and one that fails Check (duplicate run
-// names, negative, NaN or absurd values). Unknown fields are ignored, so
-// files from a newer minor version still read.
+// Read decodes a results file from r, refusing an input over the input
+// limit (MaxInputBytes), one that is not a single JSON document within
+// inputLimits or that repeats a key (CheckJSON), one whose version is not
+// major.minor with SchemaVersion's major, and one that fails Check
+// (duplicate run names, negative, NaN or absurd values, text that is not
+// printable). Unknown fields are ignored, so files from a newer minor
+// version still read.
 func Read(r io.Reader) (*File, error) {
+	data, err := readBounded(r, "results file")
+	if err != nil {
+		return nil, err
+	}
+	return decode(data)
+}
+
+func decode(data []byte) (*File, error) {
+	if err := CheckJSON(data, inputLimits); err != nil {
+		return nil, fmt.Errorf("decode results file: %w", err)
+	}
 	var f File
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&f); err != nil {
+	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("decode results file: %w", err)
 	}
 	if err := checkVersion(f.Version); err != nil {
@@ -38,16 +52,21 @@ func Read(r io.Reader) (*File, error) {
 	return &f, nil
 }
 
-// checkVersion accepts versions with SchemaVersion's major number.
+// versionForm is the one spelling of a version: major.minor in decimal
+// digits, without signs or leading zeros.
+var versionForm = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$`)
+
+// checkVersion accepts versions major.minor with SchemaVersion's major number.
 func checkVersion(v string) error {
 	if v == "" {
 		return fmt.Errorf("%w: the file has no version field; is it an llmgate results file?", ErrVersion)
 	}
-	major, ok := majorOf(v)
+	if !versionForm.MatchString(v) {
+		return fmt.Errorf("%w: version %q is not major.minor (such as %q)", ErrVersion, v, SchemaVersion)
+	}
+	major, _ := majorOf(v)
 	want, _ := majorOf(SchemaVersion)
 	switch {
-	case !ok:
-		return fmt.Errorf("%w: version %q is not major.minor", ErrVersion, v)
 	case major > want:
 		return fmt.Errorf("%w: results file version %s is newer than this llmgate understands (%d.x); upgrade llmgate", ErrVersion, v, want)
 	case major < want:
@@ -80,14 +99,14 @@ func (f *File) Write(w io.Writer) error {
 	return nil
 }
 
-// ReadFile reads the results file at path.
+// ReadFile reads the results file at path (see Read); a file over the
+// input limit is refused before any of it is read.
 func ReadFile(path string) (*File, error) {
-	fh, err := os.Open(path)
+	data, err := ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("read results file: %w", err)
 	}
-	defer fh.Close()
-	f, err := Read(fh)
+	f, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("read results file %s: %w", path, err)
 	}

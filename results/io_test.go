@@ -70,6 +70,12 @@ func TestReadVersions(t *testing.T) {
 		{name: "no version", json: `{"runs":[]}`, wantErr: "no version field"},
 		// A garbled version is reported as such.
 		{name: "garbled version", json: `{"version":"one","runs":[]}`, wantErr: "not major.minor"},
+		// Only major.minor in decimal digits is a version: Atoi's sign, a
+		// lone major and leading zeros are not.
+		{name: "signed", json: `{"version":"+1.99","runs":[]}`, wantErr: "not major.minor"},
+		{name: "major only", json: `{"version":"1","runs":[]}`, wantErr: "not major.minor"},
+		{name: "leading zero", json: `{"version":"01.1","runs":[]}`, wantErr: "not major.minor"},
+		{name: "spaces", json: `{"version":" 1.1","runs":[]}`, wantErr: "not major.minor"},
 		// Something that is not JSON fails to decode.
 		{name: "not json", json: `version: 1`, wantErr: "decode results file"},
 	}

@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -74,27 +73,32 @@ func ReadVLLMBench(r io.Reader) (*VLLMBench, error) {
 }
 
 // ReadVLLMBenchAll decodes every result of a `vllm bench serve
-// --save-result` file: one JSON document, or several one after another
-// as --append-result writes them (each appended run after a newline), in
-// file order.
+// --save-result` file from r, up to the input limit: one JSON document, or
+// several one after another as --append-result writes them (each appended
+// run after a newline), in file order (see ParseVLLMBenchAll).
 func ReadVLLMBenchAll(r io.Reader) ([]*VLLMBench, error) {
-	dec := json.NewDecoder(r)
+	raw, err := readBounded(r, "vllm bench result")
+	if err != nil {
+		return nil, err
+	}
+	return ParseVLLMBenchAll(raw)
+}
+
+// ParseVLLMBenchAll decodes every result of a `vllm bench serve
+// --save-result` file already read: each document within the input
+// limits and with no key repeated (CheckJSONDocuments) before it is
+// decoded.
+func ParseVLLMBenchAll(data []byte) ([]*VLLMBench, error) {
+	docs, err := CheckJSONDocuments(data, inputLimits)
+	if err != nil {
+		return nil, fmt.Errorf("decoding vllm bench result: %w", err)
+	}
 	var out []*VLLMBench
-	for i := 1; ; i++ {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if len(out) > 0 {
-				return nil, fmt.Errorf("decoding vllm bench result %d: %w", i, err)
-			}
-			return nil, fmt.Errorf("decoding vllm bench result: %w", err)
-		}
+	for i, raw := range docs {
 		b, err := decodeVLLMBench(raw)
 		if err != nil {
-			if len(out) > 0 || dec.More() {
-				return nil, fmt.Errorf("result %d: %w", i, err)
+			if len(docs) > 1 {
+				return nil, fmt.Errorf("result %d: %w", i+1, err)
 			}
 			return nil, err
 		}

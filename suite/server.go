@@ -50,7 +50,7 @@ func (b *serverBlock) fill(ev *evaluator, t *Target) {
 		}
 	}
 	if s, ok := ev.str(b.ShmSize); ok {
-		n, err := parseSize(s)
+		n, err := ParseSize(s)
 		if err != nil {
 			ev.errorAt(b.ShmSize, "Invalid size", "shm_size = %q: %v.", s, err)
 		} else {

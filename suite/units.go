@@ -16,8 +16,8 @@ var sizeUnits = map[string]int64{
 	"t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40,
 }
 
-// parseSize reads a size such as "16g", "512m" or "1gib" into bytes.
-func parseSize(s string) (int64, error) {
+// ParseSize reads a size such as "16g", "512m" or "1gib" into bytes.
+func ParseSize(s string) (int64, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if i < 0 {

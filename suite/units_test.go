@@ -70,9 +70,9 @@ func TestParseSize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := parseSize(tt.in)
+			got, err := ParseSize(tt.in)
 			if (err != nil) != tt.wantErr || (!tt.wantErr && got != tt.want) {
-				t.Errorf("parseSize(%q) = %d, %v", tt.in, got, err)
+				t.Errorf("ParseSize(%q) = %d, %v", tt.in, got, err)
 			}
 		})
 	}

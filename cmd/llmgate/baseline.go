@@ -46,12 +46,17 @@ func runBaseline(ctx context.Context, e *env, args []string) error {
 	to := fs.String("to", "", "write the baseline to `FILE` (required)")
 	image := fs.String("image", "", "record `IMAGE` as the baseline's image (default: the results' image)")
 	force := fs.Bool("force", false, "promote a partial results file anyway")
+	limit := inputLimitFlag(fs)
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
 	}
+	defer limit()()
 	if len(pos) != 1 || *to == "" {
 		return usagef("baseline promote needs one RESULTS file and --to FILE")
+	}
+	if err := checkOutputs([]output{{"--to", *to}}, pos[0]); err != nil {
+		return err
 	}
 	f, err := readResults(pos[0], "")
 	if err != nil {

@@ -64,10 +64,12 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	var only stringList
 	fs.Var(&only, "only", "CURRENT was narrowed to the runs or scenarios called `NAME` (repeatable)")
 	varFlags := varFlag(fs)
+	limit := inputLimitFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	defer limit()()
 	if len(pos) != 2 {
 		return usagef("compare needs BASELINE and CURRENT results files (see llmgate help compare)")
 	}

@@ -229,6 +229,12 @@ func TestImportPromoteErrors(t *testing.T) {
 		{name: "import without -o", args: []string{"import", "vllm-bench", "../../testdata/vllmbench/summary.json"}, want: "-o results.json"},
 		// A partial file is refused as a baseline without --force.
 		{name: "promote partial", args: []string{"baseline", "promote", partialPath, "--to", out}, want: "--force"},
+		// The probe: promote X --to X overwrote its input.
+		{name: "promote onto itself", args: []string{"baseline", "promote", ours, "--to", ours}, want: "would overwrite the input"},
+		// Inputs over --max-input-size are refused before they are read.
+		{name: "compare over the input limit", args: []string{"compare", ours, ours, "--max-input-size", "1k"}, want: "over the limit of 1024 bytes (raise it with --max-input-size)"},
+		{name: "import over the input limit", args: []string{"import", "vllm-bench", "../../testdata/vllmbench/summary.json", "-o", out, "--max-input-size", "16b"}, want: "over the limit"},
+		{name: "bad input limit", args: []string{"merge", ours, "-o", out, "--max-input-size", "lots"}, want: "max-input-size"},
 		// baseline needs its subcommand.
 		{name: "baseline without promote", args: []string{"baseline", ours}, want: "promote"},
 		// report's --suite sets bands, which mean nothing without a baseline.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/progress"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/serverprobe"
 	"github.com/llmgate/llmgate/suite"
@@ -176,4 +177,32 @@ func (f *runFlags) plan(s *suite.Suite) (*suite.Plan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// inputLimit is the --max-input-size flag: the largest results file, merge
+// input or import the command reads (results.SetMaxInputBytes).
+type inputLimit struct{ bytes int64 }
+
+func (l *inputLimit) String() string {
+	if l == nil || l.bytes == 0 {
+		return fmt.Sprintf("%dMiB", results.DefaultMaxInputBytes>>20)
+	}
+	return fmt.Sprintf("%d", l.bytes)
+}
+
+func (l *inputLimit) Set(v string) error {
+	n, err := suite.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	l.bytes = n
+	return nil
+}
+
+// inputLimitFlag registers --max-input-size on fs; apply sets the limit
+// for the command once the flags are parsed.
+func inputLimitFlag(fs *flag.FlagSet) (apply func() (restore func())) {
+	l := &inputLimit{}
+	fs.Var(l, "max-input-size", "refuse results files and imports larger than `SIZE` before reading them (such as 1GiB)")
+	return func() func() { return results.SetMaxInputBytes(l.bytes) }
 }

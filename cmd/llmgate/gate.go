@@ -118,10 +118,12 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&o.failOn, "fail-on", "", "also fail on `inconclusive` changes")
 	o.given.register(fs)
 	fs.BoolVar(&o.allowDiff, "allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
+	limit := inputLimitFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	defer limit()()
 	if len(pos) != 1 {
 		return usagef("gate takes one suite file, got %d arguments (see llmgate help gate)", len(pos))
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -59,10 +58,12 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	out := fs.String("o", "", "write the results file to `FILE` (required)")
 	name := fs.String("name", "", "run `NAME` (default: the input file's name)")
 	pick := fs.Int("pick", 0, "import only the `N`-th result of each file written with --append-result (from 1)")
+	limit := inputLimitFlag(fs)
 	files, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
 	}
+	defer limit()()
 	if *pick < 0 {
 		return usagef("--pick %d: want the number of a result, from 1", *pick)
 	}
@@ -75,12 +76,11 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	var merged *results.File
 	seen := map[string]string{}
 	for i, path := range files {
-		fh, err := os.Open(path)
+		raw, err := results.ReadInput(path)
 		if err != nil {
 			return usagef("import: %w", err)
 		}
-		all, err := results.ReadVLLMBenchAll(fh)
-		fh.Close()
+		all, err := results.ParseVLLMBenchAll(raw)
 		if err != nil {
 			return usagef("import %s: %w", path, err)
 		}

@@ -42,10 +42,12 @@ Examples:
 func runMerge(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(commands["merge"], e)
 	out := fs.String("o", "", "write the merged results file to `FILE` (required)")
+	limit := inputLimitFlag(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	defer limit()()
 	if len(files) == 0 || *out == "" {
 		return usagef("merge needs the shards' results files and -o FILE (see llmgate help merge)")
 	}

@@ -40,10 +40,12 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	basePath := fs.String("baseline", "", "baseline results `FILE` to compare with")
 	suitePath := fs.String("suite", "", "suite `FILE` whose gate block gives bands and alpha")
 	varFlags := varFlag(fs)
+	limit := inputLimitFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	defer limit()()
 	if len(pos) != 1 {
 		return usagef("report needs one RESULTS file (see llmgate help report)")
 	}
