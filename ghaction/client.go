@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -54,13 +55,44 @@ type Repo struct {
 // String returns "owner/name".
 func (r Repo) String() string { return r.Owner + "/" + r.Name }
 
+// repoPart is what GitHub allows in an owner's or a repository's name:
+// letters, digits, '.', '-' and '_', at most 100 of them. Nothing in it
+// needs escaping in a URL path.
+var repoPart = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+
+// Check refuses an owner or a name that GitHub would not give a
+// repository, "." and ".." among them, which would move a request to
+// another path of the API.
+func (r Repo) Check() error {
+	for _, p := range []string{r.Owner, r.Name} {
+		if !repoPart.MatchString(p) || p == "." || p == ".." {
+			return fmt.Errorf("repository %q: want owner/name of letters, digits, '.', '-' and '_'", r.String())
+		}
+	}
+	return nil
+}
+
 // ParseRepo parses "owner/name", the form of GITHUB_REPOSITORY.
 func ParseRepo(s string) (Repo, error) {
 	owner, name, ok := strings.Cut(s, "/")
-	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+	if !ok {
 		return Repo{}, fmt.Errorf("repository %q: want owner/name", s)
 	}
-	return Repo{Owner: owner, Name: name}, nil
+	r := Repo{Owner: owner, Name: name}
+	if err := r.Check(); err != nil {
+		return Repo{}, err
+	}
+	return r, nil
+}
+
+// repoEndpoint is the URL of path (which starts with "/") under the
+// repository's API root, /repos/OWNER/NAME, refusing a repository that
+// Check refuses: its parts then need no escaping, so none is escaped twice.
+func (c *Client) repoEndpoint(repo Repo, path string, query url.Values) (string, error) {
+	if err := repo.Check(); err != nil {
+		return "", fmt.Errorf("github api: %w", err)
+	}
+	return c.endpoint("/repos/"+repo.Owner+"/"+repo.Name+path, query), nil
 }
 
 // Comment is an issue or pull-request comment.
@@ -257,8 +289,10 @@ const maxPages = 100
 // in repo, oldest first, following the Link header 100 at a time, until each
 // returns false.
 func (c *Client) ListComments(ctx context.Context, repo Repo, number int, each func(Comment) bool) error {
-	next := c.endpoint(fmt.Sprintf("/repos/%s/%s/issues/%d/comments", url.PathEscape(repo.Owner), url.PathEscape(repo.Name), number),
-		url.Values{"per_page": {"100"}})
+	next, err := c.repoEndpoint(repo, fmt.Sprintf("/issues/%d/comments", number), url.Values{"per_page": {"100"}})
+	if err != nil {
+		return err
+	}
 	for page := 0; next != ""; page++ {
 		if page == maxPages {
 			return fmt.Errorf("github api: comments on %s#%d: more than %d pages", repo, number, maxPages)
@@ -321,7 +355,10 @@ func (c *Client) FindComment(ctx context.Context, repo Repo, number int, marker,
 // CreateComment posts a new comment on issue or pull request number.
 func (c *Client) CreateComment(ctx context.Context, repo Repo, number int, body string) (*Comment, error) {
 	var cm Comment
-	u := c.endpoint(fmt.Sprintf("/repos/%s/%s/issues/%d/comments", url.PathEscape(repo.Owner), url.PathEscape(repo.Name), number), nil)
+	u, err := c.repoEndpoint(repo, fmt.Sprintf("/issues/%d/comments", number), nil)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := c.do(ctx, http.MethodPost, u, map[string]string{"body": body}, &cm); err != nil {
 		return nil, err
 	}
@@ -331,7 +368,10 @@ func (c *Client) CreateComment(ctx context.Context, repo Repo, number int, body 
 // UpdateComment replaces the body of comment id.
 func (c *Client) UpdateComment(ctx context.Context, repo Repo, id int64, body string) (*Comment, error) {
 	var cm Comment
-	u := c.endpoint(fmt.Sprintf("/repos/%s/%s/issues/comments/%d", url.PathEscape(repo.Owner), url.PathEscape(repo.Name), id), nil)
+	u, err := c.repoEndpoint(repo, fmt.Sprintf("/issues/comments/%d", id), nil)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := c.do(ctx, http.MethodPatch, u, map[string]string{"body": body}, &cm); err != nil {
 		return nil, err
 	}

@@ -198,3 +198,36 @@ func TestNewClientRejectsBadURL(t *testing.T) {
 		t.Error("no error for a URL without a scheme")
 	}
 }
+
+// The probe: owner and repository names were escaped twice in API paths
+// ("a b" became a%2520b) and ".." passed through, moving a request to
+// another path of the API. Names are now checked to be GitHub's and go
+// into the path as they are.
+func TestRepoNamesInAPIPaths(t *testing.T) {
+	for _, bad := range []string{"octo/..", "../gate", "octo/.", "a b/gate", "octo/g%2Fate", "octo/gate/x", "octo/", "/gate", "octo", "octo/g?ate", "octo/g#ate", "octo/" + strings.Repeat("x", 101)} {
+		if _, err := ParseRepo(bad); err == nil {
+			t.Errorf("ParseRepo(%q) accepted it", bad)
+		}
+	}
+	gh := ghactiontest.NewGitHub(t, "")
+	c, _ := NewClient(gh.APIURL(), ghactiontest.Token, nil)
+	for _, r := range []Repo{{Owner: "octo", Name: ".."}, {Owner: "..", Name: "gate"}, {Owner: "a b", Name: "gate"}} {
+		if _, err := c.CreateComment(context.Background(), r, 7, "x"); err == nil {
+			t.Errorf("CreateComment on %v was sent", r)
+		}
+		if _, err := c.FindComment(context.Background(), r, 7, "m", ActionsBot); err == nil {
+			t.Errorf("FindComment on %v was sent", r)
+		}
+	}
+	if got := gh.Requests(); len(got) != 0 {
+		t.Errorf("requests for refused names reached the API: %q", got)
+	}
+	odd, err := ParseRepo("my.org-1/my_repo.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = c.CreateComment(context.Background(), odd, 7, "x")
+	if got := gh.Requests(); len(got) != 1 || got[0] != "POST /repos/my.org-1/my_repo.go/issues/7/comments" {
+		t.Errorf("requests = %q, want the names in the path as they are", got)
+	}
+}
