@@ -338,12 +338,14 @@ func (c *Client) Identity(ctx context.Context) (string, error) {
 }
 
 // FindComment returns the first comment on number by author whose body
-// contains marker, or nil when there is none. Comments by anyone else are
-// never llmgate's, whatever they contain.
+// starts with marker on a line of its own, as llmgate writes it, or nil
+// when there is none. Comments by anyone else are never llmgate's, whatever
+// they contain, and neither is one that only quotes the marker.
 func (c *Client) FindComment(ctx context.Context, repo Repo, number int, marker, author string) (*Comment, error) {
 	var found *Comment
 	err := c.ListComments(ctx, repo, number, func(cm Comment) bool {
-		if strings.EqualFold(cm.User.Login, author) && strings.Contains(cm.Body, marker) {
+		rest, ok := strings.CutPrefix(cm.Body, marker)
+		if strings.EqualFold(cm.User.Login, author) && ok && (rest == "" || rest[0] == '\n' || rest[0] == '\r') {
 			found = &cm
 			return false
 		}

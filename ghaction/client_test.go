@@ -231,3 +231,31 @@ func TestRepoNamesInAPIPaths(t *testing.T) {
 		t.Errorf("requests = %q, want the names in the path as they are", got)
 	}
 }
+
+// An existing comment with the marker of an older llmgate is edited, not
+// duplicated, and gets the new marker; a comment of the bot's that only
+// quotes a marker is never taken for llmgate's.
+func TestUpsertStickyMigratesLegacyMarker(t *testing.T) {
+	gh := ghactiontest.NewGitHub(t, "")
+	gh.SeedBy(7, ghactiontest.BotLogin, 1, func(int) string { return "see <!-- llmgate:my suite -->\nquoted" })
+	ids := gh.SeedBy(7, ghactiontest.BotLogin, 1, func(int) string { return "<!-- llmgate:my suite -->\nold report" })
+	c, _ := NewClient(gh.APIURL(), ghactiontest.Token, nil)
+	res, err := c.UpsertSticky(context.Background(), octoGate, 7, "my suite", "new report\n", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cms := gh.Comments(7)
+	if res.Created || len(cms) != 2 || cms[1].ID != ids[0] || cms[1].Body != "<!-- llmgate:my%20suite -->\nnew report\n" || cms[0].Body != "see <!-- llmgate:my suite -->\nquoted" {
+		t.Errorf("created=%v, comments %+v; want the legacy one edited with the new marker", res.Created, cms)
+	}
+	// next time the new marker finds it
+	if res, err := c.UpsertSticky(context.Background(), octoGate, 7, "my suite", "newer\n", ""); err != nil || res.Created || len(gh.Comments(7)) != 2 {
+		t.Errorf("second upsert: %+v, %v", res, err)
+	}
+	// another suite never takes it: "perf" and "perf --->" have their own comments
+	for _, s := range []string{"perf", "perf --->"} {
+		if res, err := c.UpsertSticky(context.Background(), octoGate, 7, s, "r\n", ""); err != nil || !res.Created {
+			t.Errorf("suite %q: %+v, %v; want a comment of its own", s, res, err)
+		}
+	}
+}

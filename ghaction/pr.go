@@ -5,10 +5,37 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strings"
 )
+
+// maxEventBytes bounds the event payload read from GITHUB_EVENT_PATH;
+// GitHub's are kilobytes.
+const maxEventBytes = 16 << 20
+
+// readEvent reads the event payload at GITHUB_EVENT_PATH, at most
+// maxEventBytes of it, and returns it with its path.
+func readEvent(getenv func(string) string) ([]byte, string, error) {
+	path := getenv("GITHUB_EVENT_PATH")
+	if path == "" {
+		return nil, "", errors.New("GITHUB_EVENT_PATH is empty: cannot tell what triggered this run")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, path, fmt.Errorf("read event payload: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxEventBytes+1))
+	switch {
+	case err != nil:
+		return nil, path, fmt.Errorf("read event payload: %w", err)
+	case len(data) > maxEventBytes:
+		return nil, path, fmt.Errorf("event payload %s is over %d MiB", path, maxEventBytes>>20)
+	}
+	return data, path, nil
+}
 
 // PullRequest is the pull request a workflow run is about.
 type PullRequest struct {
@@ -40,13 +67,9 @@ func PullRequestFromEnv(getenv func(string) string) (PullRequest, error) {
 	if err != nil {
 		return PullRequest{}, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
 	}
-	path := getenv("GITHUB_EVENT_PATH")
-	if path == "" {
-		return PullRequest{}, errors.New("GITHUB_EVENT_PATH is empty: cannot tell which pull request this is")
-	}
-	data, err := os.ReadFile(path)
+	data, path, err := readEvent(getenv)
 	if err != nil {
-		return PullRequest{}, fmt.Errorf("read event payload: %w", err)
+		return PullRequest{}, err
 	}
 	var payload struct {
 		Number      int `json:"number"`

@@ -14,11 +14,43 @@ const MaxCommentChars = 65536
 
 // Marker is the hidden HTML comment that identifies llmgate's comment for
 // suite on a pull request, so every push updates one comment instead of
-// adding another.
+// adding another. It is injective (two suites never share a comment) and
+// inert (no name ends the comment early): the name is percent-encoded but
+// for letters, digits, '.', '_' and a '-' that does not follow another, so
+// the marker never holds "--", a blank or ">". A name of only those
+// characters reads as itself, as markers did before they were encoded.
 func Marker(suite string) string {
-	// "--" would end the HTML comment early; keep the name on one line.
-	name := strings.ReplaceAll(oneLine(suite), "--", "-")
-	return "<!-- llmgate:" + name + " -->"
+	var b strings.Builder
+	b.WriteString(untrusted.MarkerPrefix)
+	last := byte(':') // the last byte written
+	for i := 0; i < len(suite); i++ {
+		c := suite[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == '-' && last != '-':
+			b.WriteByte(c)
+			last = c
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+			last = '0' // a hex digit
+		}
+	}
+	b.WriteString(" -->")
+	return b.String()
+}
+
+// legacyMarker is the marker llmgate wrote before Marker was injective,
+// when it differs from Marker(suite) and the old form was not mangled
+// (a "--" folded, lines joined), so its comment can only be this suite's
+// or that of a name no one gives a suite ("a%20b" for "a b"): UpsertSticky
+// edits such a comment, which then gets the new marker.
+func legacyMarker(suite string) string {
+	if suite != oneLine(suite) || strings.Contains(suite, "--") {
+		return ""
+	}
+	if old := untrusted.MarkerPrefix + suite + " -->"; old != Marker(suite) {
+		return old
+	}
+	return ""
 }
 
 // commentLen counts s as GitHub does, conservatively: in UTF-16 code units,
@@ -69,8 +101,8 @@ func TruncateBody(body string, limit int) (string, bool) {
 	var b strings.Builder
 	b.WriteString(kept)
 	b.WriteString("\n")
-	if fenceOpen(kept) {
-		b.WriteString("```\n")
+	if fence := openFence(kept); fence != "" {
+		b.WriteString(fence + "\n")
 	}
 	for range strings.Count(kept, "<details") - strings.Count(kept, "</details>") {
 		b.WriteString("</details>\n")
@@ -84,23 +116,31 @@ func TruncateBody(body string, limit int) (string, bool) {
 	return out, true
 }
 
-// fenceOpen reports whether s ends inside a ``` or ~~~ code fence.
-func fenceOpen(s string) bool {
+// openFence is the fence that s ends inside ("" when none): a run of three
+// or more backticks or tildes at the start of a line (after at most three
+// blanks), as CommonMark has it. Only a run of the same character at least
+// as long, with nothing but blanks after it, closes the block, so the
+// returned opening run is also what closes it.
+func openFence(s string) string {
 	open := ""
 	for _, line := range strings.Split(s, "\n") {
 		t := strings.TrimLeft(line, " ")
-		for _, f := range []string{"```", "~~~"} {
-			if strings.HasPrefix(t, f) {
-				switch {
-				case open == "":
-					open = f
-				case open == f && strings.TrimSpace(strings.TrimLeft(t, f[:1])) == "":
-					open = ""
-				}
+		if len(line)-len(t) > 3 || t == "" || (t[0] != '`' && t[0] != '~') {
+			continue
+		}
+		run := t[:len(t)-len(strings.TrimLeft(t, t[:1]))]
+		switch {
+		case len(run) < 3:
+		case open == "":
+			if run[0] == '`' && strings.Contains(t[len(run):], "`") {
+				continue // a backtick fence's info string holds no backtick
 			}
+			open = run
+		case run[0] == open[0] && len(run) >= len(open) && strings.TrimSpace(t[len(run):]) == "":
+			open = ""
 		}
 	}
-	return open != ""
+	return open
 }
 
 // StickyResult says what UpsertSticky did.
@@ -132,6 +172,9 @@ func (c *Client) UpsertSticky(ctx context.Context, repo Repo, number int, suite,
 		return nil, fmt.Errorf("who does this token post as: %w", err)
 	}
 	existing, err := c.FindComment(ctx, repo, number, marker, author)
+	if old := legacyMarker(suite); err == nil && existing == nil && old != "" {
+		existing, err = c.FindComment(ctx, repo, number, old, author)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("find llmgate's comment on %s#%d: %w", repo, number, err)
 	}

@@ -51,7 +51,7 @@ type FieldError struct {
 }
 
 // GitHub is an in-memory GitHub REST API for the issue-comment endpoints of
-// Owner/Repo: list (paginated with per_page, page and Link headers that use
+// Owner/Repo and its pull requests' heads (SetPull): list (paginated with per_page, page and Link headers that use
 // the repository-id form GitHub uses), create and update. It checks the
 // headers GitHub requires, answers 401 to a wrong token, 403 to writes when
 // read-only (as a fork PR's token is answered), and 422 to a body over the
@@ -66,13 +66,44 @@ type GitHub struct {
 	maxBody  int
 	nextID   int64
 	comments map[int][]Comment
+	pulls    map[int]Pull
 	requests []string
+}
+
+// Pull is what the fake answers for GET /repos/Owner/Repo/pulls/N: the
+// pull request's head commit and the repository it comes from.
+type Pull struct {
+	Number int `json:"number"`
+	Head   struct {
+		SHA  string `json:"sha"`
+		Repo *struct {
+			ID       int64  `json:"id"`
+			FullName string `json:"full_name"`
+		} `json:"repo"`
+	} `json:"head"`
+}
+
+// SetPull makes pull request number exist with head commit sha from the
+// repository headRepo ("owner/name", id repoID); headRepo "" is a fork
+// that was deleted, which GitHub answers with "repo": null.
+func (g *GitHub) SetPull(number int, sha, headRepo string, repoID int64) {
+	p := Pull{Number: number}
+	p.Head.SHA = sha
+	if headRepo != "" {
+		p.Head.Repo = &struct {
+			ID       int64  `json:"id"`
+			FullName string `json:"full_name"`
+		}{repoID, headRepo}
+	}
+	g.mu.Lock()
+	g.pulls[number] = p
+	g.mu.Unlock()
 }
 
 // NewGitHub starts a fake API whose root is served under prefix ("" like
 // api.github.com, "/api/v3" like GitHub Enterprise); it stops with the test.
 func NewGitHub(tb testing.TB, prefix string) *GitHub {
-	g := &GitHub{prefix: prefix, maxBody: MaxBody, nextID: 1000, comments: map[int][]Comment{}}
+	g := &GitHub{prefix: prefix, maxBody: MaxBody, nextID: 1000, comments: map[int][]Comment{}, pulls: map[int]Pull{}}
 	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
 	tb.Cleanup(g.srv.Close)
 	return g
@@ -176,6 +207,10 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(User{Login: login, Type: "User"})
 		return
 	}
+	if n, ok := strings.CutPrefix(r.URL.Path, g.prefix+"/repos/"+Owner+"/"+Repo+"/pulls/"); ok && r.Method == http.MethodGet {
+		g.pull(w, n)
+		return
+	}
 	path, ok := strings.CutPrefix(r.URL.Path, g.prefix+"/repos/"+Owner+"/"+Repo+"/issues/")
 	if !ok { // GitHub's Link headers use the repository's id
 		path, ok = strings.CutPrefix(r.URL.Path, g.prefix+"/repositories/1/issues/")
@@ -200,6 +235,19 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		fail(w, http.StatusNotFound, "Not Found")
 	}
+}
+
+func (g *GitHub) pull(w http.ResponseWriter, number string) {
+	n, err := strconv.Atoi(number)
+	g.mu.Lock()
+	p, ok := g.pulls[n]
+	g.mu.Unlock()
+	if err != nil || !ok {
+		fail(w, http.StatusNotFound, "Not Found")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(p)
 }
 
 func (g *GitHub) list(w http.ResponseWriter, r *http.Request, issueStr string) {

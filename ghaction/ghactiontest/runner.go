@@ -48,6 +48,20 @@ func NewRunner(tb testing.TB) *Runner {
 	return r
 }
 
+// WorkflowRun makes the step a workflow_run job triggered by a run of the
+// pull_request workflow on head commit sha of repository headRepo
+// ("owner/name", id repoID), with no pull request listed (as GitHub lists
+// none for a fork's).
+func (r *Runner) WorkflowRun(tb testing.TB, sha, headRepo string, repoID int64) {
+	tb.Helper()
+	event := fmt.Sprintf(`{"action":"completed","workflow_run":{"id":99,"event":"pull_request","conclusion":"success","head_sha":%q,"head_repository":{"id":%d,"full_name":%q},"pull_requests":[]}}`,
+		sha, repoID, headRepo)
+	if err := os.WriteFile(r.Vars["GITHUB_EVENT_PATH"], []byte(event), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	r.Vars["GITHUB_EVENT_NAME"] = "workflow_run"
+}
+
 // Getenv reads Vars, for code that takes a getenv function.
 func (r *Runner) Getenv(k string) string { return r.Vars[k] }
 
