@@ -117,7 +117,7 @@ func ReadFile(path string) (*File, error) {
 // same directory, syncs it and renames it over path, so a reader (or a crash)
 // never sees a half-written file.
 func WriteFile(path string, f *File) error {
-	if err := WriteAtomic(path, f.Write); err != nil {
+	if err := WriteJSONAtomic(path, f.Write); err != nil {
 		return &WriteError{Path: path, Err: err}
 	}
 	return nil
@@ -135,20 +135,31 @@ func (e *WriteError) Error() string { return fmt.Sprintf("write results file %s:
 // Unwrap returns the cause.
 func (e *WriteError) Unwrap() error { return e.Err }
 
-// WriteAtomic writes what write produces to path, with every secret the
-// process knows masked (untrusted.Mask). A regular file, or a path that does
-// not exist yet, is written through a temporary file beside it, synced,
-// made 0644 and renamed over path, so a reader never sees half a file and a
-// failure leaves the old one in place. A symlink is followed and its target
-// written the same way, so the link stays a link. A device or a FIFO
-// (-o /dev/stdout, /dev/null) is written directly, never replaced; a
-// directory or another kind of file is refused.
+// WriteAtomic writes the text that write produces to path, with every
+// secret the process knows masked (untrusted.Mask). A regular file, or a
+// path that does not exist yet, is written through a temporary file beside
+// it, synced, made 0644 and renamed over path, so a reader never sees half
+// a file and a failure leaves the old one in place. A symlink is followed
+// and its target written the same way, so the link stays a link. A device
+// or a FIFO (-o /dev/stdout, /dev/null) is written directly, never
+// replaced; a directory or another kind of file is refused.
 func WriteAtomic(path string, write func(io.Writer) error) error {
+	return writeAtomic(path, write, func(b []byte) []byte { return []byte(untrusted.Mask(string(b))) })
+}
+
+// WriteJSONAtomic is WriteAtomic for a JSON document: secrets are masked
+// inside its string values only (untrusted.MaskJSON), so the file keeps
+// its structure whatever the secrets are.
+func WriteJSONAtomic(path string, write func(io.Writer) error) error {
+	return writeAtomic(path, write, untrusted.MaskJSON)
+}
+
+func writeAtomic(path string, write func(io.Writer) error, mask func([]byte) []byte) error {
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {
 		return err
 	}
-	data := []byte(untrusted.Mask(buf.String()))
+	data := mask(buf.Bytes())
 	dest, direct, err := writeTarget(path)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 func sampleFile() *File {
@@ -151,5 +152,27 @@ func TestReadFileMissing(t *testing.T) {
 	_, err := ReadFile(filepath.Join(t.TempDir(), "nope.json"))
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("ReadFile of a missing file: %v, want os.ErrNotExist", err)
+	}
+}
+
+// The probe: a server env value "true" was masked across the whole results
+// JSON text, so the file no longer parsed and compare, gate and baseline
+// promote exited 2. Masking now changes string values only: whatever the
+// secrets, the file reads back with every number, literal and key intact.
+func TestWriteFileMasksInsideStringsOnly(t *testing.T) {
+	m := untrusted.NewMasker()
+	m.Add("sweep[concurrency=8]", `"runs": [`, "612.4", "simulator.sim", "ttft.p95")
+	defer untrusted.Use(m)()
+	path := filepath.Join(t.TempDir(), "results.json")
+	if err := WriteFile(path, sampleFile()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatalf("a masked file does not read back: %v", err)
+	}
+	r := got.Runs[0]
+	if r.Name != "***" || r.Target != "***" || r.Summary.TTFT.P95 != 612.4 || r.Asserts[0].Values["ttft.p95"] != 612.4 || r.Asserts[0].Condition != "*** < 500" {
+		t.Errorf("read back %+v", r)
 	}
 }

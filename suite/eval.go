@@ -1,29 +1,21 @@
 package suite
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
-// maxFileSize bounds what file() reads, so a typo such as file("/dev/zero")
-// fails instead of exhausting memory.
-const maxFileSize = 16 << 20
-
 // newEvalContext is the one place a suite's evaluation context is built:
 // var.* plus the go-cty stdlib functions, env() and file(). Scenario
 // expressions evaluate in a child context that adds sweep.*, and asserts in
-// one that adds the metric roots.
-func newEvalContext(dir string, vars map[string]cty.Value, getenv func(string) string) *hcl.EvalContext {
+// one that adds the metric roots. files is where file() may read (nil: no
+// file at all); env answers env(), or refuses a name.
+func newEvalContext(files *fileRoot, vars map[string]cty.Value, env func(string) (string, error)) *hcl.EvalContext {
 	ctx := &hcl.EvalContext{
 		Variables: map[string]cty.Value{},
-		Functions: functions(dir, getenv),
+		Functions: functions(files, env),
 	}
 	if vars != nil {
 		ctx.Variables["var"] = cty.ObjectVal(vars)
@@ -31,8 +23,11 @@ func newEvalContext(dir string, vars map[string]cty.Value, getenv func(string) s
 	return ctx
 }
 
+// noEnv is env() where no environment is read (a Run built outside Load).
+func noEnv(string) (string, error) { return "", nil }
+
 // functions returns every function a suite may call.
-func functions(dir string, getenv func(string) string) map[string]function.Function {
+func functions(files *fileRoot, env func(string) (string, error)) map[string]function.Function {
 	return map[string]function.Function{
 		"abs":           stdlib.AbsoluteFunc,
 		"ceil":          stdlib.CeilFunc,
@@ -85,45 +80,39 @@ func functions(dir string, getenv func(string) string) map[string]function.Funct
 		"upper":         stdlib.UpperFunc,
 		"values":        stdlib.ValuesFunc,
 		"zipmap":        stdlib.ZipmapFunc,
-		"env":           envFunc(getenv),
-		"file":          fileFunc(dir),
+		"env":           envFunc(env),
+		"file":          fileFunc(files),
 	}
 }
 
-// envFunc returns env(name): the environment variable's value, or "" when unset.
-func envFunc(getenv func(string) string) function.Function {
+// envFunc returns env(name): the environment variable's value, or "" when
+// it is unset; env may refuse a name.
+func envFunc(env func(string) (string, error)) function.Function {
 	return function.New(&function.Spec{
 		Description: "Returns the value of an environment variable, or an empty string when it is unset.",
 		Params:      []function.Parameter{{Name: "name", Type: cty.String}},
 		Type:        function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return cty.StringVal(getenv(args[0].AsString())), nil
+			v, err := env(args[0].AsString())
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return cty.StringVal(v), nil
 		},
 	})
 }
 
-// fileFunc returns file(path): the contents of a file, relative to the suite's directory.
-func fileFunc(dir string) function.Function {
+// fileFunc returns file(path): the contents of a regular file inside the
+// suite's tree (fileRoot), relative to the suite's directory.
+func fileFunc(files *fileRoot) function.Function {
 	return function.New(&function.Spec{
-		Description: "Returns the contents of a file; relative paths start at the suite file's directory.",
+		Description: "Returns the contents of a file of the suite's repository (or directory); relative paths start at the suite file's directory.",
 		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:        function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			p := args[0].AsString()
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
-			}
-			f, err := os.Open(p)
+			b, err := files.read(args[0].AsString())
 			if err != nil {
-				return cty.NilVal, fmt.Errorf("read %s: %w", p, err)
-			}
-			defer f.Close()
-			b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-			if err != nil {
-				return cty.NilVal, fmt.Errorf("read %s: %w", p, err)
-			}
-			if len(b) > maxFileSize {
-				return cty.NilVal, fmt.Errorf("%s is larger than %d MiB", p, maxFileSize>>20)
+				return cty.NilVal, err
 			}
 			return cty.StringVal(string(b)), nil
 		},

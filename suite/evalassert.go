@@ -27,7 +27,7 @@ func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
 	base := r.ctx
 	if base == nil {
 		// A Run built outside Load (a runner test): functions, and sweep from Params.
-		base = newEvalContext(".", nil, func(string) string { return "" })
+		base = newEvalContext(nil, nil, noEnv)
 		if len(r.Params) > 0 {
 			base.Variables["sweep"] = sweepObject(r.Params)
 		}

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Load reads, validates and expands the suite in filename. Every problem
@@ -45,9 +47,11 @@ func readSuiteFile(filename string) ([]byte, error) {
 // loader holds the state of one Load: the file, the inputs, and every
 // diagnostic found so far.
 type loader struct {
-	filename, dir string
-	opts          Options
-	getenv        func(string) string
+	filename string
+	// files is where the suite may read files (file(), datasets).
+	files  *fileRoot
+	opts   Options
+	getenv func(string) string
 	// secrets collects every value env() returned, for Suite.Secrets.
 	secrets  []string
 	diags    hcl.Diagnostics
@@ -80,7 +84,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	}
 	l := &loader{
 		filename: filename,
-		dir:      filepath.Dir(filename),
+		files:    newFileRoot(filename),
 		opts:     opts,
 		getenv:   opts.getenv(),
 		diags:    diags,
@@ -95,7 +99,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	byType := content.Blocks.ByType()
 
 	vars := l.resolveVariables(byType["variable"])
-	l.ctx = newEvalContext(l.dir, vars, l.envFunc)
+	l.ctx = newEvalContext(l.files, vars, l.envFunc)
 	l.decodeSuiteBlock(byType["suite"])
 	l.decodeTargets(byType["server"], byType["endpoint"], byType["simulator"])
 	defs := l.decodeDefaults(byType["defaults"])
@@ -111,18 +115,42 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	return l.suite, diags
 }
 
-// envFunc is the getenv behind env(): it records each value it returns,
-// since a suite reads tokens that way.
-func (l *loader) envFunc(name string) string {
+// envFunc is what env() reads: the environment, except the job's GitHub
+// and Actions tokens, which nothing in a suite needs and which a suite
+// could send to any endpoint (forbiddenEnv). A value whose variable's name
+// says it is a secret (untrusted.SecretName: HF_TOKEN, OPENAI_API_KEY) is
+// recorded for masking; other values are not, since masking every value a
+// suite reads ("true" from env("CI")) would break every file and log.
+func (l *loader) envFunc(name string) (string, error) {
+	if why := forbiddenEnv(name); why != "" {
+		return "", errors.New(why)
+	}
 	v := l.getenv(name)
-	if v != "" {
+	if v != "" && untrusted.SecretName(name) {
 		l.secrets = append(l.secrets, v)
 	}
-	return v
+	return v, nil
 }
 
-// collectSecrets is every value read through env() and every server env
-// value and API key, sorted and without repeats.
+// forbiddenEnv says why env(name) is refused, or "" when it is not: the
+// workflow's GitHub token (GITHUB_TOKEN, GH_TOKEN, the action's
+// github-token input) and the runner's own ACTIONS_* variables (its runtime,
+// cache and OIDC tokens).
+func forbiddenEnv(name string) string {
+	up := strings.ToUpper(name)
+	switch {
+	case up == "GITHUB_TOKEN", up == "GH_TOKEN", up == "INPUT_GITHUB-TOKEN", up == "INPUT_GITHUB_TOKEN":
+		return fmt.Sprintf("env(%q) is refused: a suite never needs the job's GitHub token, and with it a suite could send the token to any endpoint; llmgate reads the token itself where it comments", name)
+	case strings.HasPrefix(up, "ACTIONS_"):
+		return fmt.Sprintf("env(%q) is refused: the ACTIONS_* variables are the runner's own tokens and endpoints, which a suite never needs", name)
+	}
+	return ""
+}
+
+// collectSecrets is every secret the suite read: env() values of variables
+// named as secrets, the values of sensitive variables, every API key, and
+// the values of server env entries whose names say secret; sorted and
+// without repeats.
 func (l *loader) collectSecrets() []string {
 	out := append([]string(nil), l.secrets...)
 	for _, t := range l.suite.Targets {
@@ -132,8 +160,8 @@ func (l *loader) collectSecrets() []string {
 		if t.APIKey != "" {
 			out = append(out, t.APIKey)
 		}
-		for _, v := range t.Env {
-			if v != "" {
+		for k, v := range t.Env {
+			if v != "" && untrusted.SecretName(k) {
 				out = append(out, v)
 			}
 		}

@@ -60,15 +60,25 @@ func TestHostileValueMessages(t *testing.T) {
 	}
 }
 
-// TestSecretsCollected checks Suite.Secrets holds what env() read, every
-// server env value and every api_key, also when the suite has errors.
+// TestSecretsCollected checks Suite.Secrets holds the secrets the suite
+// read, also when it has errors: env() values of variables named as
+// secrets, sensitive variables, server env values named as secrets and
+// every api_key; and not the rest (the probe: env("CI") and a server env
+// "true" masked every JSON true in the results file).
 func TestSecretsCollected(t *testing.T) {
-	env := map[string]string{"TOKEN": "from-env-123", "OTHER": "unused-456"}
+	env := map[string]string{"TOKEN": "from-env-123", "OTHER": "unused-456", "CI": "true", "REGION": "eu-west-1", "HF": "hf-in-a-plain-name", "DB_PASSWORD": "pw-0123"}
 	src := `
+variable "region" {
+  default = env("REGION")
+}
+variable "hf" {
+  default   = env("HF")
+  sensitive = true
+}
 server "vllm" {
   image   = "img"
   model   = "m"
-  env     = { HF_TOKEN = env("TOKEN"), LEVEL = "debug-level" }
+  env     = { HF_TOKEN = env("TOKEN"), LEVEL = "debug-level", CI = env("CI"), REGION = var.region, HUB = var.hf, DB_PASSWORD = "pw-literal", PASS = env("DB_PASSWORD") }
   api_key = "key-789"
 }
 scenario "x" {
@@ -87,7 +97,7 @@ scenario "x" {
 		if diags.HasErrors() != broken {
 			t.Fatalf("broken=%v: diags %v", broken, diags)
 		}
-		want := "debug-level,from-env-123,key-789"
+		want := "from-env-123,hf-in-a-plain-name,key-789,pw-0123,pw-literal"
 		if strings.Join(got.Secrets, ",") != want {
 			t.Errorf("broken=%v: Secrets = %q, want %s", broken, got.Secrets, want)
 		}

@@ -176,7 +176,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			checkServerArgs(ev, sb.ServerArgs, args)
 		}
 		loadB.fill(ev, &run.Load, b.DefRange)
-		workB.fill(ev, &run.Load.Workload, l.dir, b.DefRange)
+		workB.fill(ev, &run.Load.Workload, l.files, b.DefRange)
 		run.Goodput = goodB.goodput(ev)
 		run.Capacity = capacity
 		if capacity != nil {

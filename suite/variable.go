@@ -13,6 +13,9 @@ import (
 type variableBlock struct {
 	Default     *hcl.Attribute `hcl:"default,optional"`
 	Description *hcl.Attribute `hcl:"description,optional"`
+	// Sensitive marks the value a secret: llmgate masks it wherever it
+	// prints or writes it (and registers it with ::add-mask::).
+	Sensitive *hcl.Attribute `hcl:"sensitive,optional"`
 }
 
 // resolveVariables computes each variable's value: --var wins over
@@ -21,8 +24,9 @@ type variableBlock struct {
 func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 	vals := map[string]cty.Value{}
 	seen := map[string]*hcl.Block{}
-	fnCtx := newEvalContext(l.dir, nil, l.envFunc)
+	fnCtx := newEvalContext(l.files, nil, l.envFunc)
 	declared := map[string]bool{}
+	var sensitiveNames []string // their values are secrets, whatever sets them
 	for _, b := range blocks {
 		declared[b.Labels[0]] = true
 	}
@@ -41,6 +45,12 @@ func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 		l.varNames = append(l.varNames, name)
 		var vb variableBlock
 		l.diags = append(l.diags, decodeBody(b.Body, &vb)...)
+		if vb.Sensitive != nil {
+			ev := &evaluator{ctx: &hcl.EvalContext{}, diags: &l.diags, scope: &scope{}}
+			if sensitive, ok := ev.boolean(vb.Sensitive); ok && sensitive {
+				sensitiveNames = append(sensitiveNames, name)
+			}
+		}
 
 		var def cty.Value
 		hasDef := false
@@ -83,6 +93,9 @@ func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 				"Variable %q has no default; set it with --var %s=VALUE or the environment variable LLMGATE_VAR_%s.", name, name, name)
 			vals[name] = cty.DynamicVal
 		}
+	}
+	for _, name := range sensitiveNames {
+		l.secrets = append(l.secrets, stringLeaves(vals[name])...)
 	}
 	var unknown []string
 	for name := range l.opts.Vars {
@@ -127,4 +140,27 @@ func (l *loader) defaultUsesVariables(name string, def *hcl.Attribute, declared 
 			name, other, why, name, name)
 	}
 	return found
+}
+
+// stringLeaves is every known string in v (v itself, or the elements of
+// its lists, maps and objects, however deep), as a sensitive variable's
+// secrets.
+func stringLeaves(v cty.Value) []string {
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	switch t := v.Type(); {
+	case t == cty.String:
+		return []string{v.AsString()}
+	case t.IsPrimitiveType():
+		return nil
+	case t.IsCollectionType() || t.IsObjectType() || t.IsTupleType():
+		var out []string
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, stringLeaves(e)...)
+		}
+		return out
+	}
+	return nil
 }

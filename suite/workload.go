@@ -1,8 +1,6 @@
 package suite
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -47,7 +45,7 @@ type workloadBlock struct {
 }
 
 // fill evaluates the workload into w, applying defaults; dir resolves dataset paths.
-func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, dir string, where hcl.Range) {
+func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot, where hcl.Range) {
 	w.Kind = runspec.WorkloadRandom
 	if b == nil {
 		w.InputTokens, w.OutputTokens = defaultInputTokens, defaultOutputTokens
@@ -129,13 +127,10 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, dir string, whe
 		if b.Dataset == nil {
 			ev.consequenceRange(where, within, "Dataset workload without a dataset", "kind = \"dataset\" needs dataset: the path of a ShareGPT-format JSON file, relative to the suite.")
 		} else if p, ok := ev.str(b.Dataset); ok {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
-			}
-			if _, err := os.Stat(p); err != nil {
+			if path, err := files.dataset(p); err != nil {
 				ev.errorAt(b.Dataset, "Dataset not found", "%v.", err)
 			} else {
-				w.DatasetPath = p
+				w.DatasetPath = path
 			}
 		}
 		if f, ok := ev.str(b.DatasetFilt); ok {

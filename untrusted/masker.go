@@ -14,7 +14,7 @@ import (
 const Masked = "***"
 
 // MinSecretLen is the shortest value a Masker hides. Shorter values ("1",
-// "true") are configuration rather than secrets, and hiding them would
+// "no") are configuration rather than secrets, and hiding them would
 // garble every number in the output.
 const MinSecretLen = 4
 
@@ -45,19 +45,22 @@ func (m *Masker) OnAdd(f func(secret string)) {
 	m.mu.Unlock()
 }
 
-// Add makes m hide each value from now on, together with its forms inside a
-// JSON string. Values shorter than MinSecretLen (after trimming spaces) are
-// ignored.
+// Add makes m hide each secret from now on, in every form it can be
+// published in (raw, JSON, markdown, HTML and URL escaped). Values that
+// cannot be credentials are ignored: shorter than MinSecretLen after
+// trimming spaces, a boolean or null word ("true"), or a short number.
+// Callers add secrets only, never every value a suite reads: a masked
+// "true" would break every file and log it appears in.
 func (m *Masker) Add(values ...string) {
 	m.mu.Lock()
 	var added []string
 	for _, v := range values {
-		if len(strings.TrimSpace(v)) < MinSecretLen || m.seen[v] {
+		if notSecret(v) || m.seen[v] {
 			continue
 		}
 		m.seen[v] = true
 		added = append(added, v)
-		for _, form := range append([]string{v}, jsonForms(v)...) {
+		for _, form := range forms(v) {
 			if !containsString(m.values, form) {
 				m.values = append(m.values, form)
 			}

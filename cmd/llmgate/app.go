@@ -29,20 +29,28 @@ type env struct {
 	mask *untrusted.Masker
 }
 
-// knownSecretEnv are the environment variables whose values llmgate masks
-// from the start: the tokens a CI job hands it.
-var knownSecretEnv = []string{"GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "OPENAI_API_KEY"}
+// knownSecretEnv are environment variables whose values llmgate masks from
+// the start although their names do not say so (INPUT_GITHUB-TOKEN does).
+var knownSecretEnv = []string{"HUGGING_FACE_HUB_TOKEN"}
 
 // newEnv wraps the real outputs in a masker that, under GitHub Actions,
 // registers each secret with ::add-mask:: on stdout before anything else is
-// printed, and knows the CI's tokens from the start.
-func newEnv(stdout, stderr io.Writer, getenv func(string) string) *env {
+// printed, and knows from the start the value of every variable of environ
+// (KEY=VALUE entries) whose name says it is a secret (untrusted.SecretName:
+// GITHUB_TOKEN, HF_TOKEN, OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY): a server
+// or a log that echoes one never publishes it.
+func newEnv(stdout, stderr io.Writer, getenv func(string) string, environ []string) *env {
 	m := untrusted.NewMasker()
 	if getenv("GITHUB_ACTIONS") == "true" {
 		m.OnAdd(func(secret string) { ghaction.AddMask(stdout, secret) })
 	}
 	for _, k := range knownSecretEnv {
 		m.Add(getenv(k))
+	}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && untrusted.SecretName(k) {
+			m.Add(v)
+		}
 	}
 	return &env{
 		stdout: m.Writer(stdout), stderr: m.Writer(stderr),
@@ -73,7 +81,7 @@ func register(c *command) { commands[c.name] = c }
 
 // run is llmgate's whole CLI: it dispatches args to a subcommand.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	e := newEnv(stdout, stderr, os.Getenv)
+	e := newEnv(stdout, stderr, os.Getenv, os.Environ())
 	defer untrusted.Use(e.mask)()
 	if len(args) == 0 {
 		printUsage(stderr)

@@ -136,7 +136,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("encoding verdicts: %w", err)
 		}
-		if err := writeFileAtomic(*jsonPath, append(b, '\n')); err != nil {
+		if err := writeJSONFileAtomic(*jsonPath, append(b, '\n')); err != nil {
 			return err
 		}
 	}

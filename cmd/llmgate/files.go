@@ -20,9 +20,20 @@ func readResults(path, role string) (*results.File, error) {
 	return f, nil
 }
 
-// writeFileAtomic writes data to path through a temporary file and a rename.
+// writeFileAtomic writes the text data (markdown, HTML) to path through a
+// temporary file and a rename, secrets masked (results.WriteAtomic).
 func writeFileAtomic(path string, data []byte) error {
-	err := results.WriteAtomic(path, func(w io.Writer) error {
+	return writeWith(results.WriteAtomic, path, data)
+}
+
+// writeJSONFileAtomic is writeFileAtomic for a JSON document, masked
+// inside its strings only (results.WriteJSONAtomic).
+func writeJSONFileAtomic(path string, data []byte) error {
+	return writeWith(results.WriteJSONAtomic, path, data)
+}
+
+func writeWith(write func(string, func(io.Writer) error) error, path string, data []byte) error {
+	err := write(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

@@ -18,8 +18,13 @@ import (
 // through env()), the server's HF_TOKEN (also in the job's environment) and
 // the GitHub token.
 const (
-	hostileAPIKey  = "sk-test-key-9f8e7d6c5b4a"
+	// hostileAPIKey holds what markdown and HTML escape (the probe: it
+	// was published escaped, Zx9&lt;Q+w\|Lm&gt;, past the masker).
+	hostileAPIKey  = "Zx9<Q+w|Lm>&sk-9f8e7d6c5b4a"
 	hostileHFToken = "hf_TestTokenAbCdEfGhIjKlMnOp"
+	// hostileHub is a sensitive variable's value (the suite's description
+	// holds it).
+	hostileHub = "hub-secret-5e6f7a8b"
 )
 
 // hostileRun runs the hostile suite against a server in mode under a fake
@@ -46,6 +51,8 @@ func runHostile(t *testing.T, mode hostile.Mode, command string) hostileRun {
 	r.Vars["GITHUB_TOKEN"] = ghactiontest.Token
 	r.Vars["HF_TOKEN"] = hostileHFToken
 	r.Vars["LLMGATE_HOSTILE_API_KEY"] = hostileAPIKey
+	r.Vars["LLMGATE_HOSTILE_HUB"] = hostileHub
+	r.Vars["CI"] = "true" // read by env("CI"): configuration, never masked
 	r.Setenv(t)
 	out := filepath.Join(r.Dir, "results.json")
 	args := []string{command, "testdata/hostile/hostile.hcl", "--var", "url=" + srv.URL, "-o", out}
@@ -94,6 +101,11 @@ func (h hostileRun) checkPublished(t *testing.T) {
 			if !strings.HasPrefix(text, "::add-mask::") {
 				t.Errorf("stdout does not start by registering the secrets:\n%.500s", text)
 			}
+			for _, l := range strings.Split(text, "\n") {
+				if v, ok := strings.CutPrefix(l, "::add-mask::"); ok && (v == "true" || len(v) < 4) {
+					t.Errorf("registered %q as a secret: the runner would blank it in the whole log", v)
+				}
+			}
 			var kept []string
 			for _, l := range strings.Split(text, "\n") {
 				if !strings.HasPrefix(l, "::add-mask::") {
@@ -102,7 +114,7 @@ func (h hostileRun) checkPublished(t *testing.T) {
 			}
 			text = strings.Join(kept, "\n")
 		}
-		for _, secret := range []string{hostileAPIKey, hostileHFToken, ghactiontest.Token, "TestTokenAbCd", "9f8e7d6c5b4a"} {
+		for _, secret := range []string{hostileAPIKey, hostileHFToken, ghactiontest.Token, "TestTokenAbCd", "9f8e7d6c5b4a", "Zx9", hostileHub} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%s holds the secret %q:\n%.3000s", name, secret, text)
 			}
@@ -161,6 +173,10 @@ func TestHostileServerModes(t *testing.T) {
 				t.Errorf("heap grew by %d MiB", grew>>20)
 			}
 			h.checkPublished(t)
+			// a sensitive variable is masked, env("CI") is not, and the masked file still parses (checked on read)
+			if d := h.file.Suite.Description; d != "ci=true, hub ***" {
+				t.Errorf("suite description recorded as %q, want %q", d, "ci=true, hub ***")
+			}
 			if len(h.file.Runs) != 1 {
 				t.Fatalf("results file has %d runs, want 1\nstdout:\n%s\nstderr:\n%s", len(h.file.Runs), h.stdout, h.stderr)
 			}

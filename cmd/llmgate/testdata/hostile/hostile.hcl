@@ -1,10 +1,23 @@
 # The suite the hostile-server tests run: an endpoint whose API key comes
 # from the environment (a secret llmgate must mask), a few requests with a
 # short per-request timeout so a stalling server costs seconds.
-suite "hostile" {}
+suite "hostile" {
+  description = "ci=${var.ci}, hub ${var.hub}"
+}
 
 variable "url" {
   default = "http://127.0.0.1:1"
+}
+
+# configuration: printed as it is ("true" on every runner)
+variable "ci" {
+  default = env("CI")
+}
+
+# a secret whose variable's name does not say so
+variable "hub" {
+  default   = env("LLMGATE_HOSTILE_HUB")
+  sensitive = true
 }
 
 endpoint "srv" {
