@@ -35,6 +35,10 @@ type Target struct {
 	// Entries replace the default cache volumes mounted at the same container
 	// path; nil keeps the defaults.
 	Volumes map[string]string
+	// UnsafeHostMounts lets Volumes mount host paths that hand the
+	// container the host (HostMountRisk): the Docker socket, /, /proc,
+	// /sys, /dev (server).
+	UnsafeHostMounts bool
 	// ModelFlag passes the model as --model for older images instead of positionally (server).
 	ModelFlag bool
 	// StartupTimeout bounds the wait for GET /health (server).

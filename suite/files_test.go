@@ -134,3 +134,26 @@ func TestEnvRefusesTheJobsTokens(t *testing.T) {
 		}
 	}
 }
+
+// The probe: a server's volumes mounted /var/run/docker.sock and /. They
+// are refused at validate, at the entry that names them, unless the block
+// says unsafe_host_mounts = true.
+func TestServerVolumesRefuseTheHost(t *testing.T) {
+	src := func(volumes, extra string) string {
+		return "server \"vllm\" {\n  image   = \"img\"\n  model   = \"m\"\n  volumes = " + volumes + "\n" + extra + "}\nscenario \"x\" {\n  load {\n    concurrency = 1\n    requests    = 1\n  }\n}\n"
+	}
+	_, diags := loadText(t, src(`{ "/data/hf" = "/root/.cache/huggingface", "/var/run/docker.sock" = "/var/run/docker.sock" }`, ""), Options{})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Unsafe host mount") || !strings.Contains(diags.Error(), "unsafe_host_mounts = true") {
+		t.Fatalf("docker socket: %v", diags)
+	}
+	if d := diags.Errs()[0].(*hcl.Diagnostic); d.Subject == nil || d.Subject.Start.Line != 4 || d.Subject.Start.Column != 56 {
+		t.Errorf("reported at %v, want the socket's key at 4:56", d.Subject)
+	}
+	if _, diags := loadText(t, src(`{ "/" = "/host" }`, ""), Options{}); !diags.HasErrors() || !strings.Contains(diags.Error(), "root directory") {
+		t.Errorf("host root: %v", diags)
+	}
+	s, diags := loadText(t, src(`{ "/" = "/host" }`, "  unsafe_host_mounts = true\n"), Options{})
+	if diags.HasErrors() || !s.Targets["server.vllm"].UnsafeHostMounts {
+		t.Errorf("with unsafe_host_mounts = true: %v", diags)
+	}
+}

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
+	"github.com/moby/moby/api/types/network"
 	tc "github.com/testcontainers/testcontainers-go"
 )
 
@@ -71,6 +73,9 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 			return nil, fmt.Errorf("start container %s: %w", image, err)
 		}
 	}
+	if s.cacheErr != nil {
+		return nil, fmt.Errorf("start container %s: %w", image, s.cacheErr)
+	}
 	mounts, err := s.mounts()
 	if err != nil {
 		return nil, fmt.Errorf("start container %s: %w", image, err)
@@ -84,6 +89,10 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 		return nil, unavailable(fmt.Errorf("start container %s: connect to docker: %w", image, err))
 	}
 
+	if s.publishIP, err = publishAddr(cli.DaemonHost()); err != nil {
+		_ = cli.Close()
+		return nil, fmt.Errorf("start container %s: %w", image, err)
+	}
 	port := s.containerPort()
 	c := &Container{cli: cli, image: image, model: s.model, apiKey: s.apiKey, ready: newHealthStrategy(s.startupTimeout, port), key: NewSession(), sampleGPUs: s.gpus != nil || s.sampleGPUs}
 	if s.logFile != "" {
@@ -196,6 +205,12 @@ func (s *settings) hostConfig(h *container.HostConfig, mounts []mount.Mount) {
 		h.ShmSize = s.shmSize
 	}
 	h.Mounts = append(h.Mounts, mounts...)
+	if s.publishIP.IsValid() {
+		if p, err := network.ParsePort(s.containerPort()); err == nil {
+			// testcontainers keeps a binding given here for an exposed port
+			h.PortBindings = network.PortMap{p: {{HostIP: s.publishIP, HostPort: "0"}}}
+		}
+	}
 }
 
 // containerPort is the port the server listens on inside the container:
@@ -248,6 +263,9 @@ func (s *settings) mounts() ([]mount.Mount, error) {
 			abs, err := filepath.Abs(src)
 			if err != nil {
 				return nil, fmt.Errorf("volume %q: %w", src, err)
+			}
+			if why := runspec.HostMountRisk(abs); why != "" && !s.unsafeHostMounts {
+				return nil, fmt.Errorf("volume %q: %s, so the container could take over the host; refused (set unsafe_host_mounts = true for a runner whose every job you trust)", src, why)
 			}
 			out = append(out, mount.Mount{Type: mount.TypeBind, Source: abs, Target: dst})
 		default:

@@ -115,6 +115,18 @@ func TestRunServesThroughMappedPort(t *testing.T) {
 	if code, body := get(t, c.BaseURL()+"/health", ""); code != http.StatusOK {
 		t.Errorf("GET /health = %d %s", code, body)
 	}
+	// published on the host's loopback only (VLLM_SERVER_DEV_MODE's endpoints too)
+	if ins, err := c.Docker().Inspect(t.Context()); err != nil {
+		t.Fatal(err)
+	} else {
+		for p, bs := range ins.NetworkSettings.Ports {
+			for _, b := range bs {
+				if b.HostIP.String() != "127.0.0.1" {
+					t.Errorf("port %s published on %s, want 127.0.0.1 only", p, b.HostIP)
+				}
+			}
+		}
+	}
 	if code, body := get(t, c.BaseURL()+"/v1/models", ""); code != http.StatusOK || !strings.Contains(body, `"test-model"`) {
 		t.Errorf("GET /v1/models = %d %s, want test-model listed", code, body)
 	}

@@ -99,6 +99,9 @@ func (d Default) containerOptions(spec runspec.Target, start StartOptions) []Con
 	if spec.Volumes != nil {
 		opts = append(opts, WithVolumes(spec.Volumes))
 	}
+	if spec.UnsafeHostMounts {
+		opts = append(opts, WithUnsafeHostMounts())
+	}
 	if spec.StartupTimeout > 0 {
 		opts = append(opts, WithStartupTimeout(spec.StartupTimeout))
 	}

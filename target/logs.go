@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/llmgate/llmgate/untrusted"
@@ -40,11 +41,52 @@ func newLogFollower(cli logsClient, path string) (*logFollower, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("container log file: %w", err)
 	}
-	f, err := os.Create(path)
+	f, err := openLogFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("container log file: %w", err)
 	}
 	return &logFollower{cli: cli, path: path, f: f}, nil
+}
+
+// openLogFile creates or empties the log file at path. What the container
+// prints lands in it, so it must be a file of its own: a symlink (which a
+// pull request could plant at ctr.vllm.log, pointing at any file the runner
+// may write), a file with other hard links, a FIFO, a device or a
+// directory is refused, never written through.
+func openLogFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return nil, fmt.Errorf("%s is a symlink; llmgate writes a container's log to a file of its own, never through a link", path)
+	case errors.Is(err, syscall.ENXIO): // a FIFO no one reads
+		return nil, fmt.Errorf("%s is not a regular file (a FIFO); llmgate will not write a container's log into it", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case !fi.Mode().IsRegular():
+		err = fmt.Errorf("%s is not a regular file (%s); llmgate will not write a container's log into it", path, fi.Mode().Type())
+	case links(fi) > 1:
+		err = fmt.Errorf("%s has %d hard links; llmgate writes a container's log to a file of its own", path, links(fi))
+	default:
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// links is a file's hard-link count (1 where the system does not say).
+func links(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }
 
 // follow starts streaming the logs of container id; only the first call counts.

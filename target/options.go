@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/netip"
+	"os"
+	"regexp"
 	"time"
 
 	tc "github.com/testcontainers/testcontainers-go"
@@ -41,16 +44,23 @@ const (
 
 // settings collects what the options set; Run turns it into a testcontainers request.
 type settings struct {
-	model          string
-	modelFlag      bool
-	args           []string
-	env            map[string]string
-	gpus           *gpuRequest
-	gpuCheck       bool
-	sampleGPUs     bool
-	ipc            string
-	shmSize        int64
-	volumes        map[string]string // container path -> source ("" = none)
+	model      string
+	modelFlag  bool
+	args       []string
+	env        map[string]string
+	gpus       *gpuRequest
+	gpuCheck   bool
+	sampleGPUs bool
+	ipc        string
+	shmSize    int64
+	volumes    map[string]string // container path -> source ("" = none)
+	// unsafeHostMounts lets volumes mount what runspec.HostMountRisk refuses.
+	unsafeHostMounts bool
+	// cacheErr is a bad LLMGATE_CACHE_NAMESPACE, reported by Run.
+	cacheErr error
+	// publishIP is the host address the server's port is published on
+	// (publishAddr); the zero value publishes on every interface.
+	publishIP      netip.Addr
 	startupTimeout time.Duration
 	logFile        string
 	apiKey         string
@@ -77,13 +87,38 @@ const (
 )
 
 func defaultSettings() *settings {
+	hf, vllm, err := CacheVolumes(os.Getenv(CacheNamespaceEnv))
 	return &settings{
 		env:            map[string]string{DevModeEnv: "1", KeepAliveEnv: KeepAliveSeconds},
 		gpuCheck:       true,
-		volumes:        map[string]string{HFCachePath: HFCacheVolume, VLLMCachePath: VLLMCacheVolume},
+		volumes:        map[string]string{HFCachePath: hf, VLLMCachePath: vllm},
+		cacheErr:       err,
 		startupTimeout: DefaultStartupTimeout,
 		labels:         map[string]string{},
 	}
+}
+
+// CacheNamespaceEnv names the environment variable that keeps a workflow's
+// default cache volumes apart from other workflows' (the action's
+// cache-namespace input sets it): with LLMGATE_CACHE_NAMESPACE=pr, server
+// containers mount llmgate-hf-cache-pr and llmgate-vllm-cache-pr, so pull
+// requests cannot poison the weights and compiled graphs that main's
+// baseline runs load.
+const CacheNamespaceEnv = "LLMGATE_CACHE_NAMESPACE"
+
+// cacheNamespace is what a namespace may be: a Docker volume name's tail.
+var cacheNamespace = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
+
+// CacheVolumes are the default cache volumes for namespace ns ("" is the
+// shared llmgate-hf-cache and llmgate-vllm-cache).
+func CacheVolumes(ns string) (hf, vllm string, err error) {
+	switch {
+	case ns == "":
+		return HFCacheVolume, VLLMCacheVolume, nil
+	case !cacheNamespace.MatchString(ns):
+		return HFCacheVolume, VLLMCacheVolume, fmt.Errorf("%s=%q: a namespace is 1 to 32 lower-case letters, digits, '_', '.' or '-', starting with a letter or digit", CacheNamespaceEnv, ns)
+	}
+	return HFCacheVolume + "-" + ns, VLLMCacheVolume + "-" + ns, nil
 }
 
 // ContainerOption configures a container started by Run. Options apply in
@@ -184,6 +219,16 @@ func WithVolumes(volumes map[string]string) ContainerOption {
 			}
 			s.volumes[dst] = src
 		}
+		return nil
+	}
+}
+
+// WithUnsafeHostMounts lets WithVolumes mount host paths that hand the
+// container the host: the Docker socket or a directory that holds it, /,
+// /proc, /sys, /dev (runspec.HostMountRisk). Without it Run refuses them.
+func WithUnsafeHostMounts() ContainerOption {
+	return func(s *settings) error {
+		s.unsafeHostMounts = true
 		return nil
 	}
 }

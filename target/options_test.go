@@ -2,6 +2,7 @@ package target
 
 import (
 	"errors"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
+	"github.com/moby/moby/api/types/network"
 )
 
 func TestParseGPUs(t *testing.T) {
@@ -119,6 +121,17 @@ func TestSettingsMounts(t *testing.T) {
 		}},
 		// WithoutVolumes mounts nothing.
 		{name: "none", opts: []ContainerOption{WithoutVolumes()}, want: nil},
+		// The probe: a server mounted /var/run/docker.sock and /, and a probe
+		// container reached the host's Docker API. They are refused unless
+		// the suite says unsafe_host_mounts = true.
+		{name: "docker socket", opts: []ContainerOption{WithVolumes(map[string]string{"/var/run/docker.sock": "/var/run/docker.sock"})}, wantErr: "container runtime's socket"},
+		{name: "dir of the socket", opts: []ContainerOption{WithVolumes(map[string]string{"/var/run": "/host-run"})}, wantErr: "holds the container runtime's socket"},
+		{name: "host root", opts: []ContainerOption{WithVolumes(map[string]string{"/": "/host"})}, wantErr: "the host's root directory"},
+		{name: "proc", opts: []ContainerOption{WithVolumes(map[string]string{"/proc/1": "/p"})}, wantErr: "under /proc"},
+		{name: "sys", opts: []ContainerOption{WithVolumes(map[string]string{"/sys": "/s"})}, wantErr: "under /sys"},
+		{name: "dev", opts: []ContainerOption{WithVolumes(map[string]string{"/dev/../dev/sda": "/d"})}, wantErr: "under /dev"},
+		{name: "unsafe allowed", opts: []ContainerOption{WithoutVolumes(), WithVolumes(map[string]string{"/": "/host"}), WithUnsafeHostMounts()},
+			want: []mount.Mount{{Type: mount.TypeBind, Source: "/", Target: "/host"}}},
 		// "~" is not expanded by anyone: refuse rather than create a volume called "~".
 		{name: "tilde", opts: []ContainerOption{WithVolumes(map[string]string{"~/hf": HFCachePath})}, wantErr: "not expanded"},
 	}
@@ -259,5 +272,56 @@ func TestSettingsKeepAliveByDefault(t *testing.T) {
 	}
 	if err := WithEnv(map[string]string{KeepAliveEnv: "30"})(s); err != nil || s.env[KeepAliveEnv] != "30" {
 		t.Errorf("a suite's env cannot override %s: %v %v", KeepAliveEnv, s.env, err)
+	}
+}
+
+// PR runs and main's baseline runs shared the default cache volumes, so a
+// pull request could poison main's weights and compiled graphs:
+// LLMGATE_CACHE_NAMESPACE (the action's cache-namespace input) keeps them
+// apart.
+func TestCacheNamespace(t *testing.T) {
+	t.Setenv(CacheNamespaceEnv, "pr")
+	got, err := defaultSettings().mounts()
+	want := []mount.Mount{
+		{Type: mount.TypeVolume, Source: "llmgate-hf-cache-pr", Target: HFCachePath},
+		{Type: mount.TypeVolume, Source: "llmgate-vllm-cache-pr", Target: VLLMCachePath},
+	}
+	if err != nil || !cmp.Equal(want, got) {
+		t.Errorf("mounts = %v, %v; want the pr namespace's volumes", got, err)
+	}
+	for _, bad := range []string{"PR", "a/b", "-x", "x y", strings.Repeat("a", 33)} {
+		t.Setenv(CacheNamespaceEnv, bad)
+		if _, err := Run(t.Context(), "img"); err == nil || !strings.Contains(err.Error(), CacheNamespaceEnv) {
+			t.Errorf("namespace %q: Run = %v", bad, err)
+		}
+	}
+}
+
+// The probe: VLLM_SERVER_DEV_MODE=1 also opens /collective_rpc and /sleep
+// on the published port. With a local daemon the port is published on the
+// host's loopback only.
+func TestPublishOnLoopback(t *testing.T) {
+	t.Setenv(PublishHostEnv, "")
+	for daemon, want := range map[string]string{"unix:///var/run/docker.sock": "127.0.0.1", "npipe:////./pipe/docker_engine": "127.0.0.1", "tcp://10.0.0.5:2376": "invalid IP"} {
+		a, err := publishAddr(daemon)
+		if err != nil || a.String() != want {
+			t.Errorf("publishAddr(%s) = %v, %v; want %s", daemon, a, err, want)
+		}
+	}
+	t.Setenv(PublishHostEnv, "172.17.0.1")
+	if a, _ := publishAddr("unix:///var/run/docker.sock"); a.String() != "172.17.0.1" {
+		t.Errorf("with %s: %v", PublishHostEnv, a)
+	}
+	t.Setenv(PublishHostEnv, "everywhere")
+	if _, err := publishAddr("unix:///var/run/docker.sock"); err == nil {
+		t.Error("a bad address was accepted")
+	}
+	s := defaultSettings()
+	s.publishIP = netip.MustParseAddr("127.0.0.1")
+	var h container.HostConfig
+	s.hostConfig(&h, nil)
+	p, _ := network.ParsePort(ContainerPort)
+	if b := h.PortBindings[p]; len(b) != 1 || b[0].HostIP.String() != "127.0.0.1" || b[0].HostPort != "0" {
+		t.Errorf("port bindings = %v", h.PortBindings)
 	}
 }
