@@ -220,7 +220,7 @@ func (r *Run) ProbeRun(v float64) *Run {
 func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
 	base := r.ctx
 	if base == nil {
-		base = newEvalContext(nil, nil, noEnv)
+		base = newEvalContext(nil, nil, noEnv, newEvalBudget())
 	}
 	vals := map[string]float64{}
 	if sum != nil {

@@ -11,11 +11,12 @@ import (
 // var.* plus the go-cty stdlib functions, env() and file(). Scenario
 // expressions evaluate in a child context that adds sweep.*, and asserts in
 // one that adds the metric roots. files is where file() may read (nil: no
-// file at all); env answers env(), or refuses a name.
-func newEvalContext(files *fileRoot, vars map[string]cty.Value, env func(string) (string, error)) *hcl.EvalContext {
+// file at all); env answers env(), or refuses a name; every function and
+// guarded expression charges budget (guarded, guardExpressions).
+func newEvalContext(files *fileRoot, vars map[string]cty.Value, env func(string) (string, error), budget *evalBudget) *hcl.EvalContext {
 	ctx := &hcl.EvalContext{
 		Variables: map[string]cty.Value{},
-		Functions: functions(files, env),
+		Functions: guarded(functions(files, env), budget),
 	}
 	if vars != nil {
 		ctx.Variables["var"] = cty.ObjectVal(vars)

@@ -24,10 +24,11 @@ func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
 	if sum != nil {
 		vals = sum.Values()
 	}
+	r.budget.reset() // each evaluation of a run's asserts gets the whole budget
 	base := r.ctx
 	if base == nil {
 		// A Run built outside Load (a runner test): functions, and sweep from Params.
-		base = newEvalContext(nil, nil, noEnv)
+		base = newEvalContext(nil, nil, noEnv, newEvalBudget())
 		if len(r.Params) > 0 {
 			base.Variables["sweep"] = sweepObject(r.Params)
 		}

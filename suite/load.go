@@ -49,10 +49,12 @@ func readSuiteFile(filename string) ([]byte, error) {
 type loader struct {
 	filename string
 	// files is where the suite may read files (file(), datasets).
-	files  *fileRoot
+	files *fileRoot
+	// budget bounds what evaluation builds and how long it takes.
+	budget *evalBudget
 	opts   Options
 	getenv func(string) string
-	// secrets collects every value env() returned, for Suite.Secrets.
+	// secrets collects the secrets the suite read, for Suite.Secrets.
 	secrets  []string
 	diags    hcl.Diagnostics
 	varNames []string
@@ -82,9 +84,13 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	if diags.HasErrors() {
 		return skeleton, capDiagnostics(sortDiags(explainSyntax(diags)))
 	}
+	if body, ok := file.Body.(*hclsyntax.Body); ok {
+		guardExpressions(body)
+	}
 	l := &loader{
 		filename: filename,
 		files:    newFileRoot(filename),
+		budget:   newEvalBudget(),
 		opts:     opts,
 		getenv:   opts.getenv(),
 		diags:    diags,
@@ -94,19 +100,21 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 			Targets:  map[string]*Target{},
 		},
 	}
+	l.budget.start()
+	defer l.budget.stop()
 	content, d := file.Body.Content(rootSchema)
 	l.diags = append(l.diags, d...)
 	byType := content.Blocks.ByType()
 
 	vars := l.resolveVariables(byType["variable"])
-	l.ctx = newEvalContext(l.files, vars, l.envFunc)
+	l.ctx = newEvalContext(l.files, vars, l.envFunc, l.budget)
 	l.decodeSuiteBlock(byType["suite"])
 	l.decodeTargets(byType["server"], byType["endpoint"], byType["simulator"])
 	defs := l.decodeDefaults(byType["defaults"])
 	l.decodeScenarios(byType["scenario"], defs)
 	l.decodeGate(byType["gate"])
 
-	diags = capDiagnostics(sortDiags(dropConsequences(dedupe(l.diags))))
+	diags = capDiagnostics(sortDiags(dropConsequences(dedupe(explainBudget(l.diags)))))
 	skeleton.Secrets = l.collectSecrets()
 	if diags.HasErrors() {
 		return skeleton, diags

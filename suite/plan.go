@@ -85,6 +85,8 @@ type Run struct {
 	// ctx is the run's evaluation context (var.*, sweep.*, functions);
 	// nil for runs built outside Load.
 	ctx *hcl.EvalContext
+	// budget is what ctx's functions charge (nil outside Load).
+	budget *evalBudget
 }
 
 // ParamMap returns the run's sweep values as text, by key.

@@ -170,7 +170,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			ctx.Variables["sweep"] = sweepObject(params)
 		}
 		ev := &evaluator{ctx: ctx, scope: refScope, diags: &l.diags}
-		run := &Run{Name: runName(name, params), Scenario: name, Params: params, Target: target, ctx: ctx}
+		run := &Run{Name: runName(name, params), Scenario: name, Params: params, Target: target, ctx: ctx, budget: l.budget}
 		if args, ok := ev.strList(sb.ServerArgs); ok {
 			run.ServerArgs = args
 			checkServerArgs(ev, sb.ServerArgs, args)

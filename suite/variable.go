@@ -24,7 +24,7 @@ type variableBlock struct {
 func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 	vals := map[string]cty.Value{}
 	seen := map[string]*hcl.Block{}
-	fnCtx := newEvalContext(l.files, nil, l.envFunc)
+	fnCtx := newEvalContext(l.files, nil, l.envFunc, l.budget)
 	declared := map[string]bool{}
 	var sensitiveNames []string // their values are secrets, whatever sets them
 	for _, b := range blocks {
@@ -46,7 +46,7 @@ func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 		var vb variableBlock
 		l.diags = append(l.diags, decodeBody(b.Body, &vb)...)
 		if vb.Sensitive != nil {
-			ev := &evaluator{ctx: &hcl.EvalContext{}, diags: &l.diags, scope: &scope{}}
+			ev := &evaluator{ctx: fnCtx, diags: &l.diags, scope: &scope{}}
 			if sensitive, ok := ev.boolean(vb.Sensitive); ok && sensitive {
 				sensitiveNames = append(sensitiveNames, name)
 			}
