@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -83,6 +84,16 @@ func ReadInput(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is a directory", path)
 	case fi.Mode().IsRegular() && fi.Size() > MaxInputBytes():
 		return nil, tooLarge(path, fi.Size())
+	case fi.Mode().IsRegular():
+		// one allocation of the file's size, not io.ReadAll's doublings
+		buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+		if _, err := buf.ReadFrom(io.LimitReader(f, MaxInputBytes()+1)); err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		if int64(buf.Len()) > MaxInputBytes() { // it grew since the stat
+			return nil, tooLarge(path, 0)
+		}
+		return buf.Bytes(), nil
 	}
 	return readBounded(f, path)
 }
