@@ -96,6 +96,7 @@ func forms(v string) []string {
 	for _, f := range jsonForms(v) {
 		add(f)
 	}
+	add(escapeMarkdown(v))
 	add(mdReplacer.Replace(v))
 	add(strings.ReplaceAll(v, "|", `\|`))
 	add(template.HTMLEscapeString(v))

@@ -138,3 +138,29 @@ func TestShort(t *testing.T) {
 		}
 	}
 }
+
+// The probes: autolinks and cross-references in server bodies survived
+// (https://…, www.…, org/repo#1, #1, GH-2), and @team rendered as a
+// mention. Each is broken with a zero-width space where GitHub's pattern
+// needs a character; the text still reads the same.
+func TestMarkdownBreaksReferencesAndAutolinks(t *testing.T) {
+	in := "see https://evil.example/x and HTTP://E.example, www.evil.example, octo/gate#1, #12, gh-2, GH-3, @team, a@b.example, $x^2$"
+	got := Markdown(in)
+	for _, live := range []string{"https://", "HTTP://", "www.", "gate#1", " #12", "gh-2", "GH-3", "@team", "a@b", " $x"} {
+		if strings.Contains(got, live) {
+			t.Errorf("Markdown kept %q live: %s", live, got)
+		}
+	}
+	if plain := strings.ReplaceAll(strings.ReplaceAll(got, "&#8203;", ""), `\$`, "$"); plain != in {
+		t.Errorf("without the zero-width spaces and escapes it reads %q, want %q", plain, in)
+	}
+	// a code span cannot be broken out of, whatever backticks the text holds
+	for _, s := range []string{"a`b", "``x``", "` <img src=x> `", "```", "x`"} {
+		c := Code(s)
+		delim := c[:strings.IndexFunc(c, func(r rune) bool { return r != '`' })]
+		inner := strings.TrimSuffix(strings.TrimPrefix(c, delim), delim)
+		if strings.Contains(inner, delim) {
+			t.Errorf("Code(%q) = %q: the content holds the delimiter", s, c)
+		}
+	}
+}
