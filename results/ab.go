@@ -19,18 +19,18 @@ const (
 // one named by -o; the baseline side's sits beside it (ABBaselinePath).
 type AB struct {
 	// Side is SideBaseline or SideCandidate.
-	Side string `json:"side"`
+	Side string `json:"side" text:"name"`
 	// Pair is the other side's results file, by base name (it sits in the
 	// same directory).
-	Pair string `json:"pair"`
+	Pair string `json:"pair" text:"name"`
 	// Schedule is the order of the blocks of every run, "A" for the
 	// baseline side and "B" for the candidate, e.g. "ABBABAAB".
-	Schedule string `json:"schedule"`
+	Schedule string `json:"schedule" text:"name"`
 	// Modes are the server modes used, by target name (see suite.ABMode).
-	Modes map[string]string `json:"modes,omitempty"`
+	Modes map[string]string `json:"modes,omitempty" text:"line"`
 	// Vars are this side's variables given on the command line
 	// (--ab-var for the baseline, --var for the candidate).
-	Vars map[string]string `json:"vars,omitempty"`
+	Vars map[string]string `json:"vars,omitempty" text:"line"`
 }
 
 // Block is one block of an A/B run: a share of the run's requests measured
@@ -43,7 +43,7 @@ type Block struct {
 	// Slot is the block's position in the run's schedule, from 0.
 	Slot int `json:"slot"`
 	// Status is the block's status (StatusOK when it measured cleanly).
-	Status   string    `json:"status"`
+	Status   string    `json:"status" text:"name"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
 	// Summary and Samples are the block's own, as a run's are.

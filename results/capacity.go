@@ -10,7 +10,7 @@ const (
 // sees it: capacity.concurrency or capacity.rate, higher being better.
 type CapacityAnswer struct {
 	// Vary is VaryConcurrency or VaryRate.
-	Vary string `json:"vary"`
+	Vary string `json:"vary" text:"name"`
 	// Value is the largest load at which the SLO held (0 when it failed
 	// even at the search's minimum).
 	Value float64 `json:"value"`
@@ -20,7 +20,7 @@ type CapacityAnswer struct {
 // what it concluded.
 type Capacity struct {
 	// Vary is VaryConcurrency or VaryRate; Min and Max bound the search.
-	Vary string  `json:"vary"`
+	Vary string  `json:"vary" text:"name"`
 	Min  float64 `json:"min"`
 	Max  float64 `json:"max"`
 	// SLO is the source text of the condition each probe must meet.
@@ -48,10 +48,10 @@ type Probe struct {
 	Passed bool `json:"passed"`
 	// Stopped is "" for a probe that ran all its requests, or why it
 	// stopped early: ProbeCannotMeet or ProbeMetWithConfidence.
-	Stopped string `json:"stopped,omitempty"`
+	Stopped string `json:"stopped,omitempty" text:"line"`
 	// Status is the run status of the probe (a failed or invalid probe
 	// counts as not meeting the SLO).
-	Status string `json:"status"`
+	Status string `json:"status" text:"name"`
 	// Error or the SLO's message says why a probe did not pass.
 	Message string `json:"message,omitempty"`
 	// Requests is the number of measured requests the probe sent.

@@ -28,7 +28,9 @@ var ErrInvalidFile = errors.New("invalid results file")
 // Check rejects a file no measurement can produce: runs without a name or
 // with the same name, unknown statuses, and negative, NaN, infinite or
 // absurd latencies, rates, ratios and counts, in the summaries, the
-// per-request samples, the per-request log and the GPU series. Read calls it, so every file compare, gate and
+// per-request samples, the per-request log and the GPU series, and strings
+// their fields may not hold (see checkText: control characters, line breaks
+// in names, bidirectional controls, over-long text). Read calls it, so every file compare, gate and
 // report judge has passed it. The error names each problem by run and
 // field, up to ten of them.
 func (f *File) Check() error {
@@ -60,6 +62,7 @@ func (f *File) Check() error {
 		}
 		c.gpu(r.Summary.GPU, r.GPUSeries)
 	}
+	c.checkText(f)
 	return c.err()
 }
 

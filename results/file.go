@@ -15,7 +15,7 @@ const SchemaVersion = "1.1"
 // baseline promoted from one.
 type File struct {
 	// Version is the schema version, "major.minor".
-	Version string `json:"version"`
+	Version string `json:"version" text:"line"`
 	// Suite identifies the suite that produced the file.
 	Suite SuiteInfo `json:"suite"`
 	// Environment records where the numbers were measured.
@@ -38,32 +38,32 @@ type File struct {
 // SuiteInfo identifies a suite.
 type SuiteInfo struct {
 	// Name is the suite block's label.
-	Name string `json:"name"`
+	Name string `json:"name" text:"name"`
 	// File is the suite's path as given on the command line.
-	File string `json:"file,omitempty"`
+	File string `json:"file,omitempty" text:"line"`
 	// Description is the suite's description attribute.
 	Description string `json:"description,omitempty"`
 }
 
 // Environment is the metadata that decides whether two files are comparable.
 type Environment struct {
-	GitSHA         string `json:"git_sha,omitempty"`
-	GitRef         string `json:"git_ref,omitempty"`
-	Image          string `json:"image,omitempty"`
-	ImageDigest    string `json:"image_digest,omitempty"`
-	VLLMVersion    string `json:"vllm_version,omitempty"`
-	Model          string `json:"model,omitempty"`
-	GPU            string `json:"gpu,omitempty"`
-	TargetKind     string `json:"target_kind,omitempty"`
-	Host           string `json:"host,omitempty"`
-	LLMGateVersion string `json:"llmgate_version,omitempty"`
+	GitSHA         string `json:"git_sha,omitempty" text:"line"`
+	GitRef         string `json:"git_ref,omitempty" text:"line"`
+	Image          string `json:"image,omitempty" text:"line"`
+	ImageDigest    string `json:"image_digest,omitempty" text:"line"`
+	VLLMVersion    string `json:"vllm_version,omitempty" text:"line"`
+	Model          string `json:"model,omitempty" text:"line"`
+	GPU            string `json:"gpu,omitempty" text:"line"`
+	TargetKind     string `json:"target_kind,omitempty" text:"line"`
+	Host           string `json:"host,omitempty" text:"line"`
+	LLMGateVersion string `json:"llmgate_version,omitempty" text:"line"`
 }
 
 // Provenance records where a baseline was promoted from.
 type Provenance struct {
-	Source   string    `json:"source"`
-	Commit   string    `json:"commit,omitempty"`
-	Image    string    `json:"image,omitempty"`
+	Source   string    `json:"source" text:"line"`
+	Commit   string    `json:"commit,omitempty" text:"line"`
+	Image    string    `json:"image,omitempty" text:"line"`
 	Promoted time.Time `json:"promoted"`
 }
 
@@ -78,15 +78,15 @@ const (
 // Run is one expanded run of a scenario: its parameters and what was measured.
 type Run struct {
 	// Name is "scenario" or "scenario[key=value,...]" for sweep points.
-	Name string `json:"name"`
+	Name string `json:"name" text:"name"`
 	// Scenario is the scenario block's label.
-	Scenario string `json:"scenario"`
+	Scenario string `json:"scenario" text:"name"`
 	// Params holds the sweep values of this run, by key, formatted as in Name.
-	Params map[string]string `json:"params,omitempty"`
+	Params map[string]string `json:"params,omitempty" text:"name"`
 	// Target names the target block ("server.vllm", "simulator.sim", ...).
-	Target string `json:"target,omitempty"`
+	Target string `json:"target,omitempty" text:"name"`
 	// Status is one of the Status constants.
-	Status string `json:"status"`
+	Status string `json:"status" text:"name"`
 	// InvalidReasons explains StatusInvalid: which self-check failed and by how much.
 	InvalidReasons []string `json:"invalid_reasons,omitempty"`
 	// Error is the reason for StatusFailed or StatusPartial.
@@ -145,7 +145,7 @@ func (r *Run) Valid() bool { return r.Status == StatusOK }
 // AssertResult is the outcome of one assert block against one run.
 type AssertResult struct {
 	// Name is the assert block's label.
-	Name string `json:"name"`
+	Name string `json:"name" text:"name"`
 	// Passed is true when the condition held.
 	Passed bool `json:"passed"`
 	// Condition is the source text of the expression.
@@ -153,9 +153,9 @@ type AssertResult struct {
 	// Message is the error_message on failure, or the evaluation error.
 	Message string `json:"message,omitempty"`
 	// Values lists what the expression saw, e.g. {"ttft.p95": 612.4}.
-	Values map[string]float64 `json:"values,omitempty"`
+	Values map[string]float64 `json:"values,omitempty" text:"name"`
 	// File, Line and Column locate the condition in the suite.
-	File   string `json:"file,omitempty"`
+	File   string `json:"file,omitempty" text:"line"`
 	Line   int    `json:"line,omitempty"`
 	Column int    `json:"column,omitempty"`
 }

@@ -50,7 +50,7 @@ type GPUSeries struct {
 	Error string `json:"error,omitempty"`
 	// Source is where the readings came from: GPUSourceNvidiaSMI or
 	// GPUSourceDCGM ("" in files written before there was a choice).
-	Source string `json:"source,omitempty"`
+	Source string `json:"source,omitempty" text:"line"`
 }
 
 // Where a GPUSeries' readings came from.

@@ -81,9 +81,11 @@ func majorOf(v string) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
-// Write encodes f as indented JSON (arrays of numbers on one line) with Version set to SchemaVersion; f
-// itself is not modified.
+// Write encodes f as indented JSON (arrays of numbers on one line) with
+// Version set to SchemaVersion. Its strings are first made to pass the
+// checks Read applies (CleanText, in f too); f is not modified otherwise.
 func (f *File) Write(w io.Writer) error {
+	f.CleanText()
 	out := *f
 	out.Version = SchemaVersion
 	if out.Runs == nil {

@@ -26,7 +26,7 @@ type LoadConfig struct {
 	// Burstiness is the gamma shape of inter-arrival gaps (1: Poisson).
 	Burstiness float64 `json:"burstiness,omitempty"`
 	// Ramp, RampFrom (requests/s) and RampOverS (seconds) describe a rate ramp.
-	Ramp      string  `json:"ramp,omitempty"`
+	Ramp      string  `json:"ramp,omitempty" text:"line"`
 	RampFrom  float64 `json:"ramp_from,omitempty"`
 	RampOverS float64 `json:"ramp_over_s,omitempty"`
 	// Requests and DurationS bound the measured phase (0: no bound).
@@ -40,7 +40,7 @@ type LoadConfig struct {
 	// Seed is the suite's seed; prompts derive from it and the run's name.
 	Seed int64 `json:"seed"`
 	// Workload is the workload kind and the rest its lengths, in tokens.
-	Workload     string  `json:"workload"`
+	Workload     string  `json:"workload" text:"line"`
 	InputTokens  int     `json:"input_tokens,omitempty"`
 	OutputTokens int     `json:"output_tokens,omitempty"`
 	RangeRatio   float64 `json:"range_ratio,omitempty"`
@@ -56,7 +56,7 @@ type LoadConfig struct {
 	// the edges were declared.
 	LengthQuantiles int `json:"length_quantiles,omitempty"`
 	// LengthBucketNames name the buckets in metric names, one a bucket.
-	LengthBucketNames []string `json:"length_bucket_names,omitempty"`
+	LengthBucketNames []string `json:"length_bucket_names,omitempty" text:"name"`
 	// Chat is true when prompts went to /v1/chat/completions.
 	Chat bool `json:"chat,omitempty"`
 	// TextPrompts is true when /v1/completions was asked for text prompts.
@@ -93,7 +93,7 @@ type Calibration struct {
 	// Method is "token_ids" (prompts of token ids: exact, nothing to
 	// calibrate), "tokenize" (the server's POST /tokenize), "usage" (a
 	// request's usage.prompt_tokens), or "none" (it could not; Note says why).
-	Method string `json:"method"`
+	Method string `json:"method" text:"line"`
 	// TokensPerWord and OverheadTokens are the fit: a text of w words
 	// makes a prompt of OverheadTokens + TokensPerWord*w tokens, the chat
 	// template and any fixed instructions included.

@@ -10,7 +10,7 @@ import (
 type PlanInfo struct {
 	// Fingerprint is the plan's fingerprint (suite.Plan.Fingerprint): files
 	// of one suite loaded with the same variables and --only share it.
-	Fingerprint string `json:"fingerprint"`
+	Fingerprint string `json:"fingerprint" text:"line"`
 	// Runs is how many runs the whole plan has, over all its shards.
 	Runs int `json:"runs"`
 	// Shards is how many shards the plan was split into; 0 when the file
@@ -32,7 +32,7 @@ type ShardPart struct {
 	Shard int `json:"shard"`
 	// Planned names the shard's runs, in plan order; the file's runs of
 	// this shard are these, less any that never started.
-	Planned []string `json:"planned"`
+	Planned []string `json:"planned" text:"name"`
 	// Environment is where the shard ran (runner, GPU, image digest, ...).
 	// A shard's own file leaves it nil: the file's Environment is the
 	// shard's. Merge fills it in.

@@ -41,7 +41,7 @@ type RequestFailure struct {
 	Index int `json:"i"`
 	// Kind classifies the failure as Record.ErrorKind does ("http",
 	// "disconnect", "timeout", "protocol", "too_large", "canceled").
-	Kind string `json:"kind"`
+	Kind string `json:"kind" text:"name"`
 	// Reason is the error: HTTP status and body excerpt, or what went wrong.
 	Reason string `json:"reason"`
 	// ConnIdleUS is, for a request lost before any answer came, how long

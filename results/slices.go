@@ -7,10 +7,10 @@ import "strconv"
 // Its statistics cover the slice's completed requests, as Summary's do.
 type Slice struct {
 	// Label names the slice for people: "turn 1", "turns 2+", "512–2048 tok".
-	Label string `json:"label"`
+	Label string `json:"label" text:"line"`
 	// Name names an input-length bucket in metric names: "long" in
 	// length_bucket.long.ttft.p95. Empty for the turns' slices.
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitempty" text:"name"`
 	// MinInputTokens and MaxInputTokens bound an input-length bucket: from
 	// MinInputTokens up to, not including, MaxInputTokens; 0 for no bound.
 	MinInputTokens int `json:"min_input_tokens,omitempty"`

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -187,6 +188,7 @@ func (l *loader) decodeSuiteBlock(blocks hcl.Blocks) {
 			continue
 		}
 		l.suite.Name = b.Labels[0]
+		l.checkLabel(b, "suite")
 		var sb suiteBlock
 		l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
 		ev := l.evaluator(nil)
@@ -345,4 +347,18 @@ func bodyRange(body hcl.Body, fallback hcl.Range) hcl.Range {
 		return b.SrcRange
 	}
 	return fallback
+}
+
+// checkLabel refuses a block label that a results file could not hold as
+// a name (results.NameProblem): a line break, a control or bidirectional
+// character, more than results.MaxNameBytes. Labels become run, suite and
+// assert names that every report prints.
+func (l *loader) checkLabel(b *hcl.Block, kind string) bool {
+	p := results.NameProblem(b.Labels[0])
+	if p == "" {
+		return true
+	}
+	l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+kind+" name",
+		"The %s name %q %s; it names the %s in every report. Use printable characters on one line.", kind, b.Labels[0], p, kind)
+	return false
 }

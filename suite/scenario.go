@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/results"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -124,6 +125,10 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				"assert %q is already defined at %s; each assert in a scenario needs its own name.", ab.Name, prev.DefRange)
 		}
 		assertSeen[ab.Name] = ab
+		if p := results.NameProblem(ab.Name); p != "" {
+			l.errorf(ab.DefRange.Ptr(), nil, "Invalid assert name",
+				"The assert name %q %s; it names the assert in every report. Use printable characters on one line.", ab.Name, p)
+		}
 		if l.required(ab.Condition, "condition", ab.DefRange, ab.Body, "the SLO to check after the run, like condition = ttft.p95 < 500.") {
 			d := assertScope.checkRefs(ab.Condition.Expr, ab.Condition.Range)
 			l.diags = append(l.diags, d...)
@@ -198,6 +203,10 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				a.Source = string(r.SliceBytes(src))
 			}
 			a.ErrorMessage, _ = ev.str(ab.ErrorMessage)
+			if p := results.LineProblem(a.ErrorMessage); p != "" {
+				ev.errorAt(ab.ErrorMessage, "Invalid error_message", "The message %s; reports print it on one line. Write it as one line of printable text.", p)
+				a.ErrorMessage = ""
+			}
 			run.Asserts = append(run.Asserts, a)
 		}
 		sc.Runs = append(sc.Runs, run)

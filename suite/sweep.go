@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/untrusted"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -92,10 +93,14 @@ func (l *loader) decodeSweep(b *sweepBlock) []sweepKey {
 				ev.errorAt(elAttr, "Sweep values of the wrong type", "%s values must be numbers, not %s.", a.Name, friendlyType(el.Type()))
 				bad = true
 				continue
-			case strings.ContainsAny(text, runNameSeparators) || strings.IndexFunc(text, unicode.IsControl) >= 0:
+			case strings.ContainsAny(text, runNameSeparators) || strings.IndexFunc(text, unicode.IsControl) >= 0 || strings.IndexFunc(text, untrusted.IsBidi) >= 0:
 				ev.errorAt(elAttr, "Unusable sweep value",
-					"%s value %q holds a bracket, comma, equals sign, line break or control character; runs are named scenario[key=value,...], so such a value would make the name ambiguous and break the results table. Use a value without them.",
+					"%s value %q holds a bracket, comma, equals sign, line break, control character or bidirectional control (which makes a name read other than it is); runs are named scenario[key=value,...], so such a value would make the name ambiguous and break the results table. Use a value without them.",
 					a.Name, text)
+				bad = true
+				continue
+			case len(text) > maxSweepValueBytes:
+				ev.errorAt(elAttr, "Unusable sweep value", "%s value of %d bytes: a sweep value names a run, at most %d bytes.", a.Name, len(text), maxSweepValueBytes)
 				bad = true
 				continue
 			case seen[text]:
@@ -157,6 +162,9 @@ func points(keys []sweepKey) [][]Param {
 	}
 	return out
 }
+
+// maxSweepValueBytes bounds a sweep value, which becomes part of run names.
+const maxSweepValueBytes = 128
 
 // runNameSeparators are the characters runName gives meaning to; a sweep
 // value may not hold them.

@@ -101,11 +101,23 @@ func stripControls(s string) string {
 	return b.String()
 }
 
-// isControl covers C0, C1 and the Unicode format characters that reorder
-// text (bidi overrides), which can make a log line read other than it is.
+// isControl covers C0, C1 and the bidirectional controls (IsBidi).
 func isControl(r rune) bool {
-	return unicode.IsControl(r) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+	return unicode.IsControl(r) || IsBidi(r)
 }
+
+// IsBidi reports the Unicode formatting characters that reorder text
+// (embeddings, overrides, isolates and the directional marks), which can
+// make a name or a log line read other than it is.
+func IsBidi(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// StripControls removes terminal escape sequences, control characters
+// other than tab and newline, and bidirectional controls from s; carriage
+// returns become newlines and invalid UTF-8 becomes U+FFFD. It masks
+// nothing: Text is StripControls, masking and defused workflow commands.
+func StripControls(s string) string { return stripControls(s) }
 
 // escapeLen is the length of the escape sequence at the start of s (ESC or
 // CSI first): CSI "ESC [" parameters and a final byte, OSC "ESC ]" up to BEL
