@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // bucketsDiffer says why the input-length bucket named bucket of base and
@@ -24,7 +25,7 @@ func bucketsDiffer(base, cur *results.Run, bucket string) string {
 // bucketNotJudged records, once per run and reason, that a bucket's
 // metrics could not be judged: the gate cannot pass on them.
 func (c *Comparison) bucketNotJudged(run, reason string) {
-	nj := NotJudged{Run: run, Kind: BucketsDiffer, Reason: reason + "; promote a new baseline"}
+	nj := NotJudged{Run: run, Kind: BucketsDiffer, Reason: untrusted.String(reason + "; promote a new baseline")}
 	if !slices.Contains(c.NotJudged, nj) {
 		c.NotJudged = append(c.NotJudged, nj)
 	}

@@ -48,7 +48,7 @@ func TestCompareBuckets(t *testing.T) {
 
 	c = Compare(bucketFile(40, 200, 512), bucketFile(40, 200, 1024), cfg)
 	for _, r := range c.Rows {
-		if r.Verdict != Invalid || !strings.Contains(r.Reason, "edges differ") || !strings.Contains(r.Reason, "≥ 512 tok in the baseline and ≥ 1024 tok now") && r.Metric.Bucket == "long" {
+		if r.Verdict != Invalid || !strings.Contains(r.Reason.Raw(), "edges differ") || !strings.Contains(r.Reason.Raw(), "≥ 512 tok in the baseline and ≥ 1024 tok now") && r.Metric.Bucket == "long" {
 			t.Errorf("%s with moved edges: %s (%s), want invalid saying the edges differ", r.Metric.Name, r.Verdict, r.Reason)
 		}
 	}

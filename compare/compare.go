@@ -9,6 +9,7 @@ import (
 
 	"github.com/aclements/go-moremath/stats"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -181,12 +182,12 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 		case cr == nil:
 			row.Verdict, row.Reason = Missing, "run not in the current results"
 		case !br.Valid():
-			row.Verdict, row.Reason = Invalid, "baseline run is "+br.Status+reasonSuffix(br)
+			row.Verdict, row.Reason = Invalid, untrusted.String("baseline run is "+br.Status)+reasonSuffix(br)
 		case !cr.Valid():
-			row.Verdict, row.Reason = Invalid, "current run is "+cr.Status+reasonSuffix(cr)
+			row.Verdict, row.Reason = Invalid, untrusted.String("current run is "+cr.Status)+reasonSuffix(cr)
 		case m.Bucket != "" && bucketsDiffer(br, cr, m.Bucket) != "":
-			row.Verdict, row.Reason = Invalid, bucketsDiffer(br, cr, m.Bucket)
-			c.bucketNotJudged(cr.Name, row.Reason)
+			row.Verdict, row.Reason = Invalid, untrusted.String(bucketsDiffer(br, cr, m.Bucket))
+			c.bucketNotJudged(cr.Name, row.Reason.Raw())
 		default:
 			measured, ok := c.measure(br, cr, m, t)
 			if !ok {
@@ -196,11 +197,11 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 					if !m.AppliesTo(br) && !m.AppliesTo(cr) {
 						continue // not a metric of these runs (a turn metric without conversations, a bucket they lack)
 					}
-					measured.Verdict, measured.Reason = NotMeasured, notMeasuredReason(br, cr, m)
+					measured.Verdict, measured.Reason = NotMeasured, untrusted.String(notMeasuredReason(br, cr, m))
 				case math.IsNaN(row.Baseline):
-					measured.Verdict, measured.Reason = New, "metric not in the baseline run: "+whyNot(br, m)
+					measured.Verdict, measured.Reason = New, untrusted.String("metric not in the baseline run: "+whyNot(br, m))
 				default:
-					measured.Verdict, measured.Reason = Missing, "metric not in the current run: "+whyNot(cr, m)
+					measured.Verdict, measured.Reason = Missing, untrusted.String("metric not in the current run: "+whyNot(cr, m))
 				}
 			} else if pairs := abPairs(br, cr); pairs > 0 {
 				c.measurePaired(&measured, br, cr, pairs, 1)
@@ -234,10 +235,11 @@ func whyNot(run *results.Run, m results.Metric) string {
 	return "the run kept no per-request samples of it" // valueOf's rule
 }
 
-func reasonSuffix(r *results.Run) string {
+// reasonSuffix is ": " and why r was not judged, as its file says it.
+func reasonSuffix(r *results.Run) untrusted.String {
 	switch {
 	case len(r.InvalidReasons) > 0:
-		return ": " + strings.Join(r.InvalidReasons, "; ")
+		return untrusted.String(": " + strings.Join(r.InvalidReasons, "; "))
 	case r.Error != "":
 		return ": " + r.Error
 	}
@@ -263,13 +265,13 @@ func (c *Comparison) judge(r *Row) {
 	}
 	switch {
 	case v > ClearFactor*band && sig:
-		r.Verdict, r.Reason = Regression, "past twice the band "+evidence
+		r.Verdict, r.Reason = Regression, untrusted.String("past twice the band "+evidence)
 	case v > band && !sig:
 		r.Verdict, r.Reason, r.Rerun = Inconclusive, "past the band but not significant (p ≥ alpha); rerun to confirm", true
 	case v > RerunFraction*band:
 		r.Verdict, r.Reason, r.Rerun = Inconclusive, "near or past the band, within run-to-run drift; rerun to confirm", true
 	case v < -band && sig:
-		r.Verdict, r.Reason = Improvement, "better than the band "+evidence
+		r.Verdict, r.Reason = Improvement, untrusted.String("better than the band "+evidence)
 	case v < -band:
 		r.Verdict, r.Reason = Unchanged, "better than the band but not significant"
 	default:

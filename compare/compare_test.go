@@ -231,7 +231,7 @@ func TestNotMeasuredRowsStay(t *testing.T) {
 	}
 	for name, want := range map[string]string{"itl.p99": "one chunk", "server.kv_cache_usage.max": "/metrics"} {
 		r := got[name]
-		if r.Verdict != NotMeasured || !strings.Contains(r.Reason, "neither run measured it") || !strings.Contains(r.Reason, want) {
+		if r.Verdict != NotMeasured || !strings.Contains(r.Reason.Raw(), "neither run measured it") || !strings.Contains(r.Reason.Raw(), want) {
 			t.Errorf("%s: %s %q, want not measured, saying %q", name, r.Verdict, r.Reason, want)
 		}
 	}

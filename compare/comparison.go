@@ -2,6 +2,7 @@ package compare
 
 import (
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -69,7 +70,7 @@ type Row struct {
 	N1, N2 int
 	// Verdict is the judgement; Reason says why, in a short phrase.
 	Verdict Verdict
-	Reason  string
+	Reason  untrusted.String
 	// BaselineImported is set when the baseline run was not measured by
 	// llmgate (an imported vllm bench serve result): its figures are not
 	// computed quite as llmgate's, which a reader of the row must know.
@@ -110,9 +111,9 @@ type FailedAssert struct {
 // EnvField is one environment attribute of both files.
 type EnvField struct {
 	// Name is a display name ("image", "vLLM version", ...).
-	Name     string `json:"name"`
-	Baseline string `json:"baseline"`
-	Current  string `json:"current"`
+	Name     string           `json:"name"`
+	Baseline untrusted.String `json:"baseline"`
+	Current  untrusted.String `json:"current"`
 	// Differs is true when both are known and not equal.
 	Differs bool `json:"differs"`
 }

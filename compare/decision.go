@@ -1,5 +1,7 @@
 package compare
 
+import "github.com/llmgate/llmgate/untrusted"
+
 // Decision is the gate's verdict on a whole comparison. The headline, the
 // exit code and the gate's verdict output are all read from it, so they
 // cannot disagree.
@@ -32,8 +34,9 @@ type NotJudged struct {
 	// Status is the run's status for CurrentInvalid and BaselineInvalid
 	// (results.StatusInvalid, StatusPartial or StatusFailed).
 	Status string
-	// Reason is the detail, e.g. "achieved rate 7.1/s below planned 10/s".
-	Reason string
+	// Reason is the detail, e.g. "achieved rate 7.1/s below planned 10/s";
+	// it may quote a server or a results file.
+	Reason untrusted.String
 }
 
 // NotJudgedKind classifies a NotJudged.
@@ -62,7 +65,7 @@ func (c *Comparison) notJudged() {
 	}
 	for i := range c.Current.Runs {
 		if r := &c.Current.Runs[i]; !r.Valid() {
-			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: CurrentInvalid, Status: r.Status, Reason: "current run is " + r.Status + reasonSuffix(r)})
+			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: CurrentInvalid, Status: r.Status, Reason: untrusted.String("current run is "+r.Status) + reasonSuffix(r)})
 		}
 	}
 	if c.Baseline == nil {
@@ -72,7 +75,7 @@ func (c *Comparison) notJudged() {
 	for i := range c.Baseline.Runs {
 		r := &c.Baseline.Runs[i]
 		if cr := cur[r.Name]; !r.Valid() && cr != nil && cr.Valid() {
-			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: BaselineInvalid, Status: r.Status, Reason: "baseline run is " + r.Status + reasonSuffix(r) + "; promote a new baseline"})
+			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: BaselineInvalid, Status: r.Status, Reason: untrusted.String("baseline run is "+r.Status) + reasonSuffix(r) + "; promote a new baseline"})
 		}
 	}
 }
@@ -81,7 +84,7 @@ func (c *Comparison) notJudged() {
 // comparison from judging everything (the run's error, say); it makes the
 // decision DecisionError unless something failed.
 func (c *Comparison) AddProblem(err error) {
-	c.NotJudged = append(c.NotJudged, NotJudged{Kind: RunProblem, Reason: err.Error()})
+	c.NotJudged = append(c.NotJudged, NotJudged{Kind: RunProblem, Reason: untrusted.String(err.Error())})
 }
 
 // MissingRuns names the baseline runs the current file lacks, in baseline

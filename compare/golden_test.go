@@ -8,6 +8,7 @@ import (
 	"github.com/llmgate/llmgate/compare/comparetest"
 	"github.com/llmgate/llmgate/internal/golden"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // TestVerdictsGolden pins the whole JSON of a comparison with a regression,
@@ -15,7 +16,7 @@ import (
 // environment, so any change to a statistic or a verdict shows in review.
 func TestVerdictsGolden(t *testing.T) {
 	env := func(v string) results.Environment {
-		return results.Environment{Image: "vllm/vllm-openai:" + v, VLLMVersion: v, GPU: "H100", Model: "m"}
+		return results.Environment{Image: untrusted.String("vllm/vllm-openai:" + v), VLLMVersion: untrusted.String(v), GPU: "H100", Model: "m"}
 	}
 	invalid := spec("bursty", 100, 5)
 	invalid.Status = results.StatusInvalid

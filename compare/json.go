@@ -52,7 +52,7 @@ func num(v float64) *float64 {
 func toJSONRow(r *Row) *jsonRow {
 	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric.Name, Unit: string(r.Metric.Unit), Tolerance: r.Tolerance,
 		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), ChangeLo: num(r.ChangeLo), ChangeHi: num(r.ChangeHi), Test: r.Test, Delta: num(r.Delta),
-		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason, Rerun: r.Rerun, BaselineImported: r.BaselineImported}
+		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason.Raw(), Rerun: r.Rerun, BaselineImported: r.BaselineImported}
 	if r.Confirm != nil {
 		j.Confirm = toJSONRow(r.Confirm)
 	}
@@ -87,7 +87,7 @@ func (c *Comparison) MarshalJSON() ([]byte, error) {
 		out.Warnings = append(out.Warnings, w.Error())
 	}
 	for _, nj := range c.NotJudged {
-		out.NotJudged = append(out.NotJudged, jsonNotJudged(nj))
+		out.NotJudged = append(out.NotJudged, jsonNotJudged{Run: nj.Run, Kind: nj.Kind, Status: nj.Status, Reason: nj.Reason.Raw()})
 	}
 	if out.MissingRuns == nil {
 		out.MissingRuns = []string{}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aclements/go-moremath/stats"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // ABShiftFraction is how far, as a fraction of a relative band, the whole
@@ -383,7 +384,7 @@ func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Compar
 		c.measurePaired(&both, bb, cb, abPairs(bb, cb), 2)
 		c.judgePaired(&both)
 		both.Confirm, both.Rerun = &second, false
-		both.Reason = strings.TrimSuffix(both.Reason, "; rerun to confirm") + " (over both A/B jobs)"
+		both.Reason = untrusted.String(strings.TrimSuffix(both.Reason.Raw(), "; rerun to confirm") + " (over both A/B jobs)")
 		*r = both
 	}
 	return c

@@ -141,9 +141,9 @@ func regressionMessage(r *compare.Row) string {
 // AssertText is a failed assert's message followed by the values it saw,
 // e.g. "P95 TTFT must stay under 500 ms (ttft.p95 = 612.4)".
 func AssertText(a results.AssertResult) string {
-	msg := a.Message
+	msg := a.Message.Line() // the suite's words: an annotation is one line
 	if msg == "" {
-		msg = a.Condition
+		msg = a.Condition.Line()
 	}
 	var vals []string
 	for _, name := range slices.Sorted(maps.Keys(a.Values)) {

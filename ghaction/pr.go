@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"strings"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // maxEventBytes bounds the event payload read from GITHUB_EVENT_PATH;
@@ -193,8 +195,8 @@ func (a *Actions) PostComment(ctx context.Context, suite, markdown string, hc *h
 
 // fallbackNotice is the step-summary note for a comment the token could not post.
 func fallbackNotice(suite, why string) string {
-	return fmt.Sprintf("\n> [!NOTE]\n> **llmgate could not post its pull-request comment for `%s`** (GitHub answered %s).\n"+
+	return fmt.Sprintf("\n> [!NOTE]\n> **llmgate could not post its pull-request comment for %s** (GitHub answered %s).\n"+
 		"> This is expected on pull requests from forks: their `GITHUB_TOKEN` is read-only. The report is in this summary.\n"+
 		"> To comment on fork PRs, post it from a `workflow_run` workflow (`llmgate comment`); see llmgate's docs/action.md.\n",
-		suite, why)
+		untrusted.Code(suite), untrusted.Markdown(why))
 }

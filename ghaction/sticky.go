@@ -187,7 +187,7 @@ func (c *Client) UpsertSticky(ctx context.Context, repo Repo, number int, suite,
 	res := &StickyResult{Created: existing == nil, Truncated: truncated}
 	res.Comment, err = post(body)
 	if IsUnprocessable(err) {
-		short := fmt.Sprintf("%s\n**llmgate: %s** — the report could not be posted as a comment (GitHub answered %s).", marker, suite, shortError(err))
+		short := fmt.Sprintf("%s\n**llmgate: %s** — the report could not be posted as a comment (GitHub answered %s).", marker, untrusted.Markdown(suite), untrusted.Markdown(shortError(err)))
 		if fallbackURL != "" {
 			short += fmt.Sprintf(" See the step summary of [the workflow run](%s).", fallbackURL)
 		}

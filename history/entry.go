@@ -147,10 +147,10 @@ func NewEntry(f *results.File, o AddOptions) (*Entry, error) {
 		trimmed.Runs[i].ServerSeries, trimmed.Runs[i].GPUSeries = nil, nil
 	}
 	if o.Commit != "" {
-		trimmed.Environment.GitSHA = o.Commit
+		trimmed.Environment.GitSHA = untrusted.String(o.Commit)
 	}
 	if o.Ref != "" {
-		trimmed.Environment.GitRef = o.Ref
+		trimmed.Environment.GitRef = untrusted.String(o.Ref)
 	}
 	var buf bytes.Buffer
 	if err := trimmed.Write(&buf); err != nil {
@@ -161,8 +161,8 @@ func NewEntry(f *results.File, o AddOptions) (*Entry, error) {
 	e := &Entry{
 		Format:      FormatVersion,
 		Suite:       trimmed.Suite.Name,
-		Commit:      trimmed.Environment.GitSHA,
-		Ref:         trimmed.Environment.GitRef,
+		Commit:      trimmed.Environment.GitSHA.Raw(),
+		Ref:         trimmed.Environment.GitRef.Raw(),
 		Time:        measuredAt(&trimmed, o.Added),
 		Added:       o.Added.UTC().Truncate(time.Microsecond),
 		Source:      o.Source,
@@ -227,7 +227,7 @@ func newRun(r *results.Run) Run {
 	}
 	out.Reasons = append(out.Reasons, r.InvalidReasons...)
 	if r.Error != "" {
-		out.Reasons = append(out.Reasons, r.Error)
+		out.Reasons = append(out.Reasons, r.Error.Raw())
 	}
 	if r.Status == results.StatusFailed {
 		return out
@@ -290,7 +290,7 @@ func (e *Entry) check() error {
 	}
 	texts := []string{e.ID, e.Suite, e.Commit, e.Ref, e.Source}
 	env := e.Environment
-	texts = append(texts, env.GitSHA, env.GitRef, env.Image, env.ImageDigest, env.VLLMVersion, env.Model, env.GPU, env.TargetKind, env.Host, env.LLMGateVersion)
+	texts = append(texts, env.GitSHA.Raw(), env.GitRef.Raw(), env.Image.Raw(), env.ImageDigest.Raw(), env.VLLMVersion.Raw(), env.Model.Raw(), env.GPU.Raw(), env.TargetKind.Raw(), env.Host.Raw(), env.LLMGateVersion.Raw())
 	seen := map[string]bool{}
 	for i := range e.Runs {
 		r := &e.Runs[i]

@@ -91,9 +91,9 @@ func (p *text) Report(e runner.Event) {
 	case runner.ServerReady:
 		switch {
 		case e.Err != nil && p.endpoint:
-			p.printf("%s cannot be used: %s\n", e.Target, firstLine(e.Err.Error()))
+			p.printf("%s cannot be used: %s\n", e.Target, untrusted.FirstLine(e.Err.Error(), maxErrorText))
 		case e.Err != nil:
-			p.printf("%s did not start after %s: %s\n", e.Target, seconds(e.Took), firstLine(e.Err.Error()))
+			p.printf("%s did not start after %s: %s\n", e.Target, seconds(e.Took), untrusted.FirstLine(e.Err.Error(), maxErrorText))
 		case p.endpoint || e.URL == e.Target:
 			p.printf("%s answers, model %s\n", e.Target, e.Model)
 		default:
@@ -282,10 +282,10 @@ func describeRun(r *results.Run) (head, figures string) {
 		fmt.Fprintf(&b, ", asserts %d/%d passed", passed, n)
 	}
 	if r.Error != "" {
-		fmt.Fprintf(&b, " (%s)", firstLine(r.Error))
+		fmt.Fprintf(&b, " (%s)", untrusted.FirstLine(r.Error.Raw(), maxErrorText))
 	}
 	if len(r.InvalidReasons) > 0 {
-		fmt.Fprintf(&b, " (invalid: %s)", strings.Join(r.InvalidReasons, "; "))
+		fmt.Fprintf(&b, " (invalid: %s)", untrusted.Line(strings.Join(r.InvalidReasons, "; ")))
 	}
 	if d := r.Dataset; d != nil {
 		switch {
@@ -302,23 +302,9 @@ func describeRun(r *results.Run) (head, figures string) {
 // values it saw, or its condition when it has none.
 func describeAssert(a results.AssertResult) string {
 	if a.Message != "" {
-		return a.Message
+		return a.Message.Line()
 	}
-	return a.Condition
-}
-
-// firstLine is the first line of s, at most maxErrorText bytes: a container
-// that did not start explains itself with its last log lines, which belong
-// in the results file and the final error, not on every run's line.
-func firstLine(s string) string {
-	s, _, cut := strings.Cut(s, "\n")
-	if len(s) > maxErrorText {
-		s, cut = s[:maxErrorText], true
-	}
-	if cut {
-		s += " ..."
-	}
-	return s
+	return a.Condition.Line()
 }
 
 func plural(n int, word string) string {

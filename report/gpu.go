@@ -103,9 +103,9 @@ func mdGPUs(m *mdBuilder, cur *results.File) {
 		"| " + strings.Join(gpuDetailHead, " | ") + " |", "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"}
 	var failed []string
 	for _, r := range runs {
-		lines = append(lines, "| "+mdEscape(r.Name)+" | "+strings.Join(gpuDetailCells(r), " | ")+" |")
+		lines = append(lines, "| "+untrusted.Markdown(r.Name)+" | "+strings.Join(gpuDetailCells(r), " | ")+" |")
 		if msg := gpuFailure(r); msg != "" {
-			failed = append(failed, "- "+mdEscape(r.Name)+": "+untrusted.Markdown(msg))
+			failed = append(failed, "- "+untrusted.Markdown(r.Name)+": "+untrusted.Markdown(msg))
 		}
 	}
 	lines = append(lines, "")

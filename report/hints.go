@@ -9,6 +9,7 @@ import (
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/diagnose"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // evidenceValue formats one value of a hint's evidence in its metric's
@@ -81,9 +82,9 @@ func mdHints(m *mdBuilder, c *compare.Comparison) {
 	}
 	opened := m.block("<details><summary>"+plural(len(hints), "diagnosis hint", "diagnosis hints")+"</summary>", "")
 	for _, h := range hints {
-		line := "- " + mdEscape(HintLine(h))
+		line := "- " + untrusted.Markdown(HintLine(h)) // quotes run names and sweep values
 		if link := HintLink(regressed[h.Run], diagnose.Changes(h, base[h.Run])); link != "" {
-			line += " — **" + mdEscape(link) + "**"
+			line += " — **" + untrusted.Markdown(link) + "**"
 		}
 		m.line(line)
 	}
@@ -131,7 +132,7 @@ func mdKnees(m *mdBuilder, f *results.File) {
 	m.line("**Sweeps**")
 	m.line("")
 	for _, k := range knees {
-		m.line("- " + mdEscape(KneeLine(k)))
+		m.line("- " + untrusted.Markdown(KneeLine(k)))
 	}
 	m.line("")
 }

@@ -51,7 +51,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 			d.Rows = append(d.Rows, htmlRow{Run: r.Run, Metric: r.Metric.Name + rowMark(r), Estimator: estimatorCell(r), Verdict: string(r.Verdict),
 				Baseline: valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, r.Metric.Unit),
 				Current:  valueCell(r.Current, r.CurrentLo, r.CurrentHi, r.Metric.Unit),
-				Delta:    deltaCell(r, alpha), Band: Band(r.Tolerance, r.Metric.Unit), Reason: verdictCell(r) + ": " + r.Reason})
+				Delta:    deltaCell(r, alpha), Band: Band(r.Tolerance, r.Metric.Unit), Reason: verdictCell(r) + ": " + r.Reason.Line()})
 		}
 		d.EnvFields = c.Environment
 		d.ImportedNotes = importedNotes(c)

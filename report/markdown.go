@@ -45,8 +45,8 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		title = defaultTitle(c)
 	}
 	alpha := alphaOf(c)
-	m := &mdBuilder{limit: limit - 400} // room for the closing tag and the truncation note
-	m.line("### " + title + ": " + Headline(c))
+	m := &mdBuilder{limit: limit - 400}                             // room for the closing tag and the truncation note
+	m.line("### " + title + ": " + untrusted.Markdown(Headline(c))) // a run's error may be in it
 	m.line("")
 	if blocks := gateBlocks(c, opts.Problems, opts.Notes); blocks != "" {
 		for _, l := range strings.Split(strings.TrimSuffix(blocks, "\n"), "\n") {
@@ -62,9 +62,9 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("**Failed asserts**")
 		m.line("")
 		for _, f := range c.FailedAsserts {
-			s := "- " + mdEscape(f.Run) + ": `" + f.Assert.Name + "` " + mdCode(f.Assert.Condition)
+			s := "- " + untrusted.Markdown(f.Run) + ": " + untrusted.Code(f.Assert.Name) + " " + f.Assert.Condition.Code()
 			if f.Assert.Message != "" {
-				s += " — " + mdEscape(f.Assert.Message)
+				s += " — " + f.Assert.Message.Markdown()
 			}
 			m.line(s)
 		}
@@ -88,7 +88,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	}
 	if notes := importedNotes(c); len(notes) > 0 {
 		for _, n := range notes {
-			m.line("_" + mdEscape(n) + "_")
+			m.line("_" + untrusted.Markdown(n) + "_") // quotes the imported file
 		}
 		m.line("")
 	}
@@ -96,7 +96,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		m.line("⚠️ **Not judged** (the load generator's own checks failed, a run did not finish, or a run is missing):")
 		m.line("")
 		for _, n := range bad {
-			m.line("- " + mdEscape(n.Run) + ": " + untrusted.Markdown(n.Reason)) // may quote the server
+			m.line("- " + untrusted.Markdown(n.Run) + ": " + n.Reason.Markdown()) // may quote the server
 		}
 		m.line("")
 	}
@@ -104,7 +104,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		mdMissing(m, c.Current)
 	}
 	if runs := c.RerunRuns(); len(runs) > 0 {
-		m.line("🔁 Rerun to confirm: " + mdCode(strings.Join(runs, ", ")) + " — a single run is within run-to-run drift of the band.")
+		m.line("🔁 Rerun to confirm: " + untrusted.Code(strings.Join(runs, ", ")) + " — a single run is within run-to-run drift of the band.")
 		m.line("")
 	}
 	differs := false
@@ -172,7 +172,7 @@ func mdMissing(m *mdBuilder, cur *results.File) {
 	m.line("🔌 **Server features missing** (what llmgate did without them):")
 	m.line("")
 	for _, r := range rows {
-		m.line("- " + untrusted.Code(r.Feature) + " (" + mdEscape(r.runsPhrase(len(cur.Runs))) + "): " + untrusted.Markdown(r.Cost))
+		m.line("- " + untrusted.Code(r.Feature) + " (" + untrusted.Markdown(r.runsPhrase(len(cur.Runs))) + "): " + untrusted.Markdown(r.Cost))
 	}
 	m.line("")
 }
@@ -191,7 +191,7 @@ func mdCapacity(m *mdBuilder, cur, base *results.File) {
 	m.line("**Capacity under SLO**")
 	m.line("")
 	for _, r := range runs {
-		m.line("- " + mdEscape(r.Name) + ": " + mdEscape(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + untrusted.Code(r.Capacity.SLO) + ")")
+		m.line("- " + untrusted.Markdown(r.Name) + ": " + untrusted.Markdown(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + untrusted.Code(r.Capacity.SLO) + ")")
 	}
 	m.line("")
 }
@@ -245,9 +245,18 @@ const (
 func mdRow(r *compare.Row, alpha float64) string {
 	icon := map[compare.Verdict]string{compare.Regression: "❌ ", compare.Improvement: "🚀 ", compare.Inconclusive: "❔ ", compare.Invalid: "⚠️ "}[r.Verdict]
 	u := r.Metric.Unit
-	return "| " + mdEscape(r.Run) + " | " + r.Metric.Name + rowMark(r) + " | " + estimatorCell(r) + " | " + valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u) +
+	return "| " + untrusted.Markdown(r.Run) + " | " + untrusted.Markdown(r.Metric.Name) + rowMark(r) + " | " + estimatorCell(r) + " | " + valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u) +
 		" | " + valueCell(r.Current, r.CurrentLo, r.CurrentHi, u) +
-		" | " + mdEscape(deltaCell(r, alpha)) + " | " + Band(r.Tolerance, u) + " | " + icon + verdictCell(r) + " |"
+		" | " + mdDelta(r, alpha) + " | " + Band(r.Tolerance, u) + " | " + icon + verdictCell(r) + " |"
+}
+
+// mdDelta is the change cell: llmgate's figures, or for a metric that was
+// not measured the reason, which may quote a results file.
+func mdDelta(r *compare.Row, alpha float64) string {
+	if r.Verdict == compare.NotMeasured {
+		return r.Reason.Markdown()
+	}
+	return deltaCell(r, alpha)
 }
 
 // mdEnv is the environment table; ab heads it as the two sides of an A/B
@@ -267,7 +276,7 @@ func mdEnv(m *mdBuilder, env []compare.EnvField, ab bool) {
 		if e.Differs && e.Name != "git commit" && !ab {
 			name = "**" + name + "** ⚠️"
 		}
-		m.line("| " + name + " | " + mdCode(e.Baseline) + " | " + mdCode(e.Current) + " |")
+		m.line("| " + name + " | " + envCode(e.Baseline) + " | " + envCode(e.Current) + " |")
 	}
 	m.line("")
 }
@@ -300,7 +309,7 @@ func mdCharts(m *mdBuilder, s sweep) {
 			palette, legend = colorBase+", "+colorCur, "legend: grey line baseline, blue line current"
 		}
 		lines := []string{
-			fmt.Sprintf("**%s: %s vs %s** (%s)", mdEscape(s.Scenario), ch.title, mdEscape(s.Key), legend),
+			fmt.Sprintf("**%s: %s vs %s** (%s)", untrusted.Markdown(s.Scenario), ch.title, untrusted.Markdown(s.Key), legend),
 			"",
 			"```mermaid",
 			`%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "` + palette + `"}}}}%%`,
@@ -317,10 +326,14 @@ func mdCharts(m *mdBuilder, s sweep) {
 	}
 }
 
-// mermaidString quotes s for a mermaid title or label. Mermaid strings have
-// no escapes, so double quotes become single ones.
+// mermaidString quotes s (a run's scenario or sweep value, outside text)
+// for a mermaid title or label: one safe line (untrusted.Line), and since
+// mermaid strings have no escapes, double quotes and backticks become
+// single quotes and angle brackets look-alikes, so no label holds HTML.
+var mermaidReplacer = strings.NewReplacer(`"`, "'", "`", "'", "<", "‹", ">", "›")
+
 func mermaidString(s string) string {
-	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `"`, "'"), "\n", " ") + `"`
+	return `"` + mermaidReplacer.Replace(untrusted.Line(s)) + `"`
 }
 
 // chartValue is a run's value for a mermaid series; 0 where there is none,
@@ -332,13 +345,10 @@ func chartValue(r *results.Run, get func(*results.Run) float64) string {
 	return strconv.FormatFloat(get(r), 'f', 1, 64)
 }
 
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
-}
-
-func mdCode(s string) string {
+// envCode is an environment value as a code span, "-" when unknown.
+func envCode(s untrusted.String) string {
 	if s == "" {
 		return "-"
 	}
-	return "`" + strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "|", `\|`) + "`"
+	return s.Code()
 }

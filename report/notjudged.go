@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // notJudgedPhrase says in a phrase what the comparison could not judge:
@@ -26,8 +27,7 @@ func notJudgedPhrase(c *compare.Comparison) string {
 		case compare.BucketsDiffer:
 			buckets++
 		case compare.RunProblem:
-			first, _, _ := strings.Cut(nj.Reason, "\n")
-			problems = append(problems, first)
+			problems = append(problems, untrusted.FirstLine(nj.Reason.Raw(), untrusted.MaxShown))
 		}
 	}
 	for _, side := range []struct {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // RunTable writes one aligned row per run of f: name, status, requests
@@ -48,7 +49,7 @@ func RunTable(w io.Writer, f *results.File) error {
 	}
 	var b strings.Builder
 	for _, r := range capacityRuns(f) {
-		fmt.Fprintf(&b, "\n%s: %s\n%s", r.Name, CapacityLine(r.Capacity), ProbeTable(r.Capacity))
+		fmt.Fprintf(&b, "\n%s: %s\n%s", untrusted.Line(r.Name), CapacityLine(r.Capacity), ProbeTable(r.Capacity))
 	}
 	writeSlices(&b, f)
 	writeGPUFailures(&b, f)

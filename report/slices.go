@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // runSlices are the slices of r's requests that reports show: its first
@@ -66,8 +67,8 @@ func mdSlices(m *mdBuilder, cur *results.File) {
 		r := &cur.Runs[i]
 		for _, s := range runSlices(r) {
 			cells := sliceCells(s)
-			cells[0] = mdEscape(cells[0])
-			rows = append(rows, "| "+mdEscape(r.Name)+" | "+strings.Join(cells, " | ")+" |")
+			cells[0] = untrusted.Markdown(cells[0])
+			rows = append(rows, "| "+untrusted.Markdown(r.Name)+" | "+strings.Join(cells, " | ")+" |")
 		}
 	}
 	if len(rows) == 0 {

@@ -5,16 +5,26 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // table is a text table with per-column alignment: the first column is
-// left-aligned, the others right-aligned unless left says otherwise.
+// left-aligned, the others right-aligned unless left says otherwise. Cells
+// hold run names and a results file's words, so each is made one safe line
+// (untrusted.Line) as it is added: the table is a terminal sink.
 type table struct {
 	rows [][]string
 	left map[int]bool
 }
 
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+func (t *table) add(cells ...string) {
+	row := make([]string, len(cells))
+	for i, c := range cells {
+		row[i] = untrusted.Line(c)
+	}
+	t.rows = append(t.rows, row)
+}
 
 // write pads every cell to its column's width, separating columns by two spaces.
 func (t *table) write(w io.Writer) error {

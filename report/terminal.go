@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Terminal writes a benchstat-like comparison: per run and metric the
@@ -38,7 +39,7 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 	if len(c.FailedAsserts) > 0 {
 		b.WriteString("\nfailed asserts:\n")
 		for _, f := range c.FailedAsserts {
-			fmt.Fprintf(&b, "  %s: %s: %s", f.Run, f.Assert.Name, f.Assert.Condition)
+			fmt.Fprintf(&b, "  %s: %s: %s", untrusted.Line(f.Run), untrusted.Line(f.Assert.Name), f.Assert.Condition)
 			if f.Assert.Message != "" {
 				fmt.Fprintf(&b, " — %s", f.Assert.Message)
 			}
@@ -48,7 +49,7 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 	if bad := invalidRuns(c); len(bad) > 0 {
 		b.WriteString("\nnot judged:\n")
 		for _, n := range bad {
-			fmt.Fprintf(&b, "  %s: %s\n", n.Run, n.Reason)
+			fmt.Fprintf(&b, "  %s: %s\n", untrusted.Line(n.Run), n.Reason)
 		}
 	}
 	if c.Current != nil {
@@ -59,12 +60,12 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 	if len(c.Warnings) > 0 {
 		b.WriteString("\nwarnings:\n")
 		for _, w := range c.Warnings {
-			fmt.Fprintf(&b, "  %v\n", w)
+			fmt.Fprintf(&b, "  %s\n", untrusted.Line(w.Error())) // may quote the server
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", Headline(c))
 	if runs := c.RerunRuns(); len(runs) > 0 {
-		fmt.Fprintf(&b, "rerun to confirm: %s\n", strings.Join(runs, ", "))
+		fmt.Fprintf(&b, "rerun to confirm: %s\n", untrusted.Line(strings.Join(runs, ", ")))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("writing comparison: %w", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Value formats a metric value in its unit ("52.1ms", "1000/s", "0.950");
@@ -124,7 +125,7 @@ func deltaCell(r *compare.Row, alpha float64) string {
 	case compare.New, compare.Missing, compare.Invalid:
 		return string(r.Verdict)
 	case compare.NotMeasured:
-		return r.Reason
+		return r.Reason.Line()
 	}
 	mark := ""
 	if r.Tested() && !r.Significant(alpha) {
@@ -157,7 +158,10 @@ func verdictCell(r *compare.Row) string {
 
 // notJudged is one run (or the whole file, Run "") the comparison could
 // not judge, and why.
-type notJudged struct{ Run, Reason string }
+type notJudged struct {
+	Run    string
+	Reason untrusted.String
+}
 
 // invalidRuns lists what the comparison could not judge, with compare's
 // reason ("current run is invalid: achieved rate 7.1/s below planned

@@ -1,5 +1,7 @@
 package results
 
+import "github.com/llmgate/llmgate/untrusted"
+
 // Capacity variables: what a capacity search varies.
 const (
 	VaryConcurrency = "concurrency"
@@ -53,7 +55,7 @@ type Probe struct {
 	// counts as not meeting the SLO).
 	Status string `json:"status" text:"name"`
 	// Error or the SLO's message says why a probe did not pass.
-	Message string `json:"message,omitempty"`
+	Message untrusted.String `json:"message,omitempty"`
 	// Requests is the number of measured requests the probe sent.
 	Requests int `json:"requests"`
 	// Summary is the probe's metrics.

@@ -3,6 +3,8 @@ package results
 import (
 	"strings"
 	"time"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // SchemaVersion is the version of the results file this build writes. Files
@@ -42,29 +44,29 @@ type SuiteInfo struct {
 	// File is the suite's path as given on the command line.
 	File string `json:"file,omitempty" text:"line"`
 	// Description is the suite's description attribute.
-	Description string `json:"description,omitempty"`
+	Description untrusted.String `json:"description,omitempty"`
 }
 
 // Environment is the metadata that decides whether two files are comparable.
 type Environment struct {
-	GitSHA         string `json:"git_sha,omitempty" text:"line"`
-	GitRef         string `json:"git_ref,omitempty" text:"line"`
-	Image          string `json:"image,omitempty" text:"line"`
-	ImageDigest    string `json:"image_digest,omitempty" text:"line"`
-	VLLMVersion    string `json:"vllm_version,omitempty" text:"line"`
-	Model          string `json:"model,omitempty" text:"line"`
-	GPU            string `json:"gpu,omitempty" text:"line"`
-	TargetKind     string `json:"target_kind,omitempty" text:"line"`
-	Host           string `json:"host,omitempty" text:"line"`
-	LLMGateVersion string `json:"llmgate_version,omitempty" text:"line"`
+	GitSHA         untrusted.String `json:"git_sha,omitempty" text:"line"`
+	GitRef         untrusted.String `json:"git_ref,omitempty" text:"line"`
+	Image          untrusted.String `json:"image,omitempty" text:"line"`
+	ImageDigest    untrusted.String `json:"image_digest,omitempty" text:"line"`
+	VLLMVersion    untrusted.String `json:"vllm_version,omitempty" text:"line"`
+	Model          untrusted.String `json:"model,omitempty" text:"line"`
+	GPU            untrusted.String `json:"gpu,omitempty" text:"line"`
+	TargetKind     untrusted.String `json:"target_kind,omitempty" text:"line"`
+	Host           untrusted.String `json:"host,omitempty" text:"line"`
+	LLMGateVersion untrusted.String `json:"llmgate_version,omitempty" text:"line"`
 }
 
 // Provenance records where a baseline was promoted from.
 type Provenance struct {
-	Source   string    `json:"source" text:"line"`
-	Commit   string    `json:"commit,omitempty" text:"line"`
-	Image    string    `json:"image,omitempty" text:"line"`
-	Promoted time.Time `json:"promoted"`
+	Source   string           `json:"source" text:"line"`
+	Commit   string           `json:"commit,omitempty" text:"line"`
+	Image    untrusted.String `json:"image,omitempty" text:"line"`
+	Promoted time.Time        `json:"promoted"`
 }
 
 // Status values for a Run.
@@ -90,7 +92,7 @@ type Run struct {
 	// InvalidReasons explains StatusInvalid: which self-check failed and by how much.
 	InvalidReasons []string `json:"invalid_reasons,omitempty"`
 	// Error is the reason for StatusFailed or StatusPartial.
-	Error string `json:"error,omitempty"`
+	Error untrusted.String `json:"error,omitempty"`
 	// Started and Finished bound the measured window in wall-clock time.
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
@@ -149,9 +151,9 @@ type AssertResult struct {
 	// Passed is true when the condition held.
 	Passed bool `json:"passed"`
 	// Condition is the source text of the expression.
-	Condition string `json:"condition"`
+	Condition untrusted.String `json:"condition"`
 	// Message is the error_message on failure, or the evaluation error.
-	Message string `json:"message,omitempty"`
+	Message untrusted.String `json:"message,omitempty"`
 	// Values lists what the expression saw, e.g. {"ttft.p95": 612.4}.
 	Values map[string]float64 `json:"values,omitempty" text:"name"`
 	// File, Line and Column locate the condition in the suite.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // ErrMerge is wrapped by every error Merge returns: the files cannot be
@@ -176,24 +178,24 @@ func commonEnvironment(envs []Environment) (Environment, []error) {
 	var warns []error
 	fields := []struct {
 		name string
-		get  func(*Environment) *string
+		get  func(*Environment) *untrusted.String
 		warn bool
 	}{
-		{"git commit", func(e *Environment) *string { return &e.GitSHA }, true},
-		{"git ref", func(e *Environment) *string { return &e.GitRef }, false},
-		{"image", func(e *Environment) *string { return &e.Image }, true},
-		{"image digest", func(e *Environment) *string { return &e.ImageDigest }, true},
-		{"vLLM version", func(e *Environment) *string { return &e.VLLMVersion }, true},
-		{"model", func(e *Environment) *string { return &e.Model }, false}, // one per server: may differ by design
-		{"GPU", func(e *Environment) *string { return &e.GPU }, true},
-		{"target kind", func(e *Environment) *string { return &e.TargetKind }, false},
-		{"host", func(e *Environment) *string { return &e.Host }, false},
-		{"llmgate version", func(e *Environment) *string { return &e.LLMGateVersion }, true},
+		{"git commit", func(e *Environment) *untrusted.String { return &e.GitSHA }, true},
+		{"git ref", func(e *Environment) *untrusted.String { return &e.GitRef }, false},
+		{"image", func(e *Environment) *untrusted.String { return &e.Image }, true},
+		{"image digest", func(e *Environment) *untrusted.String { return &e.ImageDigest }, true},
+		{"vLLM version", func(e *Environment) *untrusted.String { return &e.VLLMVersion }, true},
+		{"model", func(e *Environment) *untrusted.String { return &e.Model }, false}, // one per server: may differ by design
+		{"GPU", func(e *Environment) *untrusted.String { return &e.GPU }, true},
+		{"target kind", func(e *Environment) *untrusted.String { return &e.TargetKind }, false},
+		{"host", func(e *Environment) *untrusted.String { return &e.Host }, false},
+		{"llmgate version", func(e *Environment) *untrusted.String { return &e.LLMGateVersion }, true},
 	}
 	for _, fd := range fields {
 		var seen []string
 		for i := range envs {
-			if v := *fd.get(&envs[i]); v != "" && !slices.Contains(seen, v) {
+			if v := fd.get(&envs[i]).Line(); v != "" && !slices.Contains(seen, v) {
 				seen = append(seen, v)
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // hostileFile is sampleFile with outside text in every kind of field.
@@ -14,7 +16,7 @@ func hostileFile() *File {
 	r.Scenario = "sweep\u202eevil"
 	r.Params = map[string]string{"concurrency\n": "@team\x1b[2J"}
 	r.Error = "container died\r\n\x1b]0;title\x07last line\n\ttab kept"
-	r.Asserts[0].Message = "boom \x00 " + strings.Repeat("x", MaxTextBytes)
+	r.Asserts[0].Message = untrusted.String("boom \x00 " + strings.Repeat("x", MaxTextBytes))
 	f.Environment.Model = "model\n::warning::forged"
 	f.Environment.VLLMVersion = "0.11\u2066"
 	return f
@@ -81,9 +83,9 @@ func TestWriteCleansOutsideText(t *testing.T) {
 		case "scenario":
 			v = r.Scenario
 		case "error":
-			v = r.Error
+			v = r.Error.Raw()
 		case "model":
-			v = got.Environment.Model
+			v = got.Environment.Model.Raw()
 		case "params":
 			for k, val := range r.Params {
 				v = k + "=" + val
@@ -93,7 +95,7 @@ func TestWriteCleansOutsideText(t *testing.T) {
 			t.Errorf("%s = %q, want %q", field, v, want)
 		}
 	}
-	if m := r.Asserts[0].Message; len(m) > MaxTextBytes || !strings.HasSuffix(m, "…") {
+	if m := r.Asserts[0].Message; len(m) > MaxTextBytes || !strings.HasSuffix(m.Raw(), "…") {
 		t.Errorf("message of %d bytes, want it cut to %d with …", len(m), MaxTextBytes)
 	}
 }

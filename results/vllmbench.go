@@ -169,7 +169,7 @@ func (b *VLLMBench) File(name string) *File {
 	f := &File{
 		Version:     SchemaVersion,
 		Suite:       SuiteInfo{Name: "vllm-bench", Description: "imported from vllm bench serve --save-result"},
-		Environment: Environment{Model: b.ModelID, TargetKind: "endpoint"},
+		Environment: Environment{Model: untrusted.String(b.ModelID), TargetKind: "endpoint"},
 		// when this file was made: vllm bench's own date is the local time
 		// of a machine whose zone it does not say, kept as written
 		Created: importNow().UTC().Truncate(time.Second),

@@ -11,6 +11,7 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // ABOptions says what the baseline side of an A/B run is.
@@ -303,7 +304,7 @@ func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, oth
 		_ = s.down(ctx)
 		return err
 	}
-	s.r.progress.Report(ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), URL: inst.BaseURL(), Model: inst.Model()})
+	s.r.progress.Report(ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
 	s.r.setEnvironment(spec.Kind, inst)
 	s.fresh = true
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // abSchedule is the order of a run's 2·pairs blocks: the Thue-Morse
@@ -94,7 +95,7 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 		run.Status = results.StatusFailed
 		run.Error = "no block ran"
 		if failed != nil {
-			run.Error = failed.Error()
+			run.Error = untrusted.String(failed.Error())
 		}
 		return run
 	}
@@ -145,7 +146,7 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 		if failed != nil {
 			why = failed.Error()
 		}
-		run.Error = why
+		run.Error = untrusted.String(why)
 	}
 	if run.Status != results.StatusInvalid {
 		run.InvalidReasons = nil

@@ -11,6 +11,7 @@ import (
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // maxInvalidProbes is how many invalid probes at one load count as a miss.
@@ -39,7 +40,7 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 		rec.Probes = append(rec.Probes, probe)
 		rec.Requests += probe.Requests
 		if pfatal {
-			run.Status, run.Error = results.StatusPartial, perr.Error()
+			run.Status, run.Error = results.StatusPartial, untrusted.String(perr.Error())
 			run.Finished = r.now().UTC()
 			return run, true, perr
 		}
@@ -48,7 +49,7 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 		// it would end the search with a false "below min".
 		if probe.Status == results.StatusFailed && probe.Requests == 0 {
 			run.Status = results.StatusFailed
-			run.Error = fmt.Sprintf("the probe at %s = %s sent no request: %s", c.Vary, strconv.FormatFloat(load, 'g', -1, 64), probe.Message)
+			run.Error = untrusted.String(fmt.Sprintf("the probe at %s = %s sent no request: %s", c.Vary, strconv.FormatFloat(load, 'g', -1, 64), probe.Message.Raw()))
 			run.Finished = r.now().UTC()
 			return run, false, fmt.Errorf("run %s: %s", sr.Name, run.Error)
 		}
@@ -114,7 +115,7 @@ func (r *runner) probe(ctx context.Context, inst target.Instance, apiKey string,
 	case run.Status != results.StatusOK:
 		p.Message = run.Error
 		if run.Status == results.StatusInvalid && len(run.InvalidReasons) > 0 {
-			p.Message = "invalid: " + run.InvalidReasons[0]
+			p.Message = untrusted.String("invalid: " + run.InvalidReasons[0])
 		}
 	case w.stopped == results.ProbeMetWithConfidence:
 		p.Passed = true

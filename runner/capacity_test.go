@@ -274,7 +274,7 @@ func TestCapacityProbeSendsNothing(t *testing.T) {
 		t.Errorf("Run error = %v, want the load generator's refusal", err)
 	}
 	r := f.Runs[0]
-	if r.Status != results.StatusFailed || !strings.Contains(r.Error, "the probe at rate = 12 sent no request: load: ramp_up") {
+	if r.Status != results.StatusFailed || !strings.Contains(r.Error.Raw(), "the probe at rate = 12 sent no request: load: ramp_up") {
 		t.Errorf("run %s: %q, want failed with the probe's reason", r.Status, r.Error)
 	}
 	if c := r.Capacity; c == nil || len(c.Probes) != 1 || c.Answer != 0 || r.Summary.Capacity != nil {

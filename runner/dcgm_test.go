@@ -118,7 +118,7 @@ func TestRunSurvivesBadDCGMExporter(t *testing.T) {
 		t.Errorf("series error %q, want %q", series.Error, want)
 	}
 	for _, a := range run.Asserts {
-		if a.Passed || !strings.Contains(a.Message, "dcgm_exporter") {
+		if a.Passed || !strings.Contains(a.Message.Raw(), "dcgm_exporter") {
 			t.Errorf("assert %+v: want failed, saying why gpu.* is missing", a)
 		}
 	}

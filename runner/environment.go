@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // gitTimeout bounds each best-effort git call.
@@ -22,20 +23,20 @@ func DetectEnvironment(ctx context.Context, getenv func(string) string, dir, llm
 		getenv = os.Getenv
 	}
 	env := results.Environment{
-		GitSHA:         getenv("GITHUB_SHA"),
-		GitRef:         getenv("GITHUB_REF"),
-		LLMGateVersion: llmgateVersion,
+		GitSHA:         untrusted.String(getenv("GITHUB_SHA")),
+		GitRef:         untrusted.String(getenv("GITHUB_REF")),
+		LLMGateVersion: untrusted.String(llmgateVersion),
 	}
 	if env.GitSHA == "" {
-		env.GitSHA = git(ctx, dir, "rev-parse", "HEAD")
+		env.GitSHA = untrusted.String(git(ctx, dir, "rev-parse", "HEAD"))
 	}
 	if env.GitRef == "" {
 		if ref := git(ctx, dir, "rev-parse", "--symbolic-full-name", "HEAD"); ref != "HEAD" {
-			env.GitRef = ref
+			env.GitRef = untrusted.String(ref)
 		}
 	}
 	if h, err := os.Hostname(); err == nil {
-		env.Host = h
+		env.Host = untrusted.String(h)
 	}
 	return env
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/llmgate/llmgate/serverprobe"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // sinkBuffer is how many finished requests may wait for the progress
@@ -35,14 +36,14 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	cfg := load.Config{Load: sr.Load, BaseURL: inst.BaseURL(), Model: inst.Model(), APIKey: apiKey, RunName: sr.Name, Halt: halt,
 		Server: ps.loadFeatures()}
 	if cfg, err = load.ResolveLengthBuckets(cfg); err != nil {
-		run.Status, run.Error = results.StatusFailed, err.Error()
+		run.Status, run.Error = results.StatusFailed, untrusted.String(err.Error())
 		return run, false, fmt.Errorf("run %s: %w", sr.Name, err)
 	}
 	lc := load.Record(cfg.Load)
 	run.Load = &lc
 	if msg := contextProblem(cfg.Workload, ps.contextLimit(cfg.Model), "max_model_len in /v1/models"); msg != "" {
 		now := r.now().UTC()
-		run.Status, run.Error, run.Started, run.Finished = results.StatusFailed, msg, now, now
+		run.Status, run.Error, run.Started, run.Finished = results.StatusFailed, untrusted.String(msg), now, now
 		return run, false, fmt.Errorf("run %s: %s", sr.Name, msg)
 	}
 	// Start cold: the previous run's prompts must not be cache hits here.
@@ -81,15 +82,15 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	switch {
 	case ctx.Err() != nil:
 		run.Status = results.StatusPartial
-		run.Error = "interrupted: " + context.Cause(ctx).Error()
+		run.Error = untrusted.String("interrupted: " + context.Cause(ctx).Error())
 		err, fatal = fmt.Errorf("interrupted during %s: %w", sr.Name, ctx.Err()), true
 	case lerr != nil && errors.Is(lerr, load.ErrUnreachable):
 		run.Status = results.StatusFailed
-		run.Error = lerr.Error()
+		run.Error = untrusted.String(lerr.Error())
 		err, fatal = unavailable(fmt.Errorf("run %s: %w", sr.Name, lerr)), true
 	case lerr != nil:
 		run.Status = results.StatusFailed
-		run.Error = lerr.Error()
+		run.Error = untrusted.String(lerr.Error())
 		err = fmt.Errorf("run %s: %w", sr.Name, lerr)
 	case res == nil:
 		run.Status = results.StatusFailed
@@ -100,15 +101,15 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		// Failures may mean the server died under us: ask it.
 		if perr := probe(ctx, cfg.BaseURL); perr != nil {
 			run.Status = results.StatusPartial
-			run.Error = "the server stopped responding during the run: " + perr.Error()
+			run.Error = untrusted.String("the server stopped responding during the run: " + perr.Error())
 			err, fatal = unavailable(fmt.Errorf("run %s: %s", sr.Name, run.Error)), true
 		}
 	}
 	if err == nil && run.Summary.Requests.Completed == 0 {
 		run.Status = results.StatusFailed
-		run.Error = fmt.Sprintf("no request completed (%d failed)", run.Summary.Requests.Failed)
+		run.Error = untrusted.String(fmt.Sprintf("no request completed (%d failed)", run.Summary.Requests.Failed))
 		if first := firstError(res.Records); first != "" {
-			run.Error += "; first error: " + first
+			run.Error += untrusted.String("; first error: " + first)
 		}
 		err = unavailable(fmt.Errorf("run %s: %s", sr.Name, run.Error))
 	}

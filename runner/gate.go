@@ -297,7 +297,7 @@ func explained(cur *results.File, runErr error) bool {
 		return false
 	}
 	for i := range cur.Runs {
-		if e := cur.Runs[i].Error; e != "" && strings.Contains(runErr.Error(), e) {
+		if e := cur.Runs[i].Error.Raw(); e != "" && strings.Contains(runErr.Error(), e) {
 			return true
 		}
 	}
@@ -319,7 +319,7 @@ func decide(c *compare.Comparison, runErr error) (compare.Decision, []error) {
 		if nj.Run != "" {
 			problems = append(problems, fmt.Errorf("%s: %s", nj.Run, nj.Reason))
 		} else {
-			problems = append(problems, errors.New(nj.Reason))
+			problems = append(problems, errors.New(nj.Reason.Raw()))
 		}
 	}
 	return c.Decide(), problems

@@ -8,6 +8,7 @@ import (
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // ErrGivenResults is wrapped by the error GateResults returns when the
@@ -115,9 +116,9 @@ func shardsNote(f *results.File) string {
 		where := "where unknown"
 		if e := p.Environment; e != nil {
 			var bits []string
-			for _, v := range []string{e.Host, e.GPU, e.ImageDigest} {
+			for _, v := range []untrusted.String{e.Host, e.GPU, e.ImageDigest} {
 				if v != "" {
-					bits = append(bits, v)
+					bits = append(bits, v.Line())
 				}
 			}
 			if len(bits) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // runGroup brings one group's target up, runs its runs in order and stops
@@ -59,7 +60,7 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 		}
 		return err
 	}
-	r.progress.Report(ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), URL: inst.BaseURL(), Model: inst.Model()})
+	r.progress.Report(ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
 	r.setEnvironment(spec.Kind, inst)
 
 	var errs []error

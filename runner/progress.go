@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Progress receives the runner's events as it works. Report is called from
@@ -54,8 +55,10 @@ type ServerReady struct {
 	Target string
 	// Took is how long the start took.
 	Took time.Duration
-	// URL and Model are the instance's base URL and served model name.
-	URL, Model string
+	// URL is the instance's base URL.
+	URL string
+	// Model is the served model name, as the server lists it.
+	Model untrusted.String
 	// Err is why the target could not be started; nil when it is up.
 	Err error
 }

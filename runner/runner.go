@@ -13,6 +13,7 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Options configures Run. The zero value runs the whole plan against the
@@ -124,7 +125,7 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 	r.total = len(r.plan.Runs())
 	r.file = &results.File{
 		Version:     results.SchemaVersion,
-		Suite:       results.SuiteInfo{Name: s.Name, File: s.Filename, Description: s.Description},
+		Suite:       results.SuiteInfo{Name: s.Name, File: s.Filename, Description: untrusted.String(s.Description)},
 		Environment: opts.Env,
 		Created:     r.now().UTC(),
 		Partial:     true,
@@ -215,7 +216,7 @@ func (r *runner) failRuns(runs []*suite.Run, targetRef string, err error) error 
 	for _, sr := range runs {
 		run := newRun(sr, targetRef)
 		run.Status = results.StatusFailed
-		run.Error = err.Error()
+		run.Error = untrusted.String(err.Error())
 		run.Started, run.Finished = now, now
 		if werr := r.record(run); werr != nil {
 			return werr
@@ -240,9 +241,9 @@ func (r *runner) setEnvironment(kind string, inst target.Instance) {
 	}
 	r.envSet = true
 	e := &r.file.Environment
-	fill := func(dst *string, v string) {
+	fill := func(dst *untrusted.String, v string) {
 		if *dst == "" {
-			*dst = v
+			*dst = untrusted.String(v) // the server's and the image's words
 		}
 	}
 	fill(&e.TargetKind, kind)

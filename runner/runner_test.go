@@ -271,7 +271,7 @@ func TestRunAllRequestsFail(t *testing.T) {
 		t.Fatalf("file has %d runs, want 1", len(f.Runs))
 	}
 	r := f.Runs[0]
-	if r.Status != results.StatusFailed || !strings.Contains(r.Error, "no request completed") || r.Summary.Requests.Failed != 4 {
+	if r.Status != results.StatusFailed || !strings.Contains(r.Error.Raw(), "no request completed") || r.Summary.Requests.Failed != 4 {
 		t.Errorf("run = %s %q with %d failed; want failed, no request completed, 4 failed", r.Status, r.Error, r.Summary.Requests.Failed)
 	}
 	if len(r.Asserts) != 0 {
@@ -345,11 +345,11 @@ func TestRunServerDiesMidway(t *testing.T) {
 	if len(f.Runs) != 3 {
 		t.Fatalf("file has %d runs, want 3 (one cut short, two not run)", len(f.Runs))
 	}
-	if r := f.Runs[0]; r.Status != results.StatusPartial || !strings.Contains(r.Error, "stopped responding") || r.Summary.Requests.Completed < 5 {
+	if r := f.Runs[0]; r.Status != results.StatusPartial || !strings.Contains(r.Error.Raw(), "stopped responding") || r.Summary.Requests.Completed < 5 {
 		t.Errorf("first run = %s %q, %d completed; want partial, stopped responding, at least 5", r.Status, r.Error, r.Summary.Requests.Completed)
 	}
 	for _, r := range f.Runs[1:] {
-		if r.Status != results.StatusFailed || !strings.HasPrefix(r.Error, "not run") {
+		if r.Status != results.StatusFailed || !strings.HasPrefix(r.Error.Raw(), "not run") {
 			t.Errorf("run %s = %s %q, want failed: not run", r.Name, r.Status, r.Error)
 		}
 	}

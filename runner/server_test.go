@@ -78,7 +78,7 @@ func TestRunRefusesContextOverflow(t *testing.T) {
 		t.Fatal("no error")
 	}
 	for _, r := range f.Runs {
-		if r.Status != results.StatusFailed || !strings.Contains(r.Error, "need up to 36 tokens (input 32 + output 4 tokens) but the model's context is 20 tokens (max_model_len in /v1/models)") {
+		if r.Status != results.StatusFailed || !strings.Contains(r.Error.Raw(), "need up to 36 tokens (input 32 + output 4 tokens) but the model's context is 20 tokens (max_model_len in /v1/models)") {
 			t.Errorf("%s: %s: %s", r.Name, r.Status, r.Error)
 		}
 	}

@@ -68,12 +68,12 @@ gate {
 		t.Errorf("long 150 ms against short 100 ms: %+v, want passed with the value seen", r)
 	}
 	sum.LengthBuckets[1].TTFT.P95 = 250
-	if r := named.EvalAsserts(sum)[0]; r.Passed || !strings.Contains(r.Message, "length_bucket.long.ttft.p95 = 250") {
+	if r := named.EvalAsserts(sum)[0]; r.Passed || !strings.Contains(r.Message.Raw(), "length_bucket.long.ttft.p95 = 250") {
 		t.Errorf("long 250 ms against short 100 ms: %+v, want failed naming the value", r)
 	}
 	sum = &results.Summary{LengthBuckets: []results.Slice{slice("q1", 50), slice("q2", 60), slice("q3", 70)}}
-	if r := quart.EvalAsserts(sum)[0]; r.Passed || !strings.Contains(r.Message, "length_bucket.q4.ttft.p95 was not measured") ||
-		!strings.Contains(r.Message, "no request of the run completed in the bucket") {
+	if r := quart.EvalAsserts(sum)[0]; r.Passed || !strings.Contains(r.Message.Raw(), "length_bucket.q4.ttft.p95 was not measured") ||
+		!strings.Contains(r.Message.Raw(), "no request of the run completed in the bucket") {
 		t.Errorf("without a q4 bucket: %+v, want failed saying q4 was not measured", r)
 	}
 	if got := len(s.Gate.Tolerances); got != 2 {

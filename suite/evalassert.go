@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -46,13 +47,13 @@ func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float6
 	rng := a.Condition.Range()
 	res := results.AssertResult{
 		Name:      a.Name,
-		Condition: a.Source,
+		Condition: untrusted.String(a.Source),
 		File:      rng.Filename,
 		Line:      rng.Start.Line,
 		Column:    rng.Start.Column,
 	}
 	if res.Condition == "" {
-		res.Condition = fmt.Sprintf("assert %q", a.Name)
+		res.Condition = untrusted.String(fmt.Sprintf("assert %q", a.Name))
 	}
 	where := fmt.Sprintf("%s:%d", filepath.Base(rng.Filename), rng.Start.Line)
 
@@ -77,14 +78,14 @@ func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float6
 	v, diags := a.Condition.Value(ctx)
 	switch {
 	case diags.HasErrors():
-		res.Message = fmt.Sprintf("%s: %s: could not be evaluated: %s", where, res.Condition, diagText(diags))
+		res.Message = untrusted.String(fmt.Sprintf("%s: %s: could not be evaluated: %s", where, res.Condition.Raw(), diagText(diags)))
 		return res
 	case !v.IsKnown() && len(missing) > 0:
-		res.Message = fmt.Sprintf("%s: %s: %s %s not measured in this run (%s)",
-			where, res.Condition, strings.Join(missing, ", "), isAre(len(missing)), whyMissing(missing, sum))
+		res.Message = untrusted.String(fmt.Sprintf("%s: %s: %s %s not measured in this run (%s)",
+			where, res.Condition.Raw(), strings.Join(missing, ", "), isAre(len(missing)), whyMissing(missing, sum)))
 		return res
 	case v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.Bool):
-		res.Message = fmt.Sprintf("%s: %s: is not true or false", where, res.Condition)
+		res.Message = untrusted.String(fmt.Sprintf("%s: %s: is not true or false", where, res.Condition.Raw()))
 		return res
 	}
 	v, _ = v.Unmark()
@@ -94,7 +95,7 @@ func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float6
 		if msg == "" {
 			msg = fmt.Sprintf("assert %q failed", a.Name)
 		}
-		res.Message = fmt.Sprintf("%s (%s: %s, with %s)", msg, where, res.Condition, valuesText(res.Values))
+		res.Message = untrusted.String(fmt.Sprintf("%s (%s: %s, with %s)", msg, where, res.Condition.Raw(), valuesText(res.Values)))
 	}
 	return res
 }

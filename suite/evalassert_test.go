@@ -50,14 +50,14 @@ func TestEvalAsserts(t *testing.T) {
 		t.Errorf("location/source: %q %s:%d:%d", ttft.Condition, ttft.File, ttft.Line, ttft.Column)
 	}
 	for _, want := range []string{"P95 TTFT must stay under 500 ms", "suite.hcl:8", "ttft.p95 = 612.4", "sweep.concurrency = 4"} {
-		if !strings.Contains(ttft.Message, want) {
+		if !strings.Contains(ttft.Message.Raw(), want) {
 			t.Errorf("message %q lacks %q", ttft.Message, want)
 		}
 	}
 	if !got[1].Passed || got[1].Values["server.kv_cache_usage.max"] != 0.5 {
 		t.Errorf("kv assert: %+v", got[1])
 	}
-	if got[2].Passed || !strings.Contains(got[2].Message, `assert "errors" failed`) || !strings.Contains(got[2].Message, "error_rate = 0.02") {
+	if got[2].Passed || !strings.Contains(got[2].Message.Raw(), `assert "errors" failed`) || !strings.Contains(got[2].Message.Raw(), "error_rate = 0.02") {
 		t.Errorf("errors assert: %+v", got[2])
 	}
 
@@ -74,7 +74,7 @@ func TestEvalAssertsMissingMetric(t *testing.T) {
 	if kv.Passed {
 		t.Fatal("an assert on absent server metrics passed")
 	}
-	if !strings.Contains(kv.Message, "server.kv_cache_usage.max was not measured") || !strings.Contains(kv.Message, "/metrics") {
+	if !strings.Contains(kv.Message.Raw(), "server.kv_cache_usage.max was not measured") || !strings.Contains(kv.Message.Raw(), "/metrics") {
 		t.Errorf("message: %q", kv.Message)
 	}
 	// A condition that does not need the absent metric still decides.
@@ -91,7 +91,7 @@ func TestEvalAssertsMissingMetric(t *testing.T) {
 	if r := s2.Scenarios[0].Runs[1].EvalAsserts(&results.Summary{}); !r[0].Passed {
 		t.Errorf("caching=off without server metrics: %+v", r[0])
 	}
-	if r := s2.Scenarios[0].Runs[0].EvalAsserts(&results.Summary{}); r[0].Passed || !strings.Contains(r[0].Message, "not measured") {
+	if r := s2.Scenarios[0].Runs[0].EvalAsserts(&results.Summary{}); r[0].Passed || !strings.Contains(r[0].Message.Raw(), "not measured") {
 		t.Errorf("caching=on without server metrics: %+v", r[0])
 	}
 	// A nil summary fails every assert instead of panicking.
@@ -115,7 +115,7 @@ func TestEvalAssertsWithoutLoad(t *testing.T) {
 		t.Errorf("sweep.concurrency from Params: %+v", got[0])
 	}
 	r.Params = nil
-	if got := r.EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 600}}); got[0].Passed || !strings.Contains(got[0].Message, "could not be evaluated") {
+	if got := r.EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 600}}); got[0].Passed || !strings.Contains(got[0].Message.Raw(), "could not be evaluated") {
 		t.Errorf("without any sweep value: %+v", got[0])
 	}
 }

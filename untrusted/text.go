@@ -51,6 +51,19 @@ func Short(s string, max int) string {
 	return s[:cut] + "…"
 }
 
+// MaxShown is a sensible bound for outside text shown inline in a
+// message: a screen line or two.
+const MaxShown = 200
+
+// FirstLine is the first line of s as Short makes it (one safe line of
+// at most max bytes): for an error whose first line says what happened and
+// whose rest (a container's log tail) belongs in the results file, not on
+// a progress line or in a headline.
+func FirstLine(s string, max int) string {
+	first, _, _ := strings.Cut(strings.TrimLeft(s, "\n"), "\n")
+	return Short(first, max)
+}
+
 // defuseCommand puts a backslash before a workflow command at the start of
 // l (after any blanks, which the runner skips).
 func defuseCommand(l string) string {

@@ -105,7 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return c.run(ctx, e, args[1:])
+	return e.reported(c.run(ctx, e, args[1:]))
 }
 
 // lookupCommand finds the command called name, or says which one was meant.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 func init() {
@@ -70,7 +71,7 @@ func runBaseline(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "warning: run %s is %s; comparisons will not judge it\n", r.Name, r.Status)
 		}
 	}
-	prov := &results.Provenance{Source: pos[0], Commit: commitOf(ctx, e), Image: *image, Promoted: time.Now().UTC()}
+	prov := &results.Provenance{Source: pos[0], Commit: commitOf(ctx, e), Image: untrusted.String(*image), Promoted: time.Now().UTC()}
 	if prov.Image == "" {
 		prov.Image = f.Environment.Image
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Exit codes, the same for every subcommand.
@@ -51,11 +53,35 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.As(err, &rep) {
 		return rep.code
 	}
-	code := exitInfra
+	fmt.Fprintf(stderr, "llmgate: %s\n", untrusted.Text(err.Error()))
+	return codeOf(err)
+}
+
+// codeOf is the exit code err maps to.
+func codeOf(err error) int {
+	var rep errReported
+	if errors.As(err, &rep) {
+		return rep.code
+	}
 	var ce *codedError
 	if errors.As(err, &ce) {
-		code = ce.code
+		return ce.code
 	}
-	fmt.Fprintf(stderr, "llmgate: %v\n", err)
-	return code
+	return exitInfra
+}
+
+// reported prints err on e's stderr, which masks every secret the command
+// learnt (the process's masker is gone by the time main prints), as text
+// from outside (an error may quote a server or a file: untrusted.Text), and
+// returns only its exit code.
+func (e *env) reported(err error) error {
+	if err == nil {
+		return nil
+	}
+	var rep errReported
+	if errors.As(err, &rep) {
+		return rep
+	}
+	fmt.Fprintf(e.stderr, "llmgate: %s\n", untrusted.Text(err.Error()))
+	return errReported{codeOf(err)}
 }

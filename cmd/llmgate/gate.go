@@ -11,6 +11,7 @@ import (
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 func init() {
@@ -225,12 +226,12 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	switch g.verdict {
 	case compare.DecisionFail:
 		for _, p := range problems {
-			fmt.Fprintf(e.stderr, "llmgate: %v\n", p)
+			fmt.Fprintf(e.stderr, "llmgate: %s\n", untrusted.Text(p.Error())) // may quote the server
 		}
 		return gateErr(fmt.Errorf("gate failed: %s", msg))
 	case compare.DecisionError:
 		for _, p := range problems {
-			fmt.Fprintf(e.stderr, "llmgate: %v\n", p)
+			fmt.Fprintf(e.stderr, "llmgate: %s\n", untrusted.Text(p.Error())) // may quote the server
 		}
 		return infraErr(fmt.Errorf("gate could not judge: %s", msg))
 	}

@@ -56,6 +56,9 @@ func runHostile(t *testing.T, mode hostile.Mode, command string) hostileRun {
 	r.Setenv(t)
 	out := filepath.Join(r.Dir, "results.json")
 	args := []string{command, "testdata/hostile/hostile.hcl", "--var", "url=" + srv.URL, "-o", out}
+	if mode == hostile.InjectModel {
+		args = append(args, "--var", "model=") // take what the server lists
+	}
 	if command == "gate" {
 		args = append(args, "--baseline", "none")
 	}
@@ -124,15 +127,17 @@ func (h hostileRun) checkPublished(t *testing.T) {
 		}
 		for _, line := range strings.Split(text, "\n") {
 			l := strings.TrimLeft(line, " \t")
-			if (name == "stdout" || name == "stderr") && (strings.HasPrefix(l, "::error file=a.go") || strings.HasPrefix(l, "::add-mask::x") ||
+			if (name == "stdout" || name == "stderr") && (strings.HasPrefix(l, "::error file=a.go") || strings.HasPrefix(l, "::add-mask::x") || strings.HasPrefix(l, "::error title=Forged") ||
 				strings.HasPrefix(l, "::stop-commands::") || strings.HasPrefix(l, "##[") || strings.HasPrefix(l, "::warning::after-cr")) {
 				t.Errorf("%s carries an injected workflow command: %q", name, line)
 			}
 		}
 	}
 	for name, md := range map[string]string{"step summary": h.summary, "markdown": h.markdown, "PR comment": h.comment} {
-		for _, bad := range []string{"</details> <img", "<img src", "@octocat", "![i](", "<!-- llmgate:other-suite"} {
-			if strings.Contains(md, bad) {
+		live := outsideCode(md) // inside code spans and fences nothing renders
+		for _, bad := range []string{"</details> <img", "<img src", "@octocat", "@team", "![i](", "<!-- llmgate:other-suite",
+			"https://evil", "www.evil", "gate#1", " #2", "GH-3", "\u202e"} {
+			if strings.Contains(live, bad) {
 				t.Errorf("%s holds active markdown %q:\n%s", name, bad, md)
 			}
 		}
@@ -154,7 +159,7 @@ func TestHostileServerModes(t *testing.T) {
 	for _, mode := range hostile.Modes {
 		cases = append(cases, tc{mode, "run"})
 	}
-	cases = append(cases, tc{hostile.EchoAuth, "gate"}, tc{hostile.Inject, "gate"}, tc{hostile.Status500, "gate"})
+	cases = append(cases, tc{hostile.EchoAuth, "gate"}, tc{hostile.Inject, "gate"}, tc{hostile.Status500, "gate"}, tc{hostile.InjectModel, "gate"})
 	for _, c := range cases {
 		mode := c.mode
 		t.Run(c.command+"/"+string(mode), func(t *testing.T) {
@@ -182,13 +187,34 @@ func TestHostileServerModes(t *testing.T) {
 			}
 			if mode == hostile.Inject {
 				// the server's /version is published in the environment table: neutralised, one line
-				if v := h.file.Environment.VLLMVersion; !strings.HasPrefix(v, "boom ") || strings.ContainsAny(v, "\n\r\x1b") {
+				if v := h.file.Environment.VLLMVersion; !strings.HasPrefix(v.Raw(), "boom ") || strings.ContainsAny(v.Raw(), "\n\r\x1b") {
 					t.Errorf("version recorded as %q", v)
+				}
+			}
+			if mode == hostile.InjectModel {
+				// the probe: the /v1/models id became a workflow command line and
+				// rendered <img> and @team in the comment; it is recorded on one
+				// line, without the bidi override, and published inert
+				if m := h.file.Environment.Model.Raw(); !strings.Contains(m, "::error title=Forged::from the model id") || strings.ContainsAny(m, "\n\u202e") {
+					t.Errorf("model recorded as %q", m)
+				}
+				// compared with itself, the environment table shows it
+				res := filepath.Join(t.TempDir(), "r.json")
+				if err := os.WriteFile(res, []byte(h.results), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				md := filepath.Join(t.TempDir(), "r.md")
+				code, stdout, stderr := gateCLI(t, "compare", res, res, "--markdown", md)
+				b, _ := os.ReadFile(md)
+				hc := hostileRun{code: code, stdout: "::add-mask::registered-by-llmgate\n" + stdout, stderr: stderr, markdown: string(b)}
+				hc.checkPublished(t)
+				if !strings.Contains(string(b), "::error title=Forged::from the model id") {
+					t.Errorf("the model id is missing from the report's environment:\n%s", b)
 				}
 			}
 			run := h.file.Runs[0]
 			switch mode {
-			case hostile.SlowAccept, hostile.EndlessMetrics:
+			case hostile.SlowAccept, hostile.EndlessMetrics, hostile.InjectModel:
 				if run.Status != results.StatusOK {
 					t.Errorf("status %q, want ok: the server answers, slowly or with a huge /metrics\nstdout:\n%s\nstderr:\n%s", run.Status, h.stdout, h.stderr)
 				}
@@ -203,5 +229,148 @@ func TestHostileServerModes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// outsideCode is markdown with its code fences and inline code spans left
+// out: what GitHub would render as markup.
+func outsideCode(md string) string {
+	var out strings.Builder
+	fence := ""
+	for _, line := range strings.Split(md, "\n") {
+		t := strings.TrimLeft(line, " ")
+		if run := len(t) - len(strings.TrimLeft(t, "`")); run >= 3 {
+			switch {
+			case fence == "":
+				fence = t[:run]
+				continue
+			case run >= len(fence) && strings.TrimSpace(t[run:]) == "":
+				fence = ""
+				continue
+			}
+		}
+		if fence != "" {
+			continue
+		}
+		// drop inline code spans: a run of n backticks up to the next run of n
+		for i := 0; i < len(line); {
+			if line[i] == '\\' && i+1 < len(line) { // an escaped character is text
+				out.WriteString(line[i : i+2])
+				i += 2
+				continue
+			}
+			if line[i] != '`' {
+				out.WriteByte(line[i])
+				i++
+				continue
+			}
+			n := 0
+			for i+n < len(line) && line[i+n] == '`' {
+				n++
+			}
+			delim := line[i : i+n]
+			end := strings.Index(line[i+n:], delim)
+			if end < 0 {
+				out.WriteString(delim)
+				i += n
+				continue
+			}
+			i += n + end + n
+		}
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
+// hostileText is what a hostile file puts in every string it can: a
+// workflow command on a line of its own, markdown that would render, a
+// mention, references and autolinks, a terminal escape and a bidi override.
+const hostileText = "x\n::error title=Forged::from a file </details><img src=x> @team https://evil.example www.evil.example octo/gate#1 #2 GH-3 \x1b[2J\u202eevil"
+
+// The probe: import vllm-bench's model_id and request_rate reached the
+// log, the summary and the comment raw. Imported, they are one clean line
+// in the results file, and inert wherever they are published.
+func TestHostileImport(t *testing.T) {
+	gateNotActions(t)
+	raw, err := os.ReadFile("../../testdata/vllmbench/summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["model_id"], doc["request_rate"] = hostileText, hostileText
+	dir := t.TempDir()
+	in := filepath.Join(dir, "bench.json")
+	b, _ := json.Marshal(doc)
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "imported.json")
+	if code, _, stderr := gateCLI(t, "import", "vllm-bench", in, "-o", out); code != exitPass {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	f, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the imported file does not read back: %v", err)
+	}
+	if m := f.Environment.Model.Raw(); strings.ContainsAny(m, "\n\x1b\u202e") || !strings.Contains(m, "::error title=Forged::") {
+		t.Errorf("model recorded as %q", m)
+	}
+	md := filepath.Join(dir, "report.md")
+	code, stdout, stderr := gateCLI(t, "compare", out, out, "--markdown", md)
+	mdText, _ := os.ReadFile(md)
+	h := hostileRun{code: code, stdout: "::add-mask::registered-by-llmgate\n" + stdout, stderr: stderr, markdown: string(mdText)}
+	h.checkPublished(t)
+	if !strings.Contains(string(mdText), "Forged") {
+		t.Errorf("the model id is not in the report at all:\n%s", mdText)
+	}
+}
+
+// The probes: run, scenario and assert names, messages, conditions and
+// environment fields of a results file from elsewhere (a baseline, a
+// --results shard, a merge input) reached every sink raw. Such a file is
+// refused on read, naming the field, and the refusal prints nothing it
+// holds.
+func TestHostileResultsFilesAreRefused(t *testing.T) {
+	gateNotActions(t)
+	good := filepath.Join(t.TempDir(), "good.json")
+	if code, _, stderr := gateCLI(t, "import", "vllm-bench", "../../testdata/vllmbench/summary.json", "-o", good); code != exitPass {
+		t.Fatal(stderr)
+	}
+	raw, _ := os.ReadFile(good)
+	for _, field := range []string{"name", "scenario", "message", "condition", "vllm_version", "description"} {
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		run := doc["runs"].([]any)[0].(map[string]any)
+		switch field {
+		case "name", "scenario":
+			run[field] = hostileText
+		case "message", "condition":
+			run["asserts"] = []any{map[string]any{"name": "a", "passed": false, "condition": "ttft.p95 < 1", field: hostileText}}
+		case "vllm_version":
+			doc["environment"].(map[string]any)[field] = hostileText
+		case "description":
+			doc["suite"].(map[string]any)[field] = hostileText
+		}
+		bad := filepath.Join(t.TempDir(), "bad.json")
+		b, _ := json.Marshal(doc)
+		if err := os.WriteFile(bad, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"compare", bad, good}, {"compare", good, bad}, {"report", bad, "-o", filepath.Join(t.TempDir(), "r.html")}, {"merge", bad, "-o", filepath.Join(t.TempDir(), "m.json")}} {
+			code, stdout, stderr := gateCLI(t, args...)
+			if code != exitUsage || !strings.Contains(stderr, "invalid results file") {
+				t.Errorf("%s in %v: exit %d, %s", field, args[0], code, stderr)
+			}
+			h := hostileRun{code: code, stdout: "::add-mask::registered-by-llmgate\n" + stdout, stderr: stderr}
+			h.checkPublished(t)
+			if strings.Contains(stderr, "<img") || strings.Contains(stderr, "\u202e") {
+				t.Errorf("%s: the refusal quotes the file: %s", field, stderr)
+			}
+		}
 	}
 }

@@ -55,11 +55,16 @@ const (
 	// EndlessMetricsBytes of distinct samples, then nothing until the
 	// client goes away (so a test of an unbounded reader stays affordable).
 	EndlessMetrics Mode = "endless-metrics"
+	// InjectModel serves completions normally but lists one model whose id
+	// is InjectModelID: workflow commands, markdown, references, autolinks
+	// and a bidi override, in the name a results file and every report
+	// records.
+	InjectModel Mode = "inject-model"
 )
 
 // Modes lists every mode.
 var Modes = []Mode{Status500, CloseMidStream, MalformedSSE, MalformedJSON, StallAfterFirstToken, HugeLine,
-	NoDone, UsageContradicts, SlowAccept, EchoAuth, Inject, EndlessMetrics}
+	NoDone, UsageContradicts, SlowAccept, EchoAuth, Inject, EndlessMetrics, InjectModel}
 
 // Model is the one model the server lists.
 const Model = "hostile-model"
@@ -81,6 +86,10 @@ const AcceptDelay = 300 * time.Millisecond
 const InjectBody = "boom\n::error file=a.go,line=1::injected\n::add-mask::x\n::stop-commands::tok\n##[error]legacy\n" +
 	"\x1b[2J\x1b]0;title\x07 </details> <img src=x onerror=alert(1)> @octocat ![i](http://e.invalid/x.png) " +
 	"<!-- llmgate:other-suite --> `code` | cell\r::warning::after-cr"
+
+// InjectModelID is InjectModel's model id.
+const InjectModelID = "m\n::error title=Forged::from the model id </details><img src=x onerror=alert(1)> @team " +
+	"https://evil.example/p www.evil.example octo/gate#1 #2 GH-3 \u202eevil"
 
 // Server is a hostile server on loopback.
 type Server struct {
@@ -132,7 +141,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/v1/models":
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","max_model_len":4096}]}`, Model)
+		id := Model
+		if s.mode == InjectModel {
+			id = InjectModelID
+		}
+		listed, _ := json.Marshal(id)
+		fmt.Fprintf(w, `{"object":"list","data":[{"id":%s,"object":"model","max_model_len":4096}]}`, listed)
 		return
 	case "/metrics":
 		s.metrics(w, r)

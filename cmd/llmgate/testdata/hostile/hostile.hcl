@@ -9,6 +9,11 @@ variable "url" {
   default = "http://127.0.0.1:1"
 }
 
+# "" takes the model the server lists (the inject-model probe)
+variable "model" {
+  default = "hostile-model"
+}
+
 # configuration: printed as it is ("true" on every runner)
 variable "ci" {
   default = env("CI")
@@ -22,7 +27,7 @@ variable "hub" {
 
 endpoint "srv" {
   url     = var.url
-  model   = "hostile-model"
+  model   = var.model
   api_key = env("LLMGATE_HOSTILE_API_KEY")
 }
 
