@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/hostile"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -34,8 +35,8 @@ func TestSinksEscapeOutsideText(t *testing.T) {
 	c := compare.Compare(base, cur, compare.DefaultConfig())
 	c.AddProblem(errors.New(outside))
 	md := Markdown(c, MarkdownOptions{Notes: []string{outside}})
-	live := withoutCode(md)
-	for _, bad := range []string{"<img", "</details> ", "@team", "https://", "www.evil", "gate#1", " #2", "GH-3", "\x1b", "\u202e"} {
+	live := hostile.Live(md)
+	for _, bad := range append(hostile.ActiveMarkdown, "https://", "\x1b") {
 		if strings.Contains(live, bad) {
 			for _, l := range strings.Split(live, "\n") {
 				if strings.Contains(l, bad) {
@@ -67,43 +68,4 @@ func TestSinksEscapeOutsideText(t *testing.T) {
 	if strings.ContainsAny(term.String(), "\x1b\u202e") {
 		t.Errorf("terminal output holds an escape or a bidi override:\n%q", term.String())
 	}
-}
-
-// withoutCode drops code fences and inline code spans from md.
-func withoutCode(md string) string {
-	var out strings.Builder
-	inFence := false
-	for _, line := range strings.Split(md, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
-		for i := 0; i < len(line); {
-			if line[i] == '\\' && i+1 < len(line) { // an escaped character is text
-				out.WriteString(line[i : i+2])
-				i += 2
-				continue
-			}
-			if line[i] != '`' {
-				out.WriteByte(line[i])
-				i++
-				continue
-			}
-			n := 0
-			for i+n < len(line) && line[i+n] == '`' {
-				n++
-			}
-			end := strings.Index(line[i+n:], line[i:i+n])
-			if end < 0 {
-				i += n
-				continue
-			}
-			i += 2*n + end
-		}
-		out.WriteByte('\n')
-	}
-	return out.String()
 }

@@ -134,9 +134,8 @@ func (h hostileRun) checkPublished(t *testing.T) {
 		}
 	}
 	for name, md := range map[string]string{"step summary": h.summary, "markdown": h.markdown, "PR comment": h.comment} {
-		live := outsideCode(md) // inside code spans and fences nothing renders
-		for _, bad := range []string{"</details> <img", "<img src", "@octocat", "@team", "![i](", "<!-- llmgate:other-suite",
-			"https://evil", "www.evil", "gate#1", " #2", "GH-3", "\u202e"} {
+		live := hostile.Live(md) // inside code spans and fences nothing renders
+		for _, bad := range hostile.ActiveMarkdown {
 			if strings.Contains(live, bad) {
 				t.Errorf("%s holds active markdown %q:\n%s", name, bad, md)
 			}
@@ -203,13 +202,8 @@ func TestHostileServerModes(t *testing.T) {
 				if err := os.WriteFile(res, []byte(h.results), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				md := filepath.Join(t.TempDir(), "r.md")
-				code, stdout, stderr := gateCLI(t, "compare", res, res, "--markdown", md)
-				b, _ := os.ReadFile(md)
-				hc := hostileRun{code: code, stdout: "::add-mask::registered-by-llmgate\n" + stdout, stderr: stderr, markdown: string(b)}
-				hc.checkPublished(t)
-				if !strings.Contains(string(b), "::error title=Forged::from the model id") {
-					t.Errorf("the model id is missing from the report's environment:\n%s", b)
+				if md := selfCompare(t, res); !strings.Contains(md, "::error title=Forged::from the model id") {
+					t.Errorf("the model id is missing from the report's environment:\n%s", md)
 				}
 			}
 			run := h.file.Runs[0]
@@ -230,56 +224,6 @@ func TestHostileServerModes(t *testing.T) {
 			}
 		})
 	}
-}
-
-// outsideCode is markdown with its code fences and inline code spans left
-// out: what GitHub would render as markup.
-func outsideCode(md string) string {
-	var out strings.Builder
-	fence := ""
-	for _, line := range strings.Split(md, "\n") {
-		t := strings.TrimLeft(line, " ")
-		if run := len(t) - len(strings.TrimLeft(t, "`")); run >= 3 {
-			switch {
-			case fence == "":
-				fence = t[:run]
-				continue
-			case run >= len(fence) && strings.TrimSpace(t[run:]) == "":
-				fence = ""
-				continue
-			}
-		}
-		if fence != "" {
-			continue
-		}
-		// drop inline code spans: a run of n backticks up to the next run of n
-		for i := 0; i < len(line); {
-			if line[i] == '\\' && i+1 < len(line) { // an escaped character is text
-				out.WriteString(line[i : i+2])
-				i += 2
-				continue
-			}
-			if line[i] != '`' {
-				out.WriteByte(line[i])
-				i++
-				continue
-			}
-			n := 0
-			for i+n < len(line) && line[i+n] == '`' {
-				n++
-			}
-			delim := line[i : i+n]
-			end := strings.Index(line[i+n:], delim)
-			if end < 0 {
-				out.WriteString(delim)
-				i += n
-				continue
-			}
-			i += n + end + n
-		}
-		out.WriteByte('\n')
-	}
-	return out.String()
 }
 
 // hostileText is what a hostile file puts in every string it can: a
@@ -318,14 +262,22 @@ func TestHostileImport(t *testing.T) {
 	if m := f.Environment.Model.Raw(); strings.ContainsAny(m, "\n\x1b\u202e") || !strings.Contains(m, "::error title=Forged::") {
 		t.Errorf("model recorded as %q", m)
 	}
-	md := filepath.Join(dir, "report.md")
-	code, stdout, stderr := gateCLI(t, "compare", out, out, "--markdown", md)
-	mdText, _ := os.ReadFile(md)
-	h := hostileRun{code: code, stdout: "::add-mask::registered-by-llmgate\n" + stdout, stderr: stderr, markdown: string(mdText)}
-	h.checkPublished(t)
-	if !strings.Contains(string(mdText), "Forged") {
-		t.Errorf("the model id is not in the report at all:\n%s", mdText)
+	if md := selfCompare(t, out); !strings.Contains(md, "Forged") {
+		t.Errorf("the model id is not in the report at all:\n%s", md)
 	}
+}
+
+// selfCompare compares the results file at path with itself, checks that
+// nothing it printed or wrote acts (checkPublished), and returns its
+// markdown report.
+func selfCompare(t *testing.T, path string) string {
+	t.Helper()
+	md := filepath.Join(t.TempDir(), "report.md")
+	code, stdout, stderr := gateCLI(t, "compare", path, path, "--markdown", md)
+	b, _ := os.ReadFile(md)
+	h := hostileRun{code: code, stdout: "::add-mask::registered-by-llmgate\n" + stdout, stderr: stderr, markdown: string(b)}
+	h.checkPublished(t)
+	return string(b)
 }
 
 // The probes: run, scenario and assert names, messages, conditions and
