@@ -8,6 +8,10 @@
 // workflow commands at the start of a line, and markdown or HTML that would
 // add images, mentions, links or llmgate's own comment marker.
 //
+// String is such text on its way to a sink: it cannot be joined to
+// llmgate's own strings without a conversion, so each sink says how it
+// escapes it (Line, Markdown, Code), and fmt prints its safe line.
+//
 // The process's masker is installed with Use; Mask and the helpers that call
 // it apply the installed one, so code far from the command line (the load
 // engine, the target's log tails, the results writer) masks what it records
