@@ -153,3 +153,30 @@ func TestCommentChecksHeadCommitAndRepository(t *testing.T) {
 		t.Errorf("something was posted")
 	}
 }
+
+// The probe: comment read its report whole (1.25 GB for a 300 MB file).
+// It reads the first MiB: a report of 3 MiB (a sparse file of NULs after a
+// heading) is posted cut to GitHub's limit, with a note.
+func TestCommentReadsItsReportBounded(t *testing.T) {
+	gh := ghactiontest.NewGitHub(t, "")
+	t.Setenv("GITHUB_API_URL", gh.APIURL())
+	t.Setenv("GITHUB_TOKEN", ghactiontest.Token)
+	t.Setenv("GITHUB_REPOSITORY", "octo/gate")
+	t.Setenv("INPUT_GITHUB-TOKEN", "")
+	t.Setenv("GITHUB_EVENT_NAME", "")
+	report := filepath.Join(t.TempDir(), "report.md")
+	body := strings.Repeat("| row | 1.0 ms |\n", 3<<20/18)
+	if err := os.WriteFile(report, []byte("### llmgate · s: big\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := gateCLI(t, "comment", report, "--suite", "s", "--pr", "12")
+	if code != exitPass || !strings.Contains(stdout, "over 1 MiB: its start was read") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if got := gh.Comments(12)[0].Body; len([]rune(got)) > ghactiontest.MaxBody || !strings.Contains(got, "cut to") {
+		t.Errorf("comment of %d characters", len([]rune(got)))
+	}
+	if s, cut, err := readReport(report); err != nil || !cut || len(s) != maxReportBytes {
+		t.Errorf("readReport: %d bytes, cut %v, %v", len(s), cut, err)
+	}
+}

@@ -85,7 +85,7 @@ const AcceptDelay = 300 * time.Millisecond
 // llmgate prints or publishes it.
 const InjectBody = "boom\n::error file=a.go,line=1::injected\n::add-mask::x\n::stop-commands::tok\n##[error]legacy\n" +
 	"\x1b[2J\x1b]0;title\x07 </details> <img src=x onerror=alert(1)> @octocat ![i](http://e.invalid/x.png) " +
-	"<!-- llmgate:other-suite --> `code` | cell\r::warning::after-cr"
+	"<!-- llmgate:other-suite --> `code` | cell https://evil.example/x www.evil.example octo/gate#1 #2 GH-3\r::warning::after-cr"
 
 // InjectModelID is InjectModel's model id.
 const InjectModelID = "m\n::error title=Forged::from the model id </details><img src=x onerror=alert(1)> @team " +
