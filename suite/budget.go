@@ -81,6 +81,26 @@ func (b *evalBudget) reset() {
 	b.mu.Unlock()
 }
 
+// spent refuses to go on once the budget is spent or the time is up: HCL
+// goes on evaluating a for expression's elements after one fails, so each
+// further call must fail at once instead of doing its work first.
+func (b *evalBudget) spent() error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case !b.deadline.IsZero() && time.Now().After(b.deadline):
+		return budgetErr("evaluating the suite took more than %s", MaxEvalTime)
+	case b.elements > MaxEvalElements:
+		return budgetErr("the suite's expressions built more than %d values in all", MaxEvalElements)
+	case b.bytes > MaxEvalBytes:
+		return budgetErr("the suite's expressions built more than %d MiB of text in all", MaxEvalBytes>>20)
+	}
+	return nil
+}
+
 // charge spends v's size, refusing a value over the per-value bounds, a
 // total over the budget and a load past its time.
 func (b *evalBudget) charge(v cty.Value) error {
@@ -95,18 +115,10 @@ func (b *evalBudget) charge(v cty.Value) error {
 		return budgetErr("a value of more than %d MiB of text", MaxValueBytes>>20)
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.elements += n
 	b.bytes += size
-	switch {
-	case !b.deadline.IsZero() && time.Now().After(b.deadline):
-		return budgetErr("evaluating the suite took more than %s", MaxEvalTime)
-	case b.elements > MaxEvalElements:
-		return budgetErr("the suite's expressions built more than %d values in all", MaxEvalElements)
-	case b.bytes > MaxEvalBytes:
-		return budgetErr("the suite's expressions built more than %d MiB of text in all", MaxEvalBytes>>20)
-	}
-	return nil
+	b.mu.Unlock()
+	return b.spent()
 }
 
 func budgetErr(format string, a ...any) error {
@@ -154,6 +166,9 @@ func guarded(fns map[string]function.Function, b *evalBudget) map[string]functio
 		Params:      []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}},
 		Type:        func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if err := b.spent(); err != nil {
+				return cty.NilVal, err
+			}
 			return args[0], b.charge(args[0])
 		},
 	})
@@ -170,6 +185,9 @@ func guard(name string, f function.Function, b *evalBudget) function.Function {
 			return f.ReturnTypeForValues(args)
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if err := b.spent(); err != nil {
+				return cty.NilVal, err
+			}
 			if err := preflight(name, args); err != nil {
 				return cty.NilVal, err
 			}

@@ -22,7 +22,8 @@ func TestEvaluationIsBounded(t *testing.T) {
 		{`formatlist("%.999999999f", [1])`, "formatlist() would build"},
 		{`replace(format("%0100000d", 1), "0", format("%01000d", 1))`, "replace() would build"},
 		{`regex_replace(format("%0100000d", 1), "0", "$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0")`, "regex_replace() would build"},
-		{`length(join("", [for p in setproduct(range(50), range(100)) : format("%0100000d", p[0])]))`, "MiB of text in all"},
+		// on a loaded machine under -race the time bound may come first
+		{`length(join("", [for p in setproduct(range(50), range(100)) : format("%0100000d", p[0])]))`, "MiB of text in all|took more than"},
 		{`indent(100000000, "a\nb")`, "indent() would build"},
 	} {
 		src := "variable \"v\" {\n  default = " + tt.expr + "\n}\nsimulator \"sim\" {}\nscenario \"chat\" {\n  target = simulator.sim\n  load {\n    concurrency = 1\n    requests    = 1\n  }\n}\n"
@@ -33,7 +34,7 @@ func TestEvaluationIsBounded(t *testing.T) {
 		_, diags := loadText(t, src, Options{})
 		took := time.Since(start)
 		runtime.ReadMemStats(&after)
-		if !diags.HasErrors() || !strings.Contains(diags.Error(), tt.want) || !strings.Contains(diags.Error(), "Evaluation too large") {
+		if !diags.HasErrors() || !containsAny(diags.Error(), strings.Split(tt.want, "|")) || !strings.Contains(diags.Error(), "Evaluation too large") {
 			t.Errorf("%s: %v, want an error with %q", tt.expr, diags, tt.want)
 			continue
 		}
@@ -80,4 +81,13 @@ func TestEvaluationTimeBound(t *testing.T) {
 	if err := b.charge(cty.StringVal("x")); err != nil {
 		t.Errorf("after the load: %v", err)
 	}
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
