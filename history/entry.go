@@ -156,7 +156,7 @@ func NewEntry(f *results.File, o AddOptions) (*Entry, error) {
 	if err := trimmed.Write(&buf); err != nil {
 		return nil, err
 	}
-	payload := []byte(untrusted.Mask(buf.String()))
+	payload := untrusted.MaskJSON(buf.Bytes()) // inside its strings only: the file keeps its structure
 	sum := sha256.Sum256(payload)
 	e := &Entry{
 		Format:      FormatVersion,
