@@ -46,7 +46,7 @@ defaults {
   workload {
     kind          = "random"
     input_tokens  = 32
-    output_tokens = 8
+    output_tokens = 32
   }
   load { warmup = 2 }
 }
