@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -216,7 +217,8 @@ func (g *gate) useBaseline(s *suite.Suite, path string, base *results.File) erro
 }
 
 // planFile is the results file the plan will write, before anything runs:
-// the suite and each run's name, scenario and sweep values, which is what
+// the suite and each run's name, scenario, sweep values and load (but a
+// capacity search's, whose load the search varies), which is what
 // compare.CheckComparable needs.
 func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
 	if plan == nil {
@@ -224,7 +226,12 @@ func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
 	}
 	f := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: s.Name, File: s.Filename}}
 	for _, sr := range plan.Runs() {
-		f.Runs = append(f.Runs, newRun(sr, ""))
+		run := newRun(sr, "")
+		if sr.Capacity == nil {
+			lc := load.Record(sr.Load)
+			run.Load = &lc
+		}
+		f.Runs = append(f.Runs, run)
 	}
 	return f
 }
