@@ -17,7 +17,10 @@ var ErrNotComparable = errors.New("baseline not comparable")
 
 // CheckComparable refuses a baseline that measured something other than
 // cur: another suite, or runs of the same name whose workload or load
-// differ (another scenario, other sweep values). It is the one place where
+// differ (another scenario, other sweep values, or another load or
+// workload as each run records it: concurrency, rate, burstiness, ramp,
+// requests, duration, workload kind and lengths, endpoint, dataset filter;
+// see loadFacets). Each difference names both sides. It is the one place where
 // comparability of plans is decided; runs present on one side only are not
 // its business (Compare calls them new or missing). Files that do not name
 // their suite (built by hand) pass the suite check.
@@ -59,6 +62,7 @@ func planDiff(base, cur *results.Run) string {
 	if !maps.Equal(base.Params, cur.Params) {
 		d = append(d, fmt.Sprintf("sweep values %s in the baseline, %s now", paramText(base.Params), paramText(cur.Params)))
 	}
+	d = append(d, loadDiff(base.Load, cur.Load)...)
 	return strings.Join(d, ", ")
 }
 

@@ -69,12 +69,21 @@ func TestDecide(t *testing.T) {
 }
 
 // TestCheckComparable checks that a baseline of another suite, or with a
-// run of the same name but another scenario or other sweep values, is
-// refused, and that runs on one side only are left to Compare.
+// run of the same name but another scenario, other sweep values or
+// another recorded load or workload, is refused with both sides named,
+// and that runs on one side only are left to Compare.
 func TestCheckComparable(t *testing.T) {
 	env := results.Environment{}
 	spec := comparetest.RunSpec{Name: "sweep[rate=4]", Scenario: "sweep", Params: map[string]string{"rate": "4"}, TTFT: 100, TPOT: 9, E2EL: 2000}
+	load := func() *results.LoadConfig {
+		return &results.LoadConfig{Concurrency: 4, Rate: 4, Burstiness: 1, Requests: 200, Seed: 7, Warmup: 10,
+			Workload: "random", InputTokens: 256, OutputTokens: 128, RangeRatio: 0.5, LengthQuantiles: 3, LengthBuckets: []int{200, 300}}
+	}
 	base := comparetest.File(env, spec)
+	base.Runs[0].Load = load()
+	loaded := func(edit func(*results.LoadConfig)) func(*results.File) {
+		return func(f *results.File) { edit(f.Runs[0].Load) }
+	}
 	tests := []struct {
 		name string
 		edit func(*results.File)
@@ -85,10 +94,29 @@ func TestCheckComparable(t *testing.T) {
 		{name: "another suite", edit: func(f *results.File) { f.Suite.Name = "other" }, want: `suite "fixture", the current results of suite "other"`},
 		{name: "another scenario", edit: func(f *results.File) { f.Runs[0].Scenario = "chat" }, want: `scenario "sweep" in the baseline, "chat" now`},
 		{name: "other load", edit: func(f *results.File) { f.Runs[0].Params = map[string]string{"rate": "8"} }, want: "sweep values rate=4 in the baseline, rate=8 now"},
+		{name: "other concurrency", edit: loaded(func(l *results.LoadConfig) { l.Concurrency = 16 }), want: "run sweep[rate=4]: concurrency 4 in the baseline, 16 now"},
+		{name: "no concurrency cap", edit: loaded(func(l *results.LoadConfig) { l.Concurrency = 0 }), want: "concurrency 4 in the baseline, none now"},
+		{name: "other rate", edit: loaded(func(l *results.LoadConfig) { l.Rate = 4.5 }), want: "rate 4 req/s in the baseline, 4.5 req/s now"},
+		{name: "other burstiness", edit: loaded(func(l *results.LoadConfig) { l.Burstiness = 0.5 }), want: "burstiness 1 in the baseline, 0.5 now"},
+		{name: "a ramp", edit: loaded(func(l *results.LoadConfig) { l.Ramp, l.RampFrom, l.RampOverS = "linear", 1, 30 }), want: "ramp none in the baseline, linear from 1 req/s over 30 s now"},
+		{name: "other requests", edit: loaded(func(l *results.LoadConfig) { l.Requests = 400 }), want: "requests 200 in the baseline, 400 now"},
+		{name: "a duration instead", edit: loaded(func(l *results.LoadConfig) { l.Requests, l.DurationS = 0, 60 }),
+			want: "requests 200 in the baseline, none now, duration none in the baseline, 60 s now"},
+		{name: "other workload", edit: loaded(func(l *results.LoadConfig) { l.Workload = "dataset"; l.DatasetFilter = "vllm_bench" }),
+			want: "workload random in the baseline, dataset now, dataset filter none in the baseline, vllm_bench now"},
+		{name: "other lengths", edit: loaded(func(l *results.LoadConfig) { l.InputTokens, l.OutputTokens = 1024, 64 }),
+			want: "input tokens 256 in the baseline, 1024 now, output tokens 128 in the baseline, 64 now"},
+		{name: "other spread", edit: loaded(func(l *results.LoadConfig) { l.RangeRatio = 0 }), want: "range ratio 0.5 in the baseline, none now"},
+		{name: "chat", edit: loaded(func(l *results.LoadConfig) { l.Chat = true }), want: "endpoint completions in the baseline, chat completions now"},
+		{name: "other quantile count", edit: loaded(func(l *results.LoadConfig) { l.LengthQuantiles = 4 }), want: "length buckets 3 quantiles in the baseline, 4 quantiles now"},
+		{name: "declared edges", edit: loaded(func(l *results.LoadConfig) { l.LengthQuantiles = 0 }), want: "length buckets 3 quantiles in the baseline, edges 200,300 now"},
+		{name: "other seed, warmup and quantile edges", edit: loaded(func(l *results.LoadConfig) { l.Seed, l.Warmup, l.LengthBuckets = 8, 0, []int{210, 290} })},
+		{name: "load not recorded now", edit: func(f *results.File) { f.Runs[0].Load = nil }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cur := comparetest.File(env, spec)
+			cur.Runs[0].Load = load()
 			tt.edit(cur)
 			err := CheckComparable(base, cur)
 			switch {

@@ -45,6 +45,7 @@ type Scraper struct {
 	at      []time.Time
 	failed  int
 	lastErr string
+	refused string // the last scrape's metrics left out (ServerSnapshot.Refused)
 	// stopped is set once a page exceeded maxBytes, or the server answered
 	// 404 (it has no /metrics): later scrapes would cost as much again for
 	// nothing, so there are none for the rest of the run.
@@ -108,7 +109,7 @@ func (s *Scraper) Stop() (*results.ServerMetrics, *results.ServerSeries) {
 	s.scrape(context.Background())
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	series := &results.ServerSeries{Failed: s.failed, Error: s.lastErr,
+	series := &results.ServerSeries{Failed: s.failed, Error: s.lastErr, Refused: s.refused,
 		TMS: []int64{}, KVCacheUsage: []float64{}, Running: []float64{}, Waiting: []float64{}, Preemptions: []float64{}}
 	for i, sn := range s.snaps {
 		series.TMS = append(series.TMS, s.at[i].Sub(s.origin).Milliseconds())
@@ -129,6 +130,7 @@ func (s *Scraper) Restart(ctx context.Context) {
 	if !s.stopped { // a scraper that stopped keeps saying why
 		s.failed, s.lastErr = 0, ""
 	}
+	s.refused = ""
 	s.origin = time.Now()
 	s.mu.Unlock()
 	s.scrape(ctx)
@@ -153,6 +155,9 @@ func (s *Scraper) scrape(ctx context.Context) {
 			s.lastErr = untrusted.Short(err.Error(), maxScrapeError)
 		}
 		return
+	}
+	if snap.Refused != "" {
+		s.refused = untrusted.Short(snap.Refused, maxScrapeError)
 	}
 	s.snaps = append(s.snaps, snap)
 	s.at = append(s.at, at)
@@ -194,6 +199,9 @@ func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
 	snap, err := results.ParseServerMetrics(&s.buf)
 	if err != nil {
 		return results.ServerSnapshot{}, err
+	}
+	if !snap.Any() && snap.Refused != "" {
+		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %s", snap.Refused)
 	}
 	if !snap.Any() {
 		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: no vLLM, SGLang or llama.cpp metric on the page")

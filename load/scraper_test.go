@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -293,5 +294,43 @@ func TestScraperBoundsSlowMetrics(t *testing.T) {
 	}
 	if took > 5*time.Second {
 		t.Errorf("two bounded scrapes took %v", took)
+	}
+}
+
+// TestScraperRefusesNaN scrapes a loopback server whose /metrics gives the
+// KV-cache usage as NaN and the waiting requests as +Inf: those are left
+// out (absent, the series saying why), the running requests are read,
+// and a results file holding the run is written and read back. A NaN on
+// the page made every write of the results file fail ("json: unsupported
+// value: NaN").
+func TestScraperRefusesNaN(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "vllm:kv_cache_usage_perc{engine=\"0\"} NaN\nvllm:num_requests_waiting{engine=\"0\"} +Inf\nvllm:num_requests_running{engine=\"0\"} %d\n", calls.Add(1))
+	}))
+	defer srv.Close()
+	s := NewScraper(srv.URL, "", time.Hour)
+	s.Start(context.Background())
+	s.Restart(context.Background())
+	m, series := s.Stop()
+	if m == nil || m.KVCacheUsageMax != 0 || m.RequestsWaitingMax != 0 {
+		t.Fatalf("server metrics %+v, want the NaN and +Inf left out", m)
+	}
+	if len(series.Running) != 2 || series.Running[1] != 3 || !strings.Contains(series.Refused, "vllm:kv_cache_usage_perc left out: a sample is NaN") ||
+		!strings.Contains(series.Refused, "vllm:num_requests_waiting left out: a sample is +Inf") {
+		t.Errorf("series %+v; want two scrapes of running, and both refusals said", series)
+	}
+	f := &results.File{Version: results.SchemaVersion, Runs: []results.Run{{Name: "chat", Scenario: "chat", Status: results.StatusOK,
+		Summary: results.Summary{Server: m}, ServerSeries: series}}}
+	path := filepath.Join(t.TempDir(), "results.json")
+	if err := results.WriteFile(path, f); err != nil {
+		t.Fatal(err)
+	}
+	back, err := results.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Runs[0].ServerSeries.Refused != series.Refused {
+		t.Errorf("refusal read back as %q, want %q", back.Runs[0].ServerSeries.Refused, series.Refused)
 	}
 }

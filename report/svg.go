@@ -67,8 +67,8 @@ func ruledChart(title, xLabel, yLabel string, ss []series, rules []rule) templat
 	xt := niceTicks(xmin, xmax)
 	yt := niceTicks(math.Min(ymin, 0), ymax)
 	xmin, xmax, ymin, ymax = xt[0], xt[len(xt)-1], yt[0], yt[len(yt)-1]
-	sx := func(x float64) float64 { return padL + (x-xmin)/(xmax-xmin)*plotW }
-	sy := func(y float64) float64 { return padT + plotH - (y-ymin)/(ymax-ymin)*plotH }
+	sx := func(x float64) float64 { return padL + along(x, xmin, xmax)*plotW }
+	sy := func(y float64) float64 { return padT + plotH - along(y, ymin, ymax)*plotH }
 
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
@@ -150,12 +150,27 @@ func ruledChart(title, xLabel, yLabel string, ss []series, rules []rule) templat
 	return template.HTML(b.String())
 }
 
-// niceTicks returns about five round tick values covering [lo, hi].
+// niceTicks returns about five round, evenly spaced tick values, the
+// first at or below lo and the last at or above hi, for any finite lo and
+// hi (at least two ticks, strictly increasing, all finite). A range too
+// narrow to divide, where ticks would not differ from one another (equal
+// values, values some ulps apart), is widened as a single value is, and a
+// range as wide as float64 allows is divided without overflow (ticks
+// beyond it are clamped to it). Non-finite bounds give 0 and 1.
 func niceTicks(lo, hi float64) []float64 {
-	if hi <= lo {
-		hi = lo + math.Max(1, math.Abs(lo))
+	if !finite(lo) || !finite(hi) {
+		return []float64{0, 1}
 	}
-	raw := (hi - lo) / 5
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	if scale := math.Max(math.Abs(lo), math.Abs(hi)); !(hi-lo > scale*minTickSpan) || hi-lo < minTickRange {
+		hi = lo + math.Max(1, math.Abs(lo))
+		if math.IsInf(hi, 0) { // lo is near the top of float64: widen downwards
+			lo, hi = lo-math.Abs(lo)/2, lo
+		}
+	}
+	raw := hi/5 - lo/5 // not (hi-lo)/5, which overflows for the widest ranges
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := mag
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
@@ -164,12 +179,38 @@ func niceTicks(lo, hi float64) []float64 {
 			break
 		}
 	}
-	var ticks []float64
-	for v := math.Floor(lo/step) * step; v < hi+step*0.999; v += step {
-		ticks = append(ticks, v)
+	// Ticks are whole multiples of step, counted as integers: at most
+	// seven, since the range is at most five steps; the bounds are exact
+	// integers, the range being wider than a billionth of its scale.
+	first, last := math.Floor(lo/step), math.Ceil(hi/step)
+	tick := func(k float64) float64 { return math.Max(-math.MaxFloat64, math.Min(math.MaxFloat64, k*step)) }
+	for tick(first) > lo {
+		first--
+	}
+	for tick(last) < hi {
+		last++
+	}
+	ticks := make([]float64, 0, int(last-first)+1)
+	for k := first; k <= last; k++ {
+		ticks = append(ticks, tick(k))
 	}
 	return ticks
 }
+
+// The narrowest range niceTicks divides: a billionth of the values' own
+// size (ticks closer than that read the same with the decimals fmtTick
+// writes), and an absolute floor well above the subnormal numbers, whose
+// fifth would lose its precision.
+const (
+	minTickSpan  = 1e-9
+	minTickRange = 1e-290
+)
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// along is how far v lies from lo towards hi, as a fraction (halves
+// first, so that the widest axes do not overflow).
+func along(v, lo, hi float64) float64 { return (v/2 - lo/2) / (hi/2 - lo/2) }
 
 // cdf returns up to maxCDFPoints points of the empirical CDF of xs, in percent.
 func cdf(xs []float64) [][2]float64 {
@@ -199,7 +240,10 @@ func fmtTick(v, step float64) string {
 			break
 		}
 	}
-	if v = math.Round(v*math.Pow(10, float64(decimals))) / math.Pow(10, float64(decimals)); v == 0 {
+	if r := math.Round(v*math.Pow(10, float64(decimals))) / math.Pow(10, float64(decimals)); finite(r) {
+		v = r // not for the largest values, whose scaling overflows
+	}
+	if v == 0 {
 		v = 0 // no "-0"
 	}
 	return strconv.FormatFloat(v, 'f', decimals, 64)

@@ -6,20 +6,8 @@ import (
 	"math"
 )
 
-// Limits past which a value in a results file is absurd rather than slow:
-// no serving request takes a day, and no server answers a billion
-// requests or tokens a second.
-const (
-	// MaxLatencyMs bounds every latency, in milliseconds (one day).
-	MaxLatencyMs = 24 * 3600 * 1000.0
-	// MaxRate bounds every per-second rate.
-	MaxRate = 1e9
-	// MaxDurationS bounds a run's measured window, in seconds (30 days:
-	// soak tests run long, not that long).
-	MaxDurationS = 30 * 24 * 3600.0
-	// maxCheckErrors is how many problems Check lists before it stops.
-	maxCheckErrors = 10
-)
+// maxCheckErrors is how many problems Check lists before it stops.
+const maxCheckErrors = 10
 
 // ErrInvalidFile is wrapped by Check's error: the file holds values no
 // measurement can produce, so judging it would be judging garbage.
@@ -95,15 +83,10 @@ func (c *checker) err() error {
 	return fmt.Errorf("%w:%s", ErrInvalidFile, msg)
 }
 
-// value checks that v is finite, not negative and at most limit.
-func (c *checker) value(field string, v, limit float64, what string) {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		c.fail(fmt.Sprintf("%s is %v: %s must be a finite number", field, v, what))
-	case v < 0:
-		c.fail(fmt.Sprintf("%s = %g: %s cannot be negative", field, v, what))
-	case v > limit:
-		c.fail(fmt.Sprintf("%s = %g: %s above %g is absurd", field, v, what, limit))
+// value checks that v is within l (Limit.Problem).
+func (c *checker) value(field string, v float64, l Limit) {
+	if p := l.Problem(v); p != "" {
+		c.fail(field + " " + p)
 	}
 }
 
@@ -125,36 +108,36 @@ func (c *checker) summary(s *Summary) {
 			v    float64
 		}{{"mean", st.Mean}, {"median", st.Median}, {"std", st.Std}, {"min", st.Min}, {"max", st.Max},
 			{"p50", st.P50}, {"p90", st.P90}, {"p95", st.P95}, {"p99", st.P99}, {"p99_9", st.P999}} {
-			c.value("summary."+fam.name+"."+v.stat, v.v, MaxLatencyMs, "a latency (ms)")
+			c.value("summary."+fam.name+"."+v.stat, v.v, LimitLatency)
 		}
 	}
-	c.value("summary.throughput.requests", s.Throughput.Requests, MaxRate, "a rate")
-	c.value("summary.throughput.output_tokens", s.Throughput.OutputTokens, MaxRate, "a rate")
-	c.value("summary.throughput.total_tokens", s.Throughput.TotalTokens, MaxRate, "a rate")
-	c.value("summary.goodput.requests", s.Goodput.Requests, MaxRate, "a rate")
-	c.value("summary.goodput.ratio", s.Goodput.Ratio, 1, "a ratio")
+	c.value("summary.throughput.requests", s.Throughput.Requests, LimitRate)
+	c.value("summary.throughput.output_tokens", s.Throughput.OutputTokens, LimitRate)
+	c.value("summary.throughput.total_tokens", s.Throughput.TotalTokens, LimitRate)
+	c.value("summary.goodput.requests", s.Goodput.Requests, LimitRate)
+	c.value("summary.goodput.ratio", s.Goodput.Ratio, LimitRatio)
 	c.count("summary.requests.completed", int64(s.Requests.Completed))
 	c.count("summary.requests.failed", int64(s.Requests.Failed))
 	c.count("summary.requests.empty_answers", int64(s.Requests.EmptyAnswers))
 	if s.Requests.EmptyAnswers > s.Requests.Completed {
 		c.fail(fmt.Sprintf("summary.requests.empty_answers = %d is more than the %d completed requests", s.Requests.EmptyAnswers, s.Requests.Completed))
 	}
-	c.value("summary.error_rate", s.ErrorRate, 1, "a ratio")
+	c.value("summary.error_rate", s.ErrorRate, LimitRatio)
 	if m := s.Server; m != nil {
-		c.value("summary.server.kv_cache_usage_max", m.KVCacheUsageMax, 1, "a ratio")
-		c.value("summary.server.requests_waiting_max", m.RequestsWaitingMax, MaxRate, "a count")
-		c.value("summary.server.preemptions", m.Preemptions, MaxRate, "a count")
-		c.value("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, 1, "a ratio")
-		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, MaxRate*MaxDurationS, "a token count")
-		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, MaxRate*MaxDurationS, "a token count")
+		c.value("summary.server.kv_cache_usage_max", m.KVCacheUsageMax, LimitRatio)
+		c.value("summary.server.requests_waiting_max", m.RequestsWaitingMax, LimitCount)
+		c.value("summary.server.preemptions", m.Preemptions, LimitCount)
+		c.value("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, LimitRatio)
+		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, LimitTokens)
+		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, LimitTokens)
 	}
 	if st := s.Structured; st != nil {
-		c.value("summary.structured.valid_rate", st.ValidRate, 1, "a ratio")
+		c.value("summary.structured.valid_rate", st.ValidRate, LimitRatio)
 	}
-	c.value("summary.client.schedule_lag_p99", s.Client.ScheduleLagP99, MaxLatencyMs, "a latency (ms)")
-	c.value("summary.client.achieved_rate", s.Client.AchievedRate, MaxRate, "a rate")
+	c.value("summary.client.schedule_lag_p99", s.Client.ScheduleLagP99, LimitLatency)
+	c.value("summary.client.achieved_rate", s.Client.AchievedRate, LimitRate)
 	c.count("summary.client.reconnects", int64(s.Client.Reconnects))
-	c.value("summary.duration_s", s.DurationSeconds, MaxDurationS, "a duration (s)")
+	c.value("summary.duration_s", s.DurationSeconds, LimitDuration)
 	c.count("summary.input_tokens", s.InputTokens)
 	c.count("summary.output_tokens", s.OutputTokens)
 	c.buckets(s.LengthBuckets)
@@ -186,8 +169,8 @@ func (c *checker) samples(s *Samples) {
 		xs   []float64
 	}{{"ttft", s.TTFT}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
 		for i, v := range fam.xs {
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxLatencyMs {
-				c.value(fmt.Sprintf("samples.%s[%d]", fam.name, i), v, MaxLatencyMs, "a latency (ms)")
+			if LimitLatency.Problem(v) != "" {
+				c.value(fmt.Sprintf("samples.%s[%d]", fam.name, i), v, LimitLatency)
 			}
 		}
 	}

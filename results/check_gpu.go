@@ -14,14 +14,27 @@ func (c *checker) gpu(m *GPUMetrics, s *GPUSeries) {
 		if m.Count < 0 || m.Count > MaxGPUs || m.Samples < 0 || m.Samples > MaxGPUSamples || len(m.PerGPU) > MaxGPUs {
 			c.fail(fmt.Sprintf("summary.gpu: %d GPUs, %d samples, %d per-GPU figures (at most %d GPUs and %d samples)", m.Count, m.Samples, len(m.PerGPU), MaxGPUs, MaxGPUSamples))
 		}
-		c.value("summary.gpu.util_mean_pct", m.UtilMeanPercent, 100, "a utilisation (%)")
-		c.value("summary.gpu.util_max_pct", m.UtilMaxPercent, 100, "a utilisation (%)")
-		c.value("summary.gpu.memory_used_max_mib", m.MemoryUsedMaxMiB, 1<<24, "a memory size (MiB)")
+		c.value("summary.gpu.util_mean_pct", m.UtilMeanPercent, LimitUtilisation)
+		c.value("summary.gpu.util_max_pct", m.UtilMaxPercent, LimitUtilisation)
+		c.value("summary.gpu.memory_used_max_mib", m.MemoryUsedMaxMiB, LimitMemory)
 		if m.PowerMeanWatts != nil {
-			c.value("summary.gpu.power_mean_w", *m.PowerMeanWatts, 1e5*MaxGPUs, "a power (W)")
+			c.value("summary.gpu.power_mean_w", *m.PowerMeanWatts, LimitTotalPower)
 		}
 		if m.PowerMaxWatts != nil {
-			c.value("summary.gpu.power_max_w", *m.PowerMaxWatts, 1e5*MaxGPUs, "a power (W)")
+			c.value("summary.gpu.power_max_w", *m.PowerMaxWatts, LimitTotalPower)
+		}
+		for i, g := range m.PerGPU {
+			at := fmt.Sprintf("summary.gpu.per_gpu[%d]", i)
+			c.value(at+".util_mean_pct", g.UtilMeanPercent, LimitUtilisation)
+			c.value(at+".util_max_pct", g.UtilMaxPercent, LimitUtilisation)
+			c.value(at+".memory_used_max_mib", g.MemoryUsedMaxMiB, LimitMemory)
+			c.value(at+".memory_total_mib", g.MemoryTotalMiB, LimitMemory)
+			if g.PowerMeanWatts != nil {
+				c.value(at+".power_mean_w", *g.PowerMeanWatts, LimitPower)
+			}
+			if g.PowerMaxWatts != nil {
+				c.value(at+".power_max_w", *g.PowerMaxWatts, LimitPower)
+			}
 		}
 	}
 	if s == nil {
@@ -42,18 +55,18 @@ func (c *checker) gpu(m *GPUMetrics, s *GPUSeries) {
 	}
 	for i, smp := range s.Samples {
 		at := fmt.Sprintf("gpu_series.samples[%d]", i)
-		c.value(at+".t", smp.T, MaxDurationS, "a time (s)")
+		c.value(at+".t", smp.T, LimitTime)
 		if len(smp.GPUs) > MaxGPUs {
 			c.fail(fmt.Sprintf("%s lists %d GPUs, more than %d", at, len(smp.GPUs), MaxGPUs))
 			continue
 		}
 		for j, g := range smp.GPUs {
 			gat := fmt.Sprintf("%s.gpus[%d]", at, j)
-			c.value(gat+".util_pct", g.UtilPercent, 100, "a utilisation (%)")
-			c.value(gat+".memory_used_mib", g.MemoryUsedMiB, 1<<24, "a memory size (MiB)")
-			c.value(gat+".memory_total_mib", g.MemoryTotalMiB, 1<<24, "a memory size (MiB)")
+			c.value(gat+".util_pct", g.UtilPercent, LimitUtilisation)
+			c.value(gat+".memory_used_mib", g.MemoryUsedMiB, LimitMemory)
+			c.value(gat+".memory_total_mib", g.MemoryTotalMiB, LimitMemory)
 			if g.PowerWatts != nil {
-				c.value(gat+".power_w", *g.PowerWatts, 1e5, "a power (W)")
+				c.value(gat+".power_w", *g.PowerWatts, LimitPower)
 			}
 		}
 	}

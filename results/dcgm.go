@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,11 +36,12 @@ type dcgmGPU struct {
 // ParseDCGM reads one page of a DCGM exporter (Prometheus text) and returns
 // a reading per GPU, in the order of their "gpu" labels (device indices).
 // The page is untrusted: its size is the caller's to bound; here at most
-// MaxGPUs devices are accepted, every value must be a finite number in
-// range (utilisation 0–100, memory up to 2^24 MiB, power up to 1e5 W), and
-// every GPU must report utilisation and memory used. Power is optional (nil
-// when a device does not export it); the memory total is used + free
-// (+ reserved), or 0 when free is not exported. Other families and extra
+// MaxGPUs devices are accepted, every value must be a finite number within
+// its Limit (LimitUtilisation, LimitMemory, LimitPower: what Check
+// accepts), and every GPU must report utilisation and memory used. Power
+// is optional (nil when a device does not export it); the memory total is
+// used + free (+ reserved), or 0 when free is not exported, and must be
+// within LimitMemory too. Other families and extra
 // labels are ignored. With devices set, only the GPUs whose "gpu" or "UUID"
 // label is one of them are read (the exporter reports its whole node; the
 // server may use some of its GPUs). Errors quote no value from the page
@@ -58,14 +58,14 @@ func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 	gpus := map[string]*dcgmGPU{}
 	fields := []struct {
 		name  string
-		limit float64
+		limit Limit
 		set   func(g *dcgmGPU) **float64
 	}{
-		{DCGMUtil, 100, func(g *dcgmGPU) **float64 { return &g.util }},
-		{DCGMFBUsed, 1 << 24, func(g *dcgmGPU) **float64 { return &g.used }},
-		{DCGMFBFree, 1 << 24, func(g *dcgmGPU) **float64 { return &g.free }},
-		{DCGMFBReserv, 1 << 24, func(g *dcgmGPU) **float64 { return &g.reserved }},
-		{DCGMPower, 1e5, func(g *dcgmGPU) **float64 { return &g.power }},
+		{DCGMUtil, LimitUtilisation, func(g *dcgmGPU) **float64 { return &g.util }},
+		{DCGMFBUsed, LimitMemory, func(g *dcgmGPU) **float64 { return &g.used }},
+		{DCGMFBFree, LimitMemory, func(g *dcgmGPU) **float64 { return &g.free }},
+		{DCGMFBReserv, LimitMemory, func(g *dcgmGPU) **float64 { return &g.reserved }},
+		{DCGMPower, LimitPower, func(g *dcgmGPU) **float64 { return &g.power }},
 	}
 	for _, f := range fields {
 		fam := fams[f.name]
@@ -84,8 +84,8 @@ func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 			if !ok {
 				continue
 			}
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > f.limit {
-				return nil, fmt.Errorf("%s{gpu=%q}: %g is not in [0, %g]", f.name, key, v, f.limit)
+			if f.limit.Problem(v) != "" {
+				return nil, fmt.Errorf("%s{gpu=%q}: %g is not in [0, %g]", f.name, key, v, f.limit.Max)
 			}
 			g := gpus[key]
 			if g == nil {
@@ -122,6 +122,9 @@ func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 			r.MemoryTotalMiB = *g.used + *g.free
 			if g.reserved != nil {
 				r.MemoryTotalMiB += *g.reserved
+			}
+			if LimitMemory.Problem(r.MemoryTotalMiB) != "" {
+				return nil, fmt.Errorf("GPU %q: a memory total (used + free + reserved) of %g MiB is not in [0, %g]", k, r.MemoryTotalMiB, LimitMemory.Max)
 			}
 		}
 		rs = append(rs, r)

@@ -91,7 +91,8 @@ type GPUMetrics struct {
 
 // ParseGPUReadings reads nvidia-smi's answer to GPUQueryArgs. The text is
 // untrusted: it must be at most MaxGPUOutput bytes and MaxGPUs lines of four
-// numbers each in range; power may be "[N/A]". Anything else is an error that
+// numbers each within its Limit (LimitUtilisation, LimitMemory,
+// LimitPower: what Check accepts); power may be "[N/A]". Anything else is an error that
 // quotes no more than the line number.
 func ParseGPUReadings(out string) ([]GPUReading, error) {
 	if len(out) > MaxGPUOutput {
@@ -114,17 +115,17 @@ func ParseGPUReadings(out string) ([]GPUReading, error) {
 		}
 		var r GPUReading
 		var err error
-		if r.UtilPercent, err = gpuNumber(f[0], 100); err != nil {
+		if r.UtilPercent, err = gpuNumber(f[0], LimitUtilisation); err != nil {
 			return nil, fmt.Errorf("nvidia-smi line %d: utilization: %w", n, err)
 		}
-		if r.MemoryUsedMiB, err = gpuNumber(f[1], 1<<24); err != nil {
+		if r.MemoryUsedMiB, err = gpuNumber(f[1], LimitMemory); err != nil {
 			return nil, fmt.Errorf("nvidia-smi line %d: memory.used: %w", n, err)
 		}
-		if r.MemoryTotalMiB, err = gpuNumber(f[2], 1<<24); err != nil {
+		if r.MemoryTotalMiB, err = gpuNumber(f[2], LimitMemory); err != nil {
 			return nil, fmt.Errorf("nvidia-smi line %d: memory.total: %w", n, err)
 		}
 		if p := strings.TrimSpace(f[3]); !strings.EqualFold(p, "[N/A]") && !strings.EqualFold(p, "N/A") {
-			w, err := gpuNumber(p, 1e5)
+			w, err := gpuNumber(p, LimitPower)
 			if err != nil {
 				return nil, fmt.Errorf("nvidia-smi line %d: power.draw: %w", n, err)
 			}
@@ -138,8 +139,8 @@ func ParseGPUReadings(out string) ([]GPUReading, error) {
 	return rs, nil
 }
 
-// gpuNumber parses a finite number in [0, limit].
-func gpuNumber(s string, limit float64) (float64, error) {
+// gpuNumber parses a finite number within l.
+func gpuNumber(s string, l Limit) (float64, error) {
 	s = strings.TrimSpace(s)
 	if len(s) > 32 {
 		return 0, fmt.Errorf("value too long")
@@ -148,8 +149,8 @@ func gpuNumber(s string, limit float64) (float64, error) {
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("not a number")
 	}
-	if v < 0 || v > limit {
-		return 0, fmt.Errorf("%g out of range [0, %g]", v, limit)
+	if v < 0 || v > l.Max {
+		return 0, fmt.Errorf("%g out of range [0, %g]", v, l.Max)
 	}
 	return v, nil
 }

@@ -83,9 +83,12 @@ func majorOf(v string) (int, bool) {
 
 // Write encodes f as indented JSON (arrays of numbers on one line) with
 // Version set to SchemaVersion. Its strings are first made to pass the
-// checks Read applies (CleanText, in f too); f is not modified otherwise.
+// checks Read applies (CleanText, in f too), and its numbers made ones
+// JSON holds (CleanNumbers, in f too: a NaN or an infinity absent or 0);
+// f is not modified otherwise.
 func (f *File) Write(w io.Writer) error {
 	f.CleanText()
+	f.CleanNumbers()
 	out := *f
 	out.Version = SchemaVersion
 	if out.Runs == nil {

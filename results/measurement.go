@@ -141,4 +141,8 @@ type ServerSeries struct {
 	// too slow, unreachable); Error is the last one's reason.
 	Failed int    `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Refused says which metrics a scrape left out, as absent, for a value
+	// not within its Limit (a NaN, an infinity, a negative or absurd
+	// value), and why: the last scrape's that left one out; "" when none did.
+	Refused string `json:"refused,omitempty"`
 }

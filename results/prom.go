@@ -32,6 +32,11 @@ type ServerSnapshot struct {
 	// Family is the server whose names the page used (MetricsVLLM,
 	// MetricsSGLang, MetricsLlamaCpp), "" when it held none llmgate reads.
 	Family string
+	// Refused says which metrics of the page were left out, as absent,
+	// because a value was not within its Limit (NaN, infinite, negative,
+	// absurd), and why; "" when none was. llmgate's own words and the
+	// metric's name, one of the names it looks for: nothing else of the page.
+	Refused string
 }
 
 // Any reports whether the scrape held any server metric we use.
@@ -76,6 +81,11 @@ var (
 
 // ParseServerMetrics reads Prometheus text exposition (as vLLM serves on
 // /metrics) and returns the snapshot. Metrics it does not know are ignored.
+// A metric with a sample, or a total, not within its Limit (LimitRatio for
+// the KV-cache usage, LimitCount for requests, LimitTokens for the prefix
+// cache's tokens: what Check accepts) is left out as absent and named in
+// Refused: a NaN on a page must not make the results file unwritable, nor
+// an absurd value one the reader refuses.
 func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 	p := expfmt.NewTextParser(promTextModel)
 	fams, err := p.TextToMetricFamilies(r)
@@ -84,18 +94,27 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 	}
 	var s ServerSnapshot
 	var fam [6]string
-	s.KVCacheUsage, fam[0], s.HasKVCacheUsage = lookup(fams, kvNames, maxf)
-	s.RequestsWaiting, fam[1], s.HasWaiting = lookup(fams, waitingNames, add)
-	s.RequestsRunning, fam[2], s.HasRunning = lookup(fams, runningNames, add)
-	s.Preemptions, fam[3], s.HasPreemptions = lookup(fams, preemptNames, add)
-	s.PrefixQueries, fam[4], s.HasPrefixQueries = lookup(fams, queriesNames, add)
-	s.PrefixHits, fam[5], s.HasPrefixHits = lookup(fams, hitsNames, add)
+	var refused []string
+	read := func(names []string, combine func(a, b float64) float64, l Limit, v *float64, has *bool, fam *string) {
+		var why string
+		*v, *fam, *has, why = lookup(fams, names, combine, l)
+		if why != "" {
+			refused = append(refused, why)
+		}
+	}
+	read(kvNames, maxf, LimitRatio, &s.KVCacheUsage, &s.HasKVCacheUsage, &fam[0])
+	read(waitingNames, add, LimitCount, &s.RequestsWaiting, &s.HasWaiting, &fam[1])
+	read(runningNames, add, LimitCount, &s.RequestsRunning, &s.HasRunning, &fam[2])
+	read(preemptNames, add, LimitCount, &s.Preemptions, &s.HasPreemptions, &fam[3])
+	read(queriesNames, add, LimitTokens, &s.PrefixQueries, &s.HasPrefixQueries, &fam[4])
+	read(hitsNames, add, LimitTokens, &s.PrefixHits, &s.HasPrefixHits, &fam[5])
 	for _, f := range fam {
 		if f != "" {
 			s.Family = f
 			break
 		}
 	}
+	s.Refused = strings.Join(refused, "; ")
 	return s, nil
 }
 
@@ -104,24 +123,30 @@ func maxf(a, b float64) float64 { return max(a, b) }
 
 // lookup finds the first of names (tolerating a _total suffix either way)
 // and folds its samples across label sets with combine; fam is the
-// server family of the name found.
-func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b float64) float64) (v float64, fam string, ok bool) {
+// server family of the name found. A sample or a total not within l
+// leaves the metric absent (ok false) and says why in refused.
+func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b float64) float64, l Limit) (v float64, fam string, ok bool, refused string) {
 	for _, n := range names {
 		base := strings.TrimSuffix(n, "_total")
 		for _, cand := range []string{base, base + "_total"} {
 			if f, found := fams[cand]; found {
 				fam, _, _ = strings.Cut(n, ":")
-				return fold(f, combine), fam, true
+				v, why := fold(f, combine, l)
+				if why != "" {
+					return 0, fam, false, fmt.Sprintf("%s left out: %s", cand, why)
+				}
+				return v, fam, true, ""
 			}
 		}
 	}
-	return 0, "", false
+	return 0, "", false, ""
 }
 
-// fold combines the values of f's gauge, counter and untyped samples.
+// fold combines the values of f's gauge, counter and untyped samples;
+// refused says why a sample or the total is not within l ("" when all are).
 // Of SGLang's cached tokens it takes the GPU's (cache_source="device")
 // when the samples say their source.
-func fold(f *dto.MetricFamily, combine func(a, b float64) float64) float64 {
+func fold(f *dto.MetricFamily, combine func(a, b float64) float64, l Limit) (total float64, refused string) {
 	var t float64
 	first := true
 	for _, m := range f.GetMetric() {
@@ -139,13 +164,19 @@ func fold(f *dto.MetricFamily, combine func(a, b float64) float64) float64 {
 		default:
 			continue
 		}
+		if p := l.Problem(v); p != "" {
+			return 0, "a sample " + p
+		}
 		if first {
 			t, first = v, false
 		} else {
 			t = combine(t, v)
 		}
 	}
-	return t
+	if p := l.Problem(t); p != "" {
+		return 0, "the samples' sum " + p
+	}
+	return t, ""
 }
 
 // label returns the value of m's label called name, if it has one.
@@ -181,7 +212,8 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 	first, last := have[0], have[len(have)-1]
 	m.Preemptions = nonNeg(last.Preemptions - first.Preemptions)
 	if dq := last.PrefixQueries - first.PrefixQueries; dq > 0 {
-		m.PrefixCacheQueries, m.PrefixCacheHits = dq, nonNeg(last.PrefixHits-first.PrefixHits)
+		// more hits than queries is a broken exporter: at most all hit
+		m.PrefixCacheQueries, m.PrefixCacheHits = dq, min(nonNeg(last.PrefixHits-first.PrefixHits), dq)
 		m.PrefixCacheHitRate = m.PrefixCacheHits / dq
 	}
 	return m

@@ -96,3 +96,62 @@ func TestServerMetricsFrom(t *testing.T) {
 		t.Errorf("preemptions %v after a reset, want 0", m.Preemptions)
 	}
 }
+
+// TestParseServerMetricsRefusesValuesOutOfRange checks that a metric with a
+// NaN, an infinity, a negative or an absurd value (or samples that sum
+// past its limit) is left out as absent and named in Refused, while the
+// page's other metrics are read: such a value made the results file
+// unwritable ("json: unsupported value: NaN") or unreadable.
+func TestParseServerMetricsRefusesValuesOutOfRange(t *testing.T) {
+	const rest = "vllm:num_requests_running{engine=\"0\"} 3\n"
+	tests := []struct {
+		name, page, refused string
+		has                 func(ServerSnapshot) bool
+	}{
+		{"NaN", "vllm:kv_cache_usage_perc{engine=\"0\"} NaN\n", "vllm:kv_cache_usage_perc left out: a sample is NaN: a ratio must be a finite number",
+			func(s ServerSnapshot) bool { return s.HasKVCacheUsage }},
+		{"NaN in one engine", "vllm:num_requests_waiting{engine=\"0\"} 2\nvllm:num_requests_waiting{engine=\"1\"} NaN\n", "vllm:num_requests_waiting left out: a sample is NaN",
+			func(s ServerSnapshot) bool { return s.HasWaiting }},
+		{"+Inf", "vllm:num_preemptions_total{engine=\"0\"} +Inf\n", "vllm:num_preemptions_total left out: a sample is +Inf: a count must be a finite number",
+			func(s ServerSnapshot) bool { return s.HasPreemptions }},
+		{"-Inf", "vllm:prefix_cache_queries_total{engine=\"0\"} -Inf\n", "vllm:prefix_cache_queries_total left out: a sample is -Inf",
+			func(s ServerSnapshot) bool { return s.HasPrefixQueries }},
+		{"negative", "vllm:prefix_cache_hits_total{engine=\"0\"} -5\n", "vllm:prefix_cache_hits_total left out: a sample = -5: a token count cannot be negative",
+			func(s ServerSnapshot) bool { return s.HasPrefixHits }},
+		{"a ratio past 1", "sglang:token_usage 1.5\n", "sglang:token_usage left out: a sample = 1.5: a ratio above 1 is absurd",
+			func(s ServerSnapshot) bool { return s.HasKVCacheUsage }},
+		{"a sum past the limit", "vllm:num_requests_waiting{engine=\"0\"} 6e8\nvllm:num_requests_waiting{engine=\"1\"} 6e8\n",
+			"vllm:num_requests_waiting left out: the samples' sum = 1.2e+09: a count above 1e+09 is absurd",
+			func(s ServerSnapshot) bool { return s.HasWaiting }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := ParseServerMetrics(strings.NewReader(tt.page + rest))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.has(s) || !strings.Contains(s.Refused, tt.refused) {
+				t.Errorf("snapshot %+v; want the metric absent and Refused holding %q", s, tt.refused)
+			}
+			if !s.HasRunning || s.RequestsRunning != 3 {
+				t.Errorf("the page's other metric was not read: %+v", s)
+			}
+			if m := ServerMetricsFrom([]ServerSnapshot{s, s}); LimitRatio.Problem(m.KVCacheUsageMax)+LimitCount.Problem(m.RequestsWaitingMax)+LimitCount.Problem(m.Preemptions) != "" {
+				t.Errorf("server metrics %+v out of range", m)
+			}
+		})
+	}
+}
+
+// TestServerMetricsHitRateAtMostOne checks that an exporter counting more
+// prefix-cache hits than queries gives a hit rate of at most 1, which the
+// results file's check accepts.
+func TestServerMetricsHitRateAtMostOne(t *testing.T) {
+	m := ServerMetricsFrom([]ServerSnapshot{
+		{PrefixQueries: 100, HasPrefixQueries: true, PrefixHits: 0, HasPrefixHits: true},
+		{PrefixQueries: 150, HasPrefixQueries: true, PrefixHits: 90, HasPrefixHits: true},
+	})
+	if m.PrefixCacheHitRate != 1 || m.PrefixCacheHits != 50 {
+		t.Errorf("hit rate %v with %v hits of %v queries; want 1, 50 of 50", m.PrefixCacheHitRate, m.PrefixCacheHits, m.PrefixCacheQueries)
+	}
+}

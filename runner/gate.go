@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -54,6 +55,10 @@ type GateOptions struct {
 	// about the baseline is said before the runs rather than after them.
 	// Every note is also in GateOutcome.Notes.
 	Notify func(note string)
+
+	// comparisons, when set, replaces the comparisons the gate makes
+	// (realComparisons): a test's, to check that both gates guard them.
+	comparisons *comparisons
 }
 
 // GateOutcome is what a gate found: the files, the comparison and the
@@ -137,27 +142,77 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	if cur == nil {
 		cur = &results.File{Version: results.SchemaVersion, Partial: true}
 	}
-	out.Current = cur
-	out.Runs = TallyRuns(cur)
-	out.Comparison = guarded(cur, cfg, func() *compare.Comparison { return compare.Compare(out.Baseline, cur, cfg) }) // no baseline: asserts only
+	g.compareWith(cur, cfg) // no baseline: asserts only
 	if out.Baseline != nil && opts.Rerun && runErr == nil && ctx.Err() == nil {
 		if names := out.Comparison.RerunRuns(); len(names) > 0 {
 			g.confirm(ctx, s, names, cfg)
 		}
 	}
+	g.conclude(runErr)
+	return out, nil
+}
+
+// gate is one Gate or GateResults call's state.
+type gate struct {
+	opts GateOptions
+	out  *GateOutcome
+}
+
+// comparisons are the comparisons a gate makes.
+type comparisons struct {
+	compare   func(base, cur *results.File, cfg compare.Config) *compare.Comparison
+	confirm   func(base, cur, rerun *results.File, cfg compare.Config) *compare.Comparison
+	confirmAB func(base, cur, rerunBase, rerun *results.File, cfg compare.Config) *compare.Comparison
+}
+
+// realComparisons are compare's.
+var realComparisons = comparisons{compare: compare.Compare, confirm: compare.Confirm, confirmAB: compare.ConfirmAB}
+
+func (g *gate) comparisons() *comparisons {
+	if g.opts.comparisons != nil {
+		return g.opts.comparisons
+	}
+	return &realComparisons
+}
+
+// compareWith makes cur the outcome's current results and compares it
+// with the baseline (its asserts alone without one), guarded: the one
+// place where Gate and GateResults compare.
+func (g *gate) compareWith(cur *results.File, cfg compare.Config) {
+	out := g.out
+	out.Current = cur
+	out.Runs = TallyRuns(cur)
+	out.Comparison = guarded(cur, cfg, func() *compare.Comparison { return g.comparisons().compare(out.Baseline, cur, cfg) })
+}
+
+// confirmWith decides the rows that asked for a rerun over the current
+// results and rerun together (compare.Confirm), guarded.
+func (g *gate) confirmWith(rerun *results.File, cfg compare.Config) {
+	out := g.out
+	out.Rerun = rerun
+	out.Comparison = guarded(out.Current, cfg, func() *compare.Comparison { return g.comparisons().confirm(out.Baseline, out.Current, rerun, cfg) })
+}
+
+// confirmABWith is confirmWith for an A/B gate, whose rerun has both
+// sides (compare.ConfirmAB), guarded.
+func (g *gate) confirmABWith(rerunBase, rerun *results.File, cfg compare.Config) {
+	out := g.out
+	out.Rerun = rerun
+	out.Comparison = guarded(out.Current, cfg, func() *compare.Comparison {
+		return g.comparisons().confirmAB(out.Baseline, out.Current, rerunBase, rerun, cfg)
+	})
+}
+
+// conclude decides the verdict once the comparison is final, with the
+// run's error (nil when none), and counts its rows.
+func (g *gate) conclude(runErr error) {
+	out := g.out
 	if note := out.Runs.UnjudgedNote(); note != "" {
 		g.note(note)
 	}
 	out.Decision, out.Problems = decide(out.Comparison, runErr)
 	n := out.Comparison.Counts()
 	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
-	return out, nil
-}
-
-// gate is one Gate call's state.
-type gate struct {
-	opts GateOptions
-	out  *GateOutcome
 }
 
 // note records a note and tells opts.Notify.
@@ -216,7 +271,8 @@ func (g *gate) useBaseline(s *suite.Suite, path string, base *results.File) erro
 }
 
 // planFile is the results file the plan will write, before anything runs:
-// the suite and each run's name, scenario and sweep values, which is what
+// the suite and each run's name, scenario, sweep values and load (but a
+// capacity search's, whose load the search varies), which is what
 // compare.CheckComparable needs.
 func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
 	if plan == nil {
@@ -224,7 +280,12 @@ func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
 	}
 	f := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: s.Name, File: s.Filename}}
 	for _, sr := range plan.Runs() {
-		f.Runs = append(f.Runs, newRun(sr, ""))
+		run := newRun(sr, "")
+		if sr.Capacity == nil {
+			lc := load.Record(sr.Load)
+			run.Load = &lc
+		}
+		f.Runs = append(f.Runs, run)
 	}
 	return f
 }
@@ -272,8 +333,7 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 		g.note(fmt.Sprintf("the confirming rerun failed (%v); its runs stay inconclusive", err))
 		return
 	}
-	g.out.Rerun = rerun
-	g.out.Comparison = guarded(g.out.Current, cfg, func() *compare.Comparison { return compare.Confirm(g.out.Baseline, g.out.Current, rerun, cfg) })
+	g.confirmWith(rerun, cfg)
 }
 
 // guarded runs a comparison that must not take the gate down after the

@@ -68,8 +68,5 @@ func (g *gate) confirmAB(ctx context.Context, s *suite.Suite, ropts Options, nam
 		g.note(fmt.Sprintf("the confirming A/B rerun failed (%v); its runs stay inconclusive", err))
 		return
 	}
-	g.out.Rerun = rerun
-	g.out.Comparison = guarded(g.out.Current, cfg, func() *compare.Comparison {
-		return compare.ConfirmAB(g.out.Baseline, g.out.Current, rerunBase, rerun, cfg)
-	})
+	g.confirmABWith(rerunBase, rerun, cfg)
 }

@@ -283,6 +283,13 @@ func TestGateBaselineChecks(t *testing.T) {
 		{name: "missing --baseline", baseline: filepath.Join(t.TempDir(), "typo.json"), wantErr: "typo.json does not exist"},
 		{name: "another suite", baseline: write(func(f *results.File) { f.Suite.Name = "other" }), wantErr: `suite "other"`},
 		{name: "another load", baseline: write(func(f *results.File) { f.Runs[0].Params = map[string]string{"rate": "4"} }), wantErr: "sweep values rate=4"},
+		{name: "another concurrency", baseline: write(func(f *results.File) { f.Runs[0].Load = chatLoad(func(l *results.LoadConfig) { l.Concurrency = 4 }) }),
+			wantErr: "run chat: concurrency 4 in the baseline, 2 now"},
+		{name: "another workload", baseline: write(func(f *results.File) {
+			f.Runs[0].Load = chatLoad(func(l *results.LoadConfig) { l.Workload, l.InputTokens = "prefix", 512 })
+		}), wantErr: "workload prefix in the baseline, random now, input tokens 512 in the baseline, 16 now"},
+		{name: "the same load, another seed", baseline: write(func(f *results.File) { f.Runs[0].Load = chatLoad(func(l *results.LoadConfig) { l.Seed = 99 }) }),
+			want: compare.DecisionPass},
 		{name: "another suite, allowed", baseline: write(func(f *results.File) { f.Suite.Name = "other" }), allow: true, want: compare.DecisionPass, note: "--allow-different-baseline"},
 		{name: "baseline run missing", baseline: retired, want: compare.DecisionFail},
 	}
@@ -310,6 +317,13 @@ func TestGateBaselineChecks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chatLoad is the load gate.hcl's chat run records, edited.
+func chatLoad(edit func(*results.LoadConfig)) *results.LoadConfig {
+	l := &results.LoadConfig{Concurrency: 2, Requests: 8, Workload: "random", InputTokens: 16, OutputTokens: 64}
+	edit(l)
+	return l
 }
 
 // TestGateNarrowedPlan checks that a plan narrowed with --only leaves the

@@ -83,12 +83,9 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
 	}
-	out.Current = cur
-	out.Runs = TallyRuns(cur)
-	out.Comparison = compare.Compare(out.Baseline, cur, cfg)
+	g.compareWith(cur, cfg)
 	if rerun != nil && out.Baseline != nil && len(out.Comparison.RerunRuns()) > 0 {
-		out.Rerun = rerun
-		out.Comparison = compare.Confirm(out.Baseline, cur, rerun, cfg)
+		g.confirmWith(rerun, cfg)
 	}
 	if names := out.Comparison.RerunRuns(); out.Baseline != nil && len(names) > 0 {
 		g.note(fmt.Sprintf("%s changed by less than a single run can call; confirming that takes a rerun on the runner that measured it, "+
@@ -96,12 +93,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 			"makes that rerun and writes it beside its results as NAME.rerun.json: give that file too)",
 			strings.Join(names, ", ")))
 	}
-	if note := out.Runs.UnjudgedNote(); note != "" {
-		g.note(note)
-	}
-	out.Decision, out.Problems = decide(out.Comparison, runErr)
-	n := out.Comparison.Counts()
-	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
+	g.conclude(runErr)
 	return out, nil
 }
 
