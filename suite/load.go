@@ -107,7 +107,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	l.diags = append(l.diags, d...)
 	byType := content.Blocks.ByType()
 
-	vars := l.resolveVariables(byType["variable"])
+	vars := l.resolveVariables(byType["variable"], l.undeclaredVarsPolicy(byType["suite"]))
 	l.ctx = newEvalContext(l.files, vars, l.envFunc, l.budget)
 	l.decodeSuiteBlock(byType["suite"])
 	l.decodeTargets(byType["server"], byType["endpoint"], byType["simulator"])

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,15 +289,73 @@ scenario "a" {
 	}
 }
 
-func TestUndeclaredVarFlagWarns(t *testing.T) {
-	_, diags := loadText(t, `scenario "a" {
+// TestUndeclaredVarFlag checks a --var that names no variable of the
+// suite: an error (with the declared name it is a typo of), a warning only
+// where the suite block says undeclared_vars = "warn", and undeclared_vars
+// itself checked.
+func TestUndeclaredVarFlag(t *testing.T) {
+	const body = `
+variable "image" { default = "vllm/vllm-openai:v0.11.0" }
+scenario "a" {
   load {
     concurrency = 1
     requests    = 1
   }
-}`, Options{Vars: map[string]string{"imgae": "x"}})
-	if diags.HasErrors() || len(diags) != 1 || diags[0].Severity != hcl.DiagWarning {
-		t.Fatalf("want one warning, got %v", diags)
+}`
+	tests := []struct {
+		name, suite string
+		wantSev     hcl.DiagnosticSeverity
+		want        []string
+		wantPos     string // file:line:col suffix of the subject, "" for none
+	}{
+		{name: "typo is an error", suite: body, wantSev: hcl.DiagError,
+			want: []string{"--var imgae", `no variable "imgae"`, `Did you mean "image"?`, `undeclared_vars = "warn"`}},
+		{name: "error said explicitly", suite: `suite "s" { undeclared_vars = "error" }` + body, wantSev: hcl.DiagError,
+			want: []string{`Did you mean "image"?`}},
+		{name: "warn", suite: `suite "s" { undeclared_vars = "warn" }` + body, wantSev: hcl.DiagWarning,
+			want: []string{"it is ignored", `Did you mean "image"?`}},
+		{name: "misspelled policy", suite: `suite "s" { undeclared_vars = "warning" }` + body, wantSev: hcl.DiagError,
+			want: []string{"Invalid undeclared_vars", `"error" (the default`, `or "warn"`}, wantPos: ":1:31"},
+		{name: "policy from a variable", suite: `suite "s" { undeclared_vars = var.image }` + body, wantSev: hcl.DiagError,
+			want: []string{"Invalid undeclared_vars", "literal string"}, wantPos: ":1:31"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := loadText(t, tt.suite, Options{Vars: map[string]string{"imgae": "x"}})
+			var text strings.Builder
+			worst := hcl.DiagWarning
+			for _, d := range diags {
+				text.WriteString(d.Summary + ": " + d.Detail + "\n")
+				if d.Severity == hcl.DiagError {
+					worst = hcl.DiagError
+				}
+			}
+			if len(diags) == 0 || worst != tt.wantSev {
+				t.Fatalf("severity: want %v, got %v", tt.wantSev, diags)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text.String(), w) {
+					t.Errorf("diagnostics lack %q:\n%s", w, text.String())
+				}
+			}
+			if tt.wantPos != "" {
+				found := false
+				for _, d := range diags {
+					if d.Subject != nil && strings.HasSuffix(fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column), tt.wantPos) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no diagnostic at %s: %v", tt.wantPos, diags)
+				}
+			}
+		})
+	}
+	// A declared --var is no diagnostic at all, under either policy.
+	for _, policy := range []string{"", `suite "s" { undeclared_vars = "warn" }`} {
+		if _, diags := loadText(t, policy+body, Options{Vars: map[string]string{"image": "x"}}); len(diags) != 0 {
+			t.Errorf("%q with a declared --var: %v", policy, diags)
+		}
 	}
 }
 
