@@ -433,6 +433,14 @@ func TestValueChecks(t *testing.T) {
 		{name: "metric group", src: "scenario \"s\" {\nload {\n" + ok + "\n}\nassert \"a\" {\ncondition = ttft < 5\n}\n}\n", want: "is a group of metrics"},
 		// An assert referencing something that is neither metric, sweep nor var.
 		{name: "assert unknown root", src: "scenario \"s\" {\nload {\n" + ok + "\n}\nassert \"a\" {\ncondition = latency.p95 < 5\n}\n}\n", want: "There is nothing named \"latency.p95\""},
+		// A sweep key without its prefix, a variable without its prefix, a
+		// misspelt sweep key without its prefix.
+		{name: "bare sweep key", src: "scenario \"s\" {\nsweep {\nconcurrency = [1, 4]\n}\nload {\nconcurrency = concurrency\nrequests = 10\n}\n}\n",
+			want: "concurrency is a key of this scenario's sweep: did you mean sweep.concurrency?"},
+		{name: "bare variable", src: "variable \"users\" { default = 4 }\n" + wrap("concurrency = users\nrequests = 10", ""),
+			want: "users is a variable of the suite: did you mean var.users?"},
+		{name: "bare misspelt sweep key", src: "scenario \"s\" {\nsweep {\nconcurrency = [1, 4]\n}\nload {\nconcurrency = concurency\nrequests = 10\n}\n}\n",
+			want: "Did you mean sweep.concurrency?"},
 		// Two asserts with one name.
 		{name: "duplicate assert", src: "scenario \"s\" {\nload {\n" + ok + "\n}\nassert \"a\" {\ncondition = ttft.p95 < 5\n}\nassert \"a\" {\ncondition = ttft.p99 < 5\n}\n}\n", want: "Duplicate assert block"},
 		// A tolerance on a ms metric without a unit.
