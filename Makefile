@@ -12,6 +12,7 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/llmgate
 
 test: lint
+	@$(GO) run ./internal/testprobe
 	$(GO) test -race -timeout 30m $(PKGS)
 
 run:

@@ -513,3 +513,48 @@ func TestWorkflowsUseActionInputs(t *testing.T) {
 		t.Errorf("found %d steps using the action, want at least 5", steps)
 	}
 }
+
+// TestStructuredSchemaAsDocumented checks docs/running.md says what
+// validate does with a structured workload without a schema: it refuses it
+// (the docs once promised a default schema).
+func TestStructuredSchemaAsDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "docs", "running.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := ""
+	for line := range strings.Lines(string(b)) {
+		if strings.HasPrefix(line, "| `structured` |") {
+			row = line
+		}
+	}
+	if row == "" {
+		t.Fatal("docs/running.md has no `structured` row in its workload table: did it move?")
+	}
+	if !strings.Contains(row, "needs `schema`") || !strings.Contains(row, "`validate` refuses one without") || strings.Contains(row, "default schema") {
+		t.Errorf("the structured row does not say a schema is required:\n%s", row)
+	}
+	suiteFile := func(schema string) string {
+		return "scenario \"s\" {\n  load {\n    concurrency = 1\n    requests = 1\n  }\n  workload {\n    kind = \"structured\"\n" + schema + "  }\n}\n"
+	}
+	for _, tt := range []struct {
+		schema  string
+		refused bool
+	}{
+		{"", true},
+		{"    schema = { type = \"object\" }\n", false},
+	} {
+		path := filepath.Join(t.TempDir(), "suite.hcl")
+		if err := os.WriteFile(path, []byte(suiteFile(tt.schema)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, diags := suite.Load(path, suite.Options{Getenv: func(string) string { return "" }})
+		refused := false
+		for _, d := range diags.Errs() {
+			refused = refused || strings.Contains(d.Error(), "Structured workload without a schema")
+		}
+		if refused != tt.refused || (!tt.refused && diags.HasErrors()) {
+			t.Errorf("schema %q: refused %v, want %v (%v)", tt.schema, refused, tt.refused, diags)
+		}
+	}
+}

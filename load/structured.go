@@ -11,7 +11,8 @@ import (
 )
 
 // DefaultSchema is the JSON schema the structured workload asks for when the
-// suite gives none.
+// runspec gives none (a caller of this package: a suite always gives one,
+// since validate refuses a structured workload without a schema).
 const DefaultSchema = `{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},"email":{"type":"string"}},"required":["name","age","email"]}`
 
 // structuredWorkload asks over chat for JSON matching a schema, passed as

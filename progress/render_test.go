@@ -233,3 +233,24 @@ func TestCleanRunLinesFit(t *testing.T) {
 		}
 	}
 }
+
+// TestServerStartErrorWhole checks why a server did not start is printed
+// whole on its line, however long Docker's message (the cause comes last),
+// on a terminal and in logs, and that a start's note is printed on a line
+// of its own.
+func TestServerStartErrorWhole(t *testing.T) {
+	msg := `start server.vllm: image vllm/vllm-openai:v0.11.0 is not on this machine and could not be pulled: Get "https://registry-1.docker.io/v2/": dial tcp: lookup registry-1.docker.io on 10.255.255.53:53: no such host; pull it where its registry can be reached (docker pull vllm/vllm-openai:v0.11.0, then docker save | docker load here), or name an image this machine has (docker images)`
+	for name, p := range map[string]func(*bytes.Buffer) runner.Progress{
+		"lines":    func(b *bytes.Buffer) runner.Progress { return NewLines(b) },
+		"terminal": func(b *bytes.Buffer) runner.Progress { return NewTerminal(b) },
+	} {
+		var buf bytes.Buffer
+		r := p(&buf)
+		r.Report(runner.ServerNote{Target: "server.vllm", Text: "going on without the reaper"})
+		r.Report(runner.ServerReady{Target: "server.vllm", Took: 300 * time.Millisecond, Err: errors.New(msg + "\nlast 1 log lines:\n  x")})
+		want := "server.vllm: going on without the reaper\nserver.vllm did not start after 0.3s: " + msg + "\n"
+		if diff := cmp.Diff(want, buf.String()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}

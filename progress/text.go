@@ -22,6 +22,10 @@ const (
 	liveWidth = 79
 	// maxErrorText bounds a run's error on its progress line.
 	maxErrorText = 200
+	// maxStartErrorText bounds why a server did not start on its line: the
+	// one thing a failed start has to say, whole (Docker's message names the
+	// image, the registry and the cause last), and still bounded.
+	maxStartErrorText = 2000
 )
 
 // text renders progress as text: server and run lines, plus a live bar
@@ -88,12 +92,14 @@ func (p *text) Report(e runner.Event) {
 	case runner.ServerWaiting:
 		p.printf("%s is still starting after %s (pulling the image or loading the model; startup_timeout bounds the wait)\n",
 			e.Target, seconds(e.Elapsed))
+	case runner.ServerNote:
+		p.printf("%s: %s\n", e.Target, untrusted.Line(e.Text))
 	case runner.ServerReady:
 		switch {
 		case e.Err != nil && p.endpoint:
-			p.printf("%s cannot be used: %s\n", e.Target, untrusted.FirstLine(e.Err.Error(), maxErrorText))
+			p.printf("%s cannot be used: %s\n", e.Target, untrusted.FirstLine(e.Err.Error(), maxStartErrorText))
 		case e.Err != nil:
-			p.printf("%s did not start after %s: %s\n", e.Target, seconds(e.Took), untrusted.FirstLine(e.Err.Error(), maxErrorText))
+			p.printf("%s did not start after %s: %s\n", e.Target, seconds(e.Took), untrusted.FirstLine(e.Err.Error(), maxStartErrorText))
 		case p.endpoint || e.URL == e.Target:
 			p.printf("%s answers, model %s\n", e.Target, e.Model)
 		default:

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/llmgate/llmgate/runspec"
@@ -182,6 +183,14 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Tar
 		every = 30 * time.Second
 	}
 	t0 := r.now()
+	// The heartbeat and the start's notices report from two goroutines.
+	var reportMu sync.Mutex
+	report := func(e Event) {
+		reportMu.Lock()
+		defer reportMu.Unlock()
+		r.progress.Report(e)
+	}
+	opts.Notice = func(text string) { report(ServerNote{Group: gi, Target: ref, Text: text}) }
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -192,7 +201,7 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Tar
 			case <-stop:
 				return
 			case <-tick.C:
-				r.progress.Report(ServerWaiting{Group: gi, Target: ref, Elapsed: r.now().Sub(t0)})
+				report(ServerWaiting{Group: gi, Target: ref, Elapsed: r.now().Sub(t0)})
 			}
 		}
 	}()

@@ -13,7 +13,7 @@ type Progress interface {
 	Report(e Event)
 }
 
-// Event is one of PlanStarted, ServerStarting, ServerWaiting, ServerReady,
+// Event is one of PlanStarted, ServerStarting, ServerWaiting, ServerNote, ServerReady,
 // ServerProbed, ServerStopped, RunStarted, RequestDone, RunFinished,
 // PlanFinished and ConfirmStarted.
 type Event interface{ event() }
@@ -47,6 +47,14 @@ type ServerWaiting struct {
 	Group   int
 	Target  string
 	Elapsed time.Duration
+}
+
+// ServerNote is what a group's target says while it starts beside the
+// outcome, once: going on without testcontainers' reaper, say.
+type ServerNote struct {
+	Group  int
+	Target string
+	Text   string
 }
 
 // ServerReady says a group's target is up, or could not be brought up (Err).
@@ -120,6 +128,7 @@ type ConfirmStarted struct {
 func (PlanStarted) event()    {}
 func (ServerStarting) event() {}
 func (ServerWaiting) event()  {}
+func (ServerNote) event()     {}
 func (ServerReady) event()    {}
 func (ServerProbed) event()   {}
 func (ServerStopped) event()  {}

@@ -8,7 +8,8 @@ import (
 )
 
 func TestWriteDiagnostics(t *testing.T) {
-	s, diags := loadText(t, `scenario "a" {
+	s, diags := loadText(t, `suite "s" { undeclared_vars = "warn" }
+scenario "a" {
   load {
     concurrency = 0
     requests    = 5
@@ -25,8 +26,8 @@ func TestWriteDiagnostics(t *testing.T) {
 	}
 	// The error starts with file:line:col, then hcl's snippet, then the detail.
 	for _, want := range []string{
-		"suite.hcl:3:19: Error: Invalid concurrency\n",
-		"   3:     concurrency = 0\n",
+		"suite.hcl:4:19: Error: Invalid concurrency\n",
+		"   4:     concurrency = 0\n",
 		"must be at least 1",
 	} {
 		if !strings.Contains(out, want) {

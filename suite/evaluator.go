@@ -91,6 +91,12 @@ func (e *evaluator) num(attr *hcl.Attribute) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
+	if v.Type() == cty.String {
+		if advice := numberAttributeAdvice(attr, v.AsString()); advice != "" {
+			e.errorAt(attr, "Number with a unit", "%s", advice)
+			return 0, false
+		}
+	}
 	if v.Type() != cty.Number {
 		e.errorAt(attr, "Incorrect attribute value type", "%s must be a number, not %s.", attr.Name, friendlyType(v.Type()))
 		return 0, false

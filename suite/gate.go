@@ -1,6 +1,8 @@
 package suite
 
 import (
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
 )
@@ -73,6 +75,9 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 			if err != nil {
 				ev.errorAt(tb.MaxRegression, "Invalid tolerance", "max_regression = %s.", err)
 				continue
+			}
+			if !rel && !strings.HasPrefix(strings.TrimSpace(s), "+") {
+				ev.warnAt(tb.MaxRegression, "Tolerance without a sign", "%s", unsignedBand(s, m, amount))
 			}
 			g.Tolerances = append(g.Tolerances, Tolerance{Metric: tb.Metric, Relative: rel, Amount: amount, DeclRange: tb.DefRange})
 		}

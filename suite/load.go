@@ -83,7 +83,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	skeleton := &Suite{Filename: filename, Files: map[string]*hcl.File{filename: file}}
 	if diags.HasErrors() {
-		return skeleton, capDiagnostics(sortDiags(explainSyntax(diags)))
+		return skeleton, capDiagnostics(sortDiags(explainNumberUnits(explainSyntax(diags), skeleton.Files)))
 	}
 	if body, ok := file.Body.(*hclsyntax.Body); ok {
 		guardExpressions(body)
@@ -107,7 +107,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	l.diags = append(l.diags, d...)
 	byType := content.Blocks.ByType()
 
-	vars := l.resolveVariables(byType["variable"])
+	vars := l.resolveVariables(byType["variable"], l.undeclaredVarsPolicy(byType["suite"]))
 	l.ctx = newEvalContext(l.files, vars, l.envFunc, l.budget)
 	l.decodeSuiteBlock(byType["suite"])
 	l.decodeTargets(byType["server"], byType["endpoint"], byType["simulator"])
@@ -115,7 +115,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 	l.decodeScenarios(byType["scenario"], defs)
 	l.decodeGate(byType["gate"])
 
-	diags = capDiagnostics(sortDiags(dropConsequences(dedupe(explainBudget(l.diags)))))
+	diags = capDiagnostics(sortDiags(dropConsequences(dedupe(explainNumberUnits(explainBudget(l.diags), l.suite.Files)))))
 	skeleton.Secrets = l.collectSecrets()
 	if diags.HasErrors() {
 		return skeleton, diags

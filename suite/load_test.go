@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,15 +289,73 @@ scenario "a" {
 	}
 }
 
-func TestUndeclaredVarFlagWarns(t *testing.T) {
-	_, diags := loadText(t, `scenario "a" {
+// TestUndeclaredVarFlag checks a --var that names no variable of the
+// suite: an error (with the declared name it is a typo of), a warning only
+// where the suite block says undeclared_vars = "warn", and undeclared_vars
+// itself checked.
+func TestUndeclaredVarFlag(t *testing.T) {
+	const body = `
+variable "image" { default = "vllm/vllm-openai:v0.11.0" }
+scenario "a" {
   load {
     concurrency = 1
     requests    = 1
   }
-}`, Options{Vars: map[string]string{"imgae": "x"}})
-	if diags.HasErrors() || len(diags) != 1 || diags[0].Severity != hcl.DiagWarning {
-		t.Fatalf("want one warning, got %v", diags)
+}`
+	tests := []struct {
+		name, suite string
+		wantSev     hcl.DiagnosticSeverity
+		want        []string
+		wantPos     string // file:line:col suffix of the subject, "" for none
+	}{
+		{name: "typo is an error", suite: body, wantSev: hcl.DiagError,
+			want: []string{"--var imgae", `no variable "imgae"`, `Did you mean "image"?`, `undeclared_vars = "warn"`}},
+		{name: "error said explicitly", suite: `suite "s" { undeclared_vars = "error" }` + body, wantSev: hcl.DiagError,
+			want: []string{`Did you mean "image"?`}},
+		{name: "warn", suite: `suite "s" { undeclared_vars = "warn" }` + body, wantSev: hcl.DiagWarning,
+			want: []string{"it is ignored", `Did you mean "image"?`}},
+		{name: "misspelled policy", suite: `suite "s" { undeclared_vars = "warning" }` + body, wantSev: hcl.DiagError,
+			want: []string{"Invalid undeclared_vars", `"error" (the default`, `or "warn"`}, wantPos: ":1:31"},
+		{name: "policy from a variable", suite: `suite "s" { undeclared_vars = var.image }` + body, wantSev: hcl.DiagError,
+			want: []string{"Invalid undeclared_vars", "literal string"}, wantPos: ":1:31"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := loadText(t, tt.suite, Options{Vars: map[string]string{"imgae": "x"}})
+			var text strings.Builder
+			worst := hcl.DiagWarning
+			for _, d := range diags {
+				text.WriteString(d.Summary + ": " + d.Detail + "\n")
+				if d.Severity == hcl.DiagError {
+					worst = hcl.DiagError
+				}
+			}
+			if len(diags) == 0 || worst != tt.wantSev {
+				t.Fatalf("severity: want %v, got %v", tt.wantSev, diags)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text.String(), w) {
+					t.Errorf("diagnostics lack %q:\n%s", w, text.String())
+				}
+			}
+			if tt.wantPos != "" {
+				found := false
+				for _, d := range diags {
+					if d.Subject != nil && strings.HasSuffix(fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column), tt.wantPos) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no diagnostic at %s: %v", tt.wantPos, diags)
+				}
+			}
+		})
+	}
+	// A declared --var is no diagnostic at all, under either policy.
+	for _, policy := range []string{"", `suite "s" { undeclared_vars = "warn" }`} {
+		if _, diags := loadText(t, policy+body, Options{Vars: map[string]string{"image": "x"}}); len(diags) != 0 {
+			t.Errorf("%q with a declared --var: %v", policy, diags)
+		}
 	}
 }
 
@@ -374,6 +433,14 @@ func TestValueChecks(t *testing.T) {
 		{name: "metric group", src: "scenario \"s\" {\nload {\n" + ok + "\n}\nassert \"a\" {\ncondition = ttft < 5\n}\n}\n", want: "is a group of metrics"},
 		// An assert referencing something that is neither metric, sweep nor var.
 		{name: "assert unknown root", src: "scenario \"s\" {\nload {\n" + ok + "\n}\nassert \"a\" {\ncondition = latency.p95 < 5\n}\n}\n", want: "There is nothing named \"latency.p95\""},
+		// A sweep key without its prefix, a variable without its prefix, a
+		// misspelt sweep key without its prefix.
+		{name: "bare sweep key", src: "scenario \"s\" {\nsweep {\nconcurrency = [1, 4]\n}\nload {\nconcurrency = concurrency\nrequests = 10\n}\n}\n",
+			want: "concurrency is a key of this scenario's sweep: did you mean sweep.concurrency?"},
+		{name: "bare variable", src: "variable \"users\" { default = 4 }\n" + wrap("concurrency = users\nrequests = 10", ""),
+			want: "users is a variable of the suite: did you mean var.users?"},
+		{name: "bare misspelt sweep key", src: "scenario \"s\" {\nsweep {\nconcurrency = [1, 4]\n}\nload {\nconcurrency = concurency\nrequests = 10\n}\n}\n",
+			want: "Did you mean sweep.concurrency?"},
 		// Two asserts with one name.
 		{name: "duplicate assert", src: "scenario \"s\" {\nload {\n" + ok + "\n}\nassert \"a\" {\ncondition = ttft.p95 < 5\n}\nassert \"a\" {\ncondition = ttft.p99 < 5\n}\n}\n", want: "Duplicate assert block"},
 		// A tolerance on a ms metric without a unit.

@@ -131,12 +131,46 @@ func (s *scope) checkTraversal(tr hcl.Traversal) *hcl.Diagnostic {
 	if s.metrics {
 		where += ", and metrics such as ttft.p95 or throughput.output_tokens"
 	}
+	if hint := s.bareNameHint(tr); hint != "" {
+		return refError(tr, "Unknown reference", "There is nothing named %q here. %s.%s", traversalText(tr), where, hint)
+	}
 	cands := s.roots()
 	if s.metrics {
 		cands = append(cands, results.MetricNames()...)
 	}
+	hint := didYouMean(traversalText(tr), cands)
+	if hint == "" {
+		hint = s.misspeltNameHint(tr)
+	}
 	return refError(tr, "Unknown reference",
-		"There is nothing named %q here. %s.%s", traversalText(tr), where, didYouMean(traversalText(tr), cands))
+		"There is nothing named %q here. %s.%s", traversalText(tr), where, hint)
+}
+
+// bareNameHint is the sweep key or variable a reference names without its
+// prefix (concurrency = concurrency in a swept scenario means
+// sweep.concurrency), as a suggestion, or "" when it names neither.
+func (s *scope) bareNameHint(tr hcl.Traversal) string {
+	root, rest := tr.RootName(), strings.TrimPrefix(traversalText(tr), tr.RootName())
+	switch {
+	case contains(s.sweep, root):
+		return fmt.Sprintf(" %s is a key of this scenario's sweep: did you mean sweep.%s%s?", root, root, rest)
+	case contains(s.vars, root):
+		return fmt.Sprintf(" %s is a variable of the suite: did you mean var.%s%s?", root, root, rest)
+	}
+	return ""
+}
+
+// misspeltNameHint is the sweep key or variable close to a reference's
+// root, as a suggestion with its prefix, or "".
+func (s *scope) misspeltNameHint(tr hcl.Traversal) string {
+	root, rest := tr.RootName(), strings.TrimPrefix(traversalText(tr), tr.RootName())
+	if k := suggest(root, s.sweep); k != "" {
+		return fmt.Sprintf(" Did you mean sweep.%s%s?", k, rest)
+	}
+	if v := suggest(root, s.vars); v != "" {
+		return fmt.Sprintf(" Did you mean var.%s%s?", v, rest)
+	}
+	return ""
 }
 
 // bucketRefError explains a length_bucket.* reference that names no

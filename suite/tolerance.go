@@ -59,6 +59,25 @@ func parseTolerance(s string, unit results.Unit) (relative bool, amount float64,
 	}
 }
 
+// unsignedBand explains how an absolute max_regression written without its
+// sign ("50ms") was read: as the band "+50ms", how far the metric may get
+// worse in its own direction. The sign is how the docs and the reports
+// write an absolute band, and without it a reader may take "50ms" for a
+// limit or a target.
+func unsignedBand(s string, m results.Metric, amount float64) string {
+	t := strings.TrimSpace(s)
+	worse := "higher"
+	if m.Better == results.HigherIsBetter {
+		worse = "lower"
+	}
+	by := formatNumber(amount)
+	if m.Unit == results.Milliseconds {
+		by += " ms"
+	}
+	return fmt.Sprintf("max_regression = %q is read as %q: the gate fails when %s is more than %s %s than the baseline's. Write %q to say so (a percentage such as \"10%%\" needs no sign).",
+		s, "+"+t, m.Name, by, worse, "+"+t)
+}
+
 func unitName(u results.Unit) string {
 	switch u {
 	case results.PerSecond:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -92,5 +93,70 @@ func TestDidYouMean(t *testing.T) {
 		if got := didYouMean(tt.given, tt.cands); got != tt.want {
 			t.Errorf("didYouMean(%q) = %q, want %q", tt.given, got, tt.want)
 		}
+	}
+}
+
+// TestUnsignedToleranceSaysHowItIsRead checks an absolute max_regression
+// written without its sign is read as the band with "+" and says so with
+// a warning at the value (how it was read, in which direction the metric
+// gets worse, how to write it), and that a signed band or a percentage
+// gets no warning.
+func TestUnsignedToleranceSaysHowItIsRead(t *testing.T) {
+	suite := func(metric, band string) string {
+		return `scenario "s" {
+  load {
+    concurrency = 1
+    requests    = 10
+  }
+}
+gate {
+  tolerance "` + metric + `" { max_regression = "` + band + `" }
+}
+`
+	}
+	tests := []struct {
+		metric, band string
+		amount       float64
+		want         []string // in the warning; nil: no warning
+	}{
+		{metric: "ttft.p95", band: "50ms", amount: 50,
+			want: []string{`max_regression = "50ms" is read as "+50ms"`, "ttft.p95 is more than 50 ms higher than the baseline's", `Write "+50ms"`}},
+		{metric: "e2el.p99", band: "0.5s", amount: 500,
+			want: []string{`read as "+0.5s"`, "more than 500 ms higher"}},
+		{metric: "throughput.output_tokens", band: "50", amount: 50,
+			want: []string{`read as "+50"`, "more than 50 lower than the baseline's"}},
+		{metric: "ttft.p95", band: "+50ms", amount: 50},
+		{metric: "ttft.p95", band: "10%", amount: 0.1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.metric+" "+tt.band, func(t *testing.T) {
+			s, diags := loadText(t, suite(tt.metric, tt.band), Options{})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if got := s.Gate.Tolerances[0].Amount; got != tt.amount {
+				t.Errorf("amount %v, want %v", got, tt.amount)
+			}
+			if tt.want == nil {
+				if len(diags) != 0 {
+					t.Errorf("want no diagnostic, got %v", diags)
+				}
+				return
+			}
+			if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || diags[0].Summary != "Tolerance without a sign" {
+				t.Fatalf("want one warning, got %v", diags)
+			}
+			d := diags[0]
+			// The subject is the value on line 8, after `max_regression = `.
+			col := len(`  tolerance "`+tt.metric+`" { max_regression = `) + 1
+			if d.Subject == nil || d.Subject.Start.Line != 8 || d.Subject.Start.Column != col {
+				t.Errorf("subject %v, want line 8 column %d", d.Subject, col)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(d.Detail, w) {
+					t.Errorf("detail lacks %q:\n%s", w, d.Detail)
+				}
+			}
+		})
 	}
 }

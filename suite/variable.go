@@ -20,8 +20,9 @@ type variableBlock struct {
 
 // resolveVariables computes each variable's value: --var wins over
 // LLMGATE_VAR_<name>, which wins over the default. Defaults may call
-// functions but not reference other variables.
-func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
+// functions but not reference other variables. A --var that names no
+// declared variable is an error, or a warning under policy "warn".
+func (l *loader) resolveVariables(blocks hcl.Blocks, policy string) map[string]cty.Value {
 	vals := map[string]cty.Value{}
 	seen := map[string]*hcl.Block{}
 	fnCtx := newEvalContext(l.files, nil, l.envFunc, l.budget)
@@ -105,14 +106,31 @@ func (l *loader) resolveVariables(blocks hcl.Blocks) map[string]cty.Value {
 	}
 	sort.Strings(unknown)
 	for _, name := range unknown {
+		l.undeclaredVar(name, policy)
+	}
+	return vals
+}
+
+// undeclaredVar reports --var name, which names no variable of the suite:
+// an error (a typo would otherwise run the suite on the default, and in CI
+// gate the default), a warning where the suite says undeclared_vars = "warn".
+func (l *loader) undeclaredVar(name, policy string) {
+	hint := didYouMean(name, l.varNames)
+	if policy == undeclaredVarsWarn {
 		l.diags = append(l.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Value for undeclared variable",
-			Detail: fmt.Sprintf("--var %s was given but %s declares no variable %q; it is ignored.%s",
-				name, l.filename, name, prefixed("", suggest(name, l.varNames))),
+			Detail: fmt.Sprintf("--var %s was given but %s declares no variable %q; it is ignored (the suite says undeclared_vars = \"warn\").%s",
+				name, l.filename, name, hint),
 		})
+		return
 	}
-	return vals
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Value for undeclared variable",
+		Detail: fmt.Sprintf("--var %s was given but %s declares no variable %q.%s Without the value the suite would run on its defaults. Fix the name, declare the variable, or, for a suite meant to take variables it does not use, write undeclared_vars = \"warn\" in its suite block.",
+			name, l.filename, name, hint),
+	})
 }
 
 // defaultUsesVariables reports (and explains) a default that refers to a

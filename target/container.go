@@ -45,6 +45,10 @@ type Container struct {
 	// sampleGPUs: nvidia-smi is read during runs (GPUs requested, or WithGPUSampling).
 	sampleGPUs bool
 	key        string // LabelContainer's value: finds the container if create returned none
+	// pulled is the image as testcontainers asks the daemon for it, and
+	// hadImage whether the daemon had it before the start (else it pulls).
+	pulled   string
+	hadImage bool
 
 	// track follows the container from the create call on, so every
 	// failure path can remove it, whether or not testcontainers returned it.
@@ -81,6 +85,11 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 		return nil, fmt.Errorf("start container %s: %w", image, err)
 	}
 
+	// Before testcontainers' first Docker client, which fixes whether it
+	// starts its reaper for the rest of the process.
+	if note := prepareReaper(ctx); note != "" && s.notice != nil {
+		s.notice(note)
+	}
 	cli, err := tc.NewDockerClientWithOpts(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -116,6 +125,8 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 			panic(p)
 		}
 	}()
+	c.pulled = pulledImage(image)
+	c.hadImage = hasImage(ctx, cli, c.pulled)
 	ctr, err := tc.Run(ctx, image, s.request(c, mounts, port)...)
 	c.ctr = ctr
 	if err != nil {
@@ -281,7 +292,13 @@ func (c *Container) startFailure(ctx context.Context, cause error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("start container %s: interrupted: %w", c.image, context.Cause(ctx))
 	}
+	if err := reaperFailure(c.image, cause); err != nil {
+		return unavailable(err) // the server's container was created, never started
+	}
 	if c.ctr == nil {
+		if !c.hadImage && !hasImage(ctx, c.cli, c.pulled) {
+			return unavailable(&missingImageError{image: c.pulled, err: cause})
+		}
 		return unavailable(fmt.Errorf("start container %s: %w", c.image, cause))
 	}
 	se := &StartError{Image: c.image, Err: cause}

@@ -108,5 +108,8 @@ func (d Default) containerOptions(spec runspec.Target, start StartOptions) []Con
 	if start.LogPath != "" {
 		opts = append(opts, WithLogFile(start.LogPath))
 	}
+	if start.Notice != nil {
+		opts = append(opts, WithNotice(start.Notice))
+	}
 	return append(opts, d.ContainerOptions...)
 }

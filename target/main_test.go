@@ -26,6 +26,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(reaperChildEnv) != "" {
+		// TestReaperChild's process: nothing may touch testcontainers
+		// before the Run under test, which decides on the reaper.
+		os.Exit(m.Run())
+	}
 	// Nothing can be pulled on the test machines, Ryuk included; every test
 	// removes its own containers and checks that it did.
 	if _, ok := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !ok {

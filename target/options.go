@@ -67,7 +67,9 @@ type settings struct {
 	session        string
 	labels         map[string]string
 	logger         tclog.Logger
-	customizers    []tc.ContainerCustomizer
+	// notice receives what a start has to say beside its outcome (nil: nothing).
+	notice      func(string)
+	customizers []tc.ContainerCustomizer
 }
 
 // DevModeEnv is set to "1" in every server container (WithEnv may override
@@ -298,6 +300,16 @@ func WithLogger(l tclog.Logger) ContainerOption {
 			l = tclog.NewNoopLogger()
 		}
 		s.logger = l
+		return nil
+	}
+}
+
+// WithNotice sets where Run says what the caller should know beside the
+// start's outcome, such as going on without testcontainers' reaper because
+// its image cannot be had; nil drops it.
+func WithNotice(notice func(string)) ContainerOption {
+	return func(s *settings) error {
+		s.notice = notice
 		return nil
 	}
 }

@@ -11,6 +11,9 @@ import (
 type StartOptions struct {
 	// LogPath is where the container's full log is written, if set (server).
 	LogPath string
+	// Notice receives what the start has to say beside its outcome, such as
+	// going on without testcontainers' reaper (server); nil drops it.
+	Notice func(string)
 }
 
 // Metadata is what a started target knows about itself.

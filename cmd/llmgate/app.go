@@ -156,7 +156,8 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'llmgate help COMMAND' for a command's flags and examples.")
-	fmt.Fprintln(w, "Exit codes: 0 pass, 1 gate failed, 2 bad usage or invalid suite, 3 infrastructure.")
+	fmt.Fprintln(w, "Exit codes: 0 pass, 1 gate failed, 2 bad usage or invalid suite, 3 not judged (a server")
+	fmt.Fprintln(w, "did not start or could not be reached, a run was invalid, or the run was interrupted).")
 }
 
 // printHelp prints c's usage line, summary and teaching text.

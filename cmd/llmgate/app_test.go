@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +136,33 @@ func TestUsageLinesNameNoOptionalFlag(t *testing.T) {
 	}
 	if got := usageLine(commands["gate"]); got != "llmgate gate SUITE [flags]" {
 		t.Errorf("gate usage %q", got)
+	}
+}
+
+// TestExitThreeIsNotJudged checks exit code 3 has one name wherever the
+// exit codes of a judging command are listed: "not judged", never
+// "infrastructure" (the README, docs/running.md, and the help of llmgate,
+// run and gate).
+func TestExitThreeIsNotJudged(t *testing.T) {
+	texts := map[string]string{}
+	for _, args := range [][]string{{"help"}, {"help", "run"}, {"help", "gate"}} {
+		_, stdout, _ := runCLI(t, args...)
+		texts["llmgate "+strings.Join(args, " ")] = stdout
+	}
+	for _, f := range []string{"../../README.md", "../../docs/running.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[f] = string(b)
+	}
+	for name, text := range texts {
+		flat := strings.Join(strings.Fields(text), " ")
+		if !regexp.MustCompile(`\b3\*?\*? (\| )?(something was )?not judged`).MatchString(flat) {
+			t.Errorf("%s does not call exit code 3 \"not judged\"", name)
+		}
+		if strings.Contains(strings.ToLower(flat), "infrastructure") {
+			t.Errorf("%s says \"infrastructure\"", name)
+		}
 	}
 }

@@ -13,7 +13,7 @@ const (
 	exitPass  = 0 // everything passed
 	exitGate  = 1 // the gate failed: an assert or a regression
 	exitUsage = 2 // bad usage or an invalid suite
-	exitInfra = 3 // infrastructure: the server did not start, the target is unreachable
+	exitInfra = 3 // not judged: the server did not start, the target is unreachable, a run was invalid (probe, comment: the service could not be reached)
 )
 
 // codedError carries the exit code an error maps to.

@@ -26,7 +26,7 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 // turns what it collected into the suite's variables.
 func varFlag(fs *flag.FlagSet) *stringList {
 	var l stringList
-	fs.Var(&l, "var", "set the suite variable `NAME=VALUE` (repeatable; also LLMGATE_VAR_NAME in the environment)")
+	fs.Var(&l, "var", "set the suite variable `NAME=VALUE` (repeatable; a NAME the suite does not declare is an error; also LLMGATE_VAR_NAME in the environment)")
 	return &l
 }
 
@@ -112,7 +112,7 @@ type runFlags struct {
 // --log-dir to fs.
 func (f *runFlags) register(fs *flag.FlagSet, outHelp string) {
 	fs.StringVar(&f.out, "o", "results.json", outHelp)
-	fs.Var(&f.vars, "var", "set the suite variable `NAME=VALUE` (repeatable; also LLMGATE_VAR_NAME in the environment)")
+	fs.Var(&f.vars, "var", "set the suite variable `NAME=VALUE` (repeatable; a NAME the suite does not declare is an error; also LLMGATE_VAR_NAME in the environment)")
 	fs.Var(&f.abVars, "ab-var", abFlagHelp)
 	fs.Var(&f.only, "only", "run only the runs or scenarios called `NAME` (repeatable)")
 	fs.StringVar(&f.targetURL, "target", "", "send every run to the running server at `URL` instead of the suite's targets")

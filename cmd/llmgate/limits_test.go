@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -48,11 +50,24 @@ func TestConcurrencyBeyondFileLimit(t *testing.T) {
 	}
 }
 
-// TestValidateWarnsUnknownVar checks validate, like run, warns about a
-// --var that names no variable of the suite, and still passes.
-func TestValidateWarnsUnknownVar(t *testing.T) {
-	code, stdout, stderr := runCLI(t, "validate", "--var", "nosuch=1", "testdata/run/tiny.hcl")
-	if code != exitPass || !strings.Contains(stderr, "Value for undeclared variable") || !strings.Contains(stderr, "nosuch") {
-		t.Errorf("exit %d, want 0 with a warning\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+// TestUnknownVarIsUsageError checks validate, run and gate refuse a --var
+// that names no variable of the suite (a typo would run, and gate, the
+// default), exit 2 with the declared name it is a typo of, before anything
+// is started or written.
+func TestUnknownVarIsUsageError(t *testing.T) {
+	for _, cmd := range []string{"validate", "run", "gate"} {
+		out := filepath.Join(t.TempDir(), "r.json")
+		args := []string{cmd, "testdata/run/tiny.hcl", "--var", "ttft_limt=0"}
+		if cmd != "validate" {
+			args = append(args, "-o", out)
+		}
+		code, stdout, stderr := runCLI(t, args...)
+		flat := strings.Join(strings.Fields(stderr), " ") // the detail is wrapped
+		if code != exitUsage || !strings.Contains(flat, "Error: Value for undeclared variable") || !strings.Contains(flat, `Did you mean "ttft_limit"?`) {
+			t.Errorf("%s: exit %d, want 2 with the suggestion\nstdout:\n%s\nstderr:\n%s", cmd, code, stdout, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s wrote %s (%v) though the suite was refused", cmd, out, err)
+		}
 	}
 }

@@ -62,8 +62,8 @@ Compare results files with 'llmgate compare', or run a suite and compare it with
 its baseline in one step with 'llmgate gate'.
 
 Exit codes: 0 every assert held; 1 an assert failed; 2 bad usage or an
-invalid suite; 3 a server did not start, stopped responding or could not be
-reached, a run was invalid (its numbers cannot be trusted: the load
+invalid suite; 3 not judged: a server did not start, stopped responding or
+could not be reached, a run was invalid (its numbers cannot be trusted: the load
 generator fell behind its plan, or the server did not serve the workload
 asked, such as answers or prompts cut short; each run's reason is printed),
 or the run was interrupted.`,
