@@ -127,7 +127,7 @@ func regressionMessage(r *compare.Row) string {
 	}
 	u := r.Metric.Unit
 	fmt.Fprintf(&b, "%s went from %s to %s (%s, %s), %s the allowed %s",
-		r.Metric.Name, report.Value(r.Baseline, u), report.Value(r.Current, u), report.Change(r), r.Estimator, rel, report.Band(r.Tolerance, u))
+		r.Metric.Name, report.Value(r.Baseline, u), report.Value(report.Current(r), u), report.Change(r), r.Estimator, rel, report.Band(r.Tolerance, u))
 	if r.Tested() {
 		fmt.Fprintf(&b, " (%s)", report.Evidence(r))
 	}

@@ -246,7 +246,7 @@ func mdRow(r *compare.Row, alpha float64) string {
 	icon := map[compare.Verdict]string{compare.Regression: "❌ ", compare.Improvement: "🚀 ", compare.Inconclusive: "❔ ", compare.Invalid: "⚠️ "}[r.Verdict]
 	u := r.Metric.Unit
 	return "| " + untrusted.Markdown(r.Run) + " | " + untrusted.Markdown(r.Metric.Name) + rowMark(r) + " | " + estimatorCell(r) + " | " + valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u) +
-		" | " + valueCell(r.Current, r.CurrentLo, r.CurrentHi, u) +
+		" | " + currentCell(r) +
 		" | " + mdDelta(r, alpha) + " | " + Band(r.Tolerance, u) + " | " + icon + verdictCell(r) + " |"
 }
 

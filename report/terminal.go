@@ -26,7 +26,7 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 		}
 		u := r.Metric.Unit
 		t.add("  "+r.Metric.Name+rowMark(r), estimatorCell(r),
-			valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u), valueCell(r.Current, r.CurrentLo, r.CurrentHi, u),
+			valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u), currentCell(r),
 			deltaCell(r, alpha), Band(r.Tolerance, u), verdictCell(r))
 	}
 	var b strings.Builder

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
@@ -42,6 +43,29 @@ func spread(v, lo, hi float64) string {
 // valueCell is a side's value with the spread of its confidence interval.
 func valueCell(v, lo, hi float64, u results.Unit) string {
 	return strings.TrimSpace(Value(v, u) + " " + spread(v, lo, hi))
+}
+
+// Current is the current value a row's verdict rests on: the run's
+// estimate or, for a row decided over two runs (compare.Confirm), the mean
+// of both runs' estimates. Both runs are judged against the one baseline,
+// so the mean change that decided is this mean's change: the row reads
+// baseline → Current, Change and the three agree.
+func Current(r *compare.Row) float64 {
+	if r.Confirm == nil {
+		return r.Current
+	}
+	return (r.Current + r.Confirm.Current) / 2
+}
+
+// currentCell is the current value: with the spread of its interval for
+// one run, as the mean of both runs' values for a row decided over two
+// ("49.4ms (mean of 60.8ms, 38.1ms)").
+func currentCell(r *compare.Row) string {
+	u := r.Metric.Unit
+	if r.Confirm == nil {
+		return valueCell(r.Current, r.CurrentLo, r.CurrentHi, u)
+	}
+	return Value(Current(r), u) + " (mean of " + Value(r.Current, u) + ", " + Value(r.Confirm.Current, u) + ")"
 }
 
 // rawChange is the row's change as it reads on the values (+ = went up),
@@ -110,11 +134,15 @@ func Evidence(r *compare.Row) string {
 	if ci := Interval(r); ci != "" {
 		parts = append(parts, "CI "+ci)
 	}
-	p := fmtP(r.P)
 	if r.Test != compare.NoTest {
 		parts = append(parts, r.Test.String())
 	}
-	parts = append(parts, p, fmt.Sprintf("n=%d+%d", r.N1, r.N2))
+	if s := r.Confirm; s != nil && s.Tested() {
+		// over two runs: each run's test, as the verdict weighed both
+		parts = append(parts, fmtP(r.P)+" n="+strconv.Itoa(r.N1)+"+"+strconv.Itoa(r.N2)+" and "+fmtP(s.P)+" n="+strconv.Itoa(s.N1)+"+"+strconv.Itoa(s.N2))
+		return strings.Join(parts, " ")
+	}
+	parts = append(parts, fmtP(r.P), fmt.Sprintf("n=%d+%d", r.N1, r.N2))
 	return strings.Join(parts, " ")
 }
 
