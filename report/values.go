@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
@@ -116,34 +115,6 @@ func Interval(r *compare.Row) string {
 		lo, hi = -hi, -lo
 	}
 	return "[" + fmtChange(lo) + ", " + fmtChange(hi) + "]"
-}
-
-// Evidence says what the verdict rests on besides the change: the
-// change's 95% interval with the test that made it and the p-value, or
-// that there were no samples to test. "CI [+25.0%, +37.1%] maritz-jarrett
-// p<0.001 n=400+400". It is the one formatter of evidence: reports and
-// annotations use it.
-func Evidence(r *compare.Row) string {
-	if !r.Tested() {
-		return "no samples"
-	}
-	if b := r.Brackets; b != nil {
-		return "search brackets " + capacityBracket(b.Baseline, b.Vary) + " → " + capacityBracket(b.Current, b.Vary)
-	}
-	var parts []string
-	if ci := Interval(r); ci != "" {
-		parts = append(parts, "CI "+ci)
-	}
-	if r.Test != compare.NoTest {
-		parts = append(parts, r.Test.String())
-	}
-	if s := r.Confirm; s != nil && s.Tested() {
-		// over two runs: each run's test, as the verdict weighed both
-		parts = append(parts, fmtP(r.P)+" n="+strconv.Itoa(r.N1)+"+"+strconv.Itoa(r.N2)+" and "+fmtP(s.P)+" n="+strconv.Itoa(s.N1)+"+"+strconv.Itoa(s.N2))
-		return strings.Join(parts, " ")
-	}
-	parts = append(parts, fmtP(r.P), fmt.Sprintf("n=%d+%d", r.N1, r.N2))
-	return strings.Join(parts, " ")
 }
 
 // deltaCell is the change column: the measured change always, marked "~"
