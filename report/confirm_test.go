@@ -42,9 +42,16 @@ func TestConfirmedRowShowsWhatDecided(t *testing.T) {
 	}
 	u := r.Metric.Unit
 	cell := Value(cur, u) + " (mean of " + Value(r.Current, u) + ", " + Value(r.Confirm.Current, u) + ")"
-	var term strings.Builder
-	if err := Terminal(&term, c); err != nil {
+	var term, narrow strings.Builder
+	if err := Terminal(&term, c, TerminalOptions{Wide: true}); err != nil {
 		t.Fatal(err)
+	}
+	if err := Terminal(&narrow, c, TerminalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// the default table has room for the mean only, marked as one
+	if want := Value(cur, u) + " (mean)"; !strings.Contains(narrow.String(), want) || !strings.Contains(narrow.String(), "(2 runs)") {
+		t.Errorf("the default terminal table lacks %q and (2 runs):\n%s", want, narrow.String())
 	}
 	md := Markdown(c, MarkdownOptions{})
 	var html strings.Builder
