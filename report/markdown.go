@@ -191,7 +191,11 @@ func mdCapacity(m *mdBuilder, cur, base *results.File) {
 	m.line("**Capacity under SLO**")
 	m.line("")
 	for _, r := range runs {
-		m.line("- " + untrusted.Markdown(r.Name) + ": " + untrusted.Markdown(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + untrusted.Code(r.Capacity.SLO) + ")")
+		slo := untrusted.Code(r.Capacity.SLO)
+		if v := SLOValues(r.Capacity); v != "" {
+			slo += ", with " + untrusted.Markdown(v)
+		}
+		m.line("- " + untrusted.Markdown(r.Name) + ": " + untrusted.Markdown(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + slo + ")")
 	}
 	m.line("")
 }

@@ -10,26 +10,11 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// Value formats a metric value in its unit ("52.1ms", "1000/s", "0.950");
-// "-" when absent. It is the one formatter of metric values: terminal,
-// markdown, HTML and GitHub annotations all use it.
-func Value(v float64, u results.Unit) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	switch u {
-	case results.Milliseconds:
-		return fmtMs(v)
-	case results.PerSecond:
-		return fmtNum(v) + "/s"
-	case results.Percent:
-		return fmtNum(v) + "%"
-	case results.MiB, results.Watts:
-		return fmtNum(v) + " " + string(u)
-	default:
-		return fmtNum(v)
-	}
-}
+// Value formats a metric value in its unit ("52.1ms", "1000/s", "0.950",
+// "16" requests); "-" when absent. It is the one formatter of metric
+// values (results.Unit.Format): terminal, markdown, HTML and GitHub
+// annotations all use it.
+func Value(v float64, u results.Unit) string { return u.Format(v) }
 
 // spread is "± 4%" from a row's confidence interval, or "" when unknown.
 func spread(v, lo, hi float64) string {
