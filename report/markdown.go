@@ -70,6 +70,10 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 		m.line("")
 	}
+	if c.Baseline == nil && c.Current != nil { // nothing to compare: the run's own numbers and asserts
+		mdRuns(m, c.Current)
+		mdAsserts(m, c.Current)
+	}
 	mdCapacity(m, c.Current, c.Baseline)
 	mdSlices(m, c.Current)
 	var changed []*compare.Row
@@ -131,17 +135,27 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		mdKnees(m, c.Current)
 		mdHints(m, c)
 	}
-	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, "+gpusAnd(c.Current)+"environment and warnings</summary>", "")
-	m.line(mdHeader)
-	m.line(mdAlign)
-	for i := range c.Rows {
-		m.line(mdRow(&c.Rows[i], alpha))
+	summary := "All " + strconv.Itoa(len(c.Rows)) + " metrics, " + gpusAnd(c.Current) + "environment and warnings"
+	if len(c.Rows) == 0 {
+		summary = gpusAnd(c.Current) + "environment and warnings"
+		summary = strings.ToUpper(summary[:1]) + summary[1:]
 	}
-	m.line("")
+	opened := m.block("<details><summary>"+summary+"</summary>", "")
+	if len(c.Rows) > 0 {
+		m.line(mdHeader)
+		m.line(mdAlign)
+		for i := range c.Rows {
+			m.line(mdRow(&c.Rows[i], alpha))
+		}
+		m.line("")
+	}
 	if c.Current != nil {
 		mdGPUs(m, c.Current)
 	}
-	if !differs {
+	switch {
+	case c.Baseline == nil && c.Current != nil:
+		mdCurrentEnv(m, c.Current)
+	case !differs:
 		mdEnv(m, c.Environment, false)
 	}
 	if len(c.Warnings) > 0 {

@@ -202,3 +202,30 @@ func TestChangeAlwaysShown(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownNoBaseline checks the markdown of a gate without a baseline
+// (--baseline none, a project's first pull requests) shows the runs'
+// numbers and every assert with the values it saw, where it once said "All
+// 0 metrics" over empty tables.
+func TestMarkdownNoBaseline(t *testing.T) {
+	_, cur, _ := fixture()
+	cur.Runs[0].Asserts[0].Values = map[string]float64{"ttft.p95": 181.5}
+	cur.Runs[1].Asserts = []results.AssertResult{{Name: "fast_enough", Passed: true, Condition: "ttft.p95 < var.ttft_ms",
+		Values: map[string]float64{"ttft.p95": 124, "var.ttft_ms": 500}, Units: map[string]results.Unit{"var.ttft_ms": results.Milliseconds}}}
+	c := compare.Compare(nil, cur, compare.DefaultConfig())
+	md := Markdown(c, MarkdownOptions{Title: "first"})
+	checkGolden(t, "markdown_nobaseline.md", md)
+	for _, want := range []string{"**Runs**", "| chat | ok | 400 | 0 |", "**Asserts**",
+		"| chat | `ttft_interactive` | `ttft.p95 < 150` | ❌ failed | ttft.p95 = 182ms |",
+		"| sweep\\[concurrency=1\\] | `fast_enough` | `ttft.p95 < var.ttft_ms` | ✅ passed | ttft.p95 = 124ms, var.ttft_ms = 500ms |",
+		"| model | `meta-llama/Llama-3.1-8B-Instruct` |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown without a baseline lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"All 0 metrics", "| run | metric | estimator |", "| environment | baseline | current |"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("markdown without a baseline holds %q", bad)
+		}
+	}
+}
