@@ -35,6 +35,9 @@ const (
 type Evidence struct {
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
+	// Unit is the value's unit when Name is not a metric's (a metric's
+	// is the metric's): Count for requests and users.
+	Unit results.Unit `json:"unit,omitempty"`
 }
 
 // Hint is one trap that fired for a run (or a sweep's runs).
@@ -85,12 +88,12 @@ func Run(r *results.Run) []Hint {
 		if m.KVCacheUsageMax >= KVFull && m.Preemptions > 0 {
 			add(MemoryBound, "the KV cache filled up and the scheduler preempted sequences: memory-bound",
 				"run fewer sequences (--max-num-seqs), give the KV cache more memory (--gpu-memory-utilization), use --kv-cache-dtype fp8, or enable prefix caching",
-				Evidence{"server.kv_cache_usage.max", m.KVCacheUsageMax}, Evidence{"server.preemptions", m.Preemptions})
+				Evidence{Name: "server.kv_cache_usage.max", Value: m.KVCacheUsageMax}, Evidence{Name: "server.preemptions", Value: m.Preemptions})
 		}
 		if r.Load != nil && r.Load.Workload == "prefix" && m.PrefixCacheHitRate < ColdHitRate {
 			add(ColdPrefixCache, "a prefix workload barely hit the prefix cache: caching is off, or its entries were evicted",
 				"check --enable-prefix-caching, and whether the KV cache is large enough to keep the shared prefixes",
-				Evidence{"server.prefix_cache_hit_rate", m.PrefixCacheHitRate})
+				Evidence{Name: "server.prefix_cache_hit_rate", Value: m.PrefixCacheHitRate})
 		}
 		if q := queueBound(r); q != nil {
 			add(QueueBound, "requests were waiting in the server's queue through the whole run: queue-bound",
@@ -100,33 +103,33 @@ func Run(r *results.Run) []Hint {
 	if s.TTFT.N >= MinRequestsForTail && s.TTFT.Mean > 0 && s.TTFT.P99 > TailRatio*s.TTFT.Mean && s.TTFT.P99-s.TTFT.Mean >= MinTailMs {
 		add(TTFTTail, "TTFT p99 is more than 3× its mean: requests queue, or prefill interferes with decode",
 			"look at chunked prefill and the batched-token budget (--max-num-batched-tokens), and at the server's waiting queue",
-			Evidence{"ttft.p99", s.TTFT.P99}, Evidence{"ttft.mean", s.TTFT.Mean})
+			Evidence{Name: "ttft.p99", Value: s.TTFT.P99}, Evidence{Name: "ttft.mean", Value: s.TTFT.Mean})
 	}
 	if st := s.Structured; st != nil && st.ValidRate < 1 {
 		add(InvalidOutput, "some structured outputs did not follow the schema",
 			"check the guided-decoding backend and the schema; look at the failing answers in the results",
-			Evidence{"structured.valid_rate", st.ValidRate})
+			Evidence{Name: "structured.valid_rate", Value: st.ValidRate})
 	}
 	stale, longestIdle := staleLosses(r)
 	if stale > 0 {
 		add(StaleConnection, "requests were lost before any answer on connections that had sat idle: the server closes idle keep-alive connections (vLLM after VLLM_HTTP_TIMEOUT_KEEP_ALIVE, 5 s by default) and the client wrote on one it was closing; the client's connection reuse, not a server failure",
 			"set idle_timeout in the load block below the server's keep-alive timeout (half of it is safe), or raise the server's timeout",
-			Evidence{"requests lost on idle connections", float64(stale)}, Evidence{"longest idle before a loss, s", longestIdle})
+			Evidence{Name: "requests lost on idle connections", Value: float64(stale), Unit: results.Count}, Evidence{Name: "longest idle before a loss, s", Value: longestIdle})
 	}
 	if s.ErrorRate > 0 && (stale == 0 || s.Requests.Failed > stale) { // failures other than stale connections
-		ev := []Evidence{{"error_rate", s.ErrorRate}, {"requests.failed", float64(s.Requests.Failed)}}
+		ev := []Evidence{{Name: "error_rate", Value: s.ErrorRate}, {Name: "requests.failed", Value: float64(s.Requests.Failed)}}
 		what, next := "requests failed, spread over the run", "read the first errors in the results and the server log"
 		if share, ok := burst(r); ok && share >= BurstShare {
 			what = "requests failed in a burst: most failures fell within a fifth of the run"
 			next = "look for a stall, restart or overload at that time in the server log"
-			ev = append(ev, Evidence{"share of failures in one fifth of the run", share})
+			ev = append(ev, Evidence{Name: "share of failures in one fifth of the run", Value: share})
 		}
 		add(Errors, what, next, ev...)
 	}
 	if s.Client.ScheduleLagP99 > LagMs {
 		add(ClientLag, "the load generator itself fell behind its schedule, so latencies include its own delay",
 			"give llmgate more CPU, or run it on another machine than the server",
-			Evidence{"client.schedule_lag.p99", s.Client.ScheduleLagP99})
+			Evidence{Name: "client.schedule_lag.p99", Value: s.Client.ScheduleLagP99})
 	}
 	return hints
 }
@@ -154,7 +157,7 @@ func queueBound(r *results.Run) []Evidence {
 	if share < QueueShare {
 		return nil
 	}
-	return []Evidence{{"share of scrapes with requests waiting", share}, {"server.requests_waiting.max", most}}
+	return []Evidence{{Name: "share of scrapes with requests waiting", Value: share}, {Name: "server.requests_waiting.max", Value: most}}
 }
 
 // staleLosses counts the failures of requests lost before any answer on
@@ -246,7 +249,7 @@ func Sweep(runs []*results.Run) []Hint {
 			hints = append(hints, Hint{Kind: Saturated, Run: b.run.Name,
 				What:     "throughput stayed flat while concurrency grew: the server is saturated, past the knee",
 				Next:     "serve at or below the knee's concurrency; more users only wait longer",
-				Evidence: []Evidence{{"concurrency", a.c}, {"throughput.output_tokens", ta}, {"concurrency", b.c}, {"throughput.output_tokens", tb}}})
+				Evidence: []Evidence{{Name: "concurrency", Value: a.c, Unit: results.Count}, {Name: "throughput.output_tokens", Value: ta}, {Name: "concurrency", Value: b.c, Unit: results.Count}, {Name: "throughput.output_tokens", Value: tb}}})
 		}
 		pa, pb := a.run.Summary.TPOT.P50, b.run.Summary.TPOT.P50
 		if !steep && pa > 0 && pb > SteepTPOT*pa {
@@ -254,7 +257,7 @@ func Sweep(runs []*results.Run) []Hint {
 			hints = append(hints, Hint{Kind: TPOTGrowth, Run: b.run.Name,
 				What:     "TPOT grew steeply with the batch: decode is memory-bandwidth or compute bound at this batch size",
 				Next:     "cap the batch (--max-num-seqs) where TPOT still meets the SLO, or look at the attention backend and CUDA graphs",
-				Evidence: []Evidence{{"concurrency", a.c}, {"tpot.p50", pa}, {"concurrency", b.c}, {"tpot.p50", pb}}})
+				Evidence: []Evidence{{Name: "concurrency", Value: a.c, Unit: results.Count}, {Name: "tpot.p50", Value: pa}, {Name: "concurrency", Value: b.c, Unit: results.Count}, {Name: "tpot.p50", Value: pb}}})
 		}
 	}
 	return hints

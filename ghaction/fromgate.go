@@ -127,7 +127,7 @@ func regressionMessage(r *compare.Row) string {
 	}
 	u := r.Metric.Unit
 	fmt.Fprintf(&b, "%s went from %s to %s (%s, %s), %s the allowed %s",
-		r.Metric.Name, report.Value(r.Baseline, u), report.Value(r.Current, u), report.Change(r), r.Estimator, rel, report.Band(r.Tolerance, u))
+		r.Metric.Name, report.Value(r.Baseline, u), report.Value(report.Current(r), u), report.Change(r), r.Estimator, rel, report.Band(r.Tolerance, u))
 	if r.Tested() {
 		fmt.Fprintf(&b, " (%s)", report.Evidence(r))
 	}
@@ -139,7 +139,8 @@ func regressionMessage(r *compare.Row) string {
 }
 
 // AssertText is a failed assert's message followed by the values it saw,
-// e.g. "P95 TTFT must stay under 500 ms (ttft.p95 = 612.4)".
+// in their units (results.FormatValue), e.g. "P95 TTFT must stay under
+// 500 ms (ttft.p95 = 612ms)".
 func AssertText(a results.AssertResult) string {
 	msg := a.Message.Line() // the suite's words: an annotation is one line
 	if msg == "" {
@@ -150,7 +151,7 @@ func AssertText(a results.AssertResult) string {
 		if strings.Contains(msg, name+" = ") {
 			continue // the message already says it
 		}
-		vals = append(vals, fmt.Sprintf("%s = %.4g", name, a.Values[name]))
+		vals = append(vals, name+" = "+results.FormatValue(name, a.Values[name], a.Units))
 	}
 	if len(vals) > 0 {
 		msg += " (" + strings.Join(vals, ", ") + ")"

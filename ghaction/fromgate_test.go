@@ -76,7 +76,7 @@ func TestGateAnnotations(t *testing.T) {
 	if got := worst[2].Message; !strings.Contains(got, "(+25.0%, harrell-davis)") || !strings.Contains(got, "past the allowed 10%") || !strings.Contains(got, "(CI [+15.0%, +35.0%] maritz-jarrett p=0.001 n=200+200)") || !strings.Contains(got, "past twice the band") {
 		t.Errorf("relative-band message = %q", got)
 	}
-	if got := worst[3].Message; got != "P95 TTFT must stay under 500 ms (ttft.p95 = 612.4)" {
+	if got := worst[3].Message; got != "P95 TTFT must stay under 500 ms (ttft.p95 = 612ms)" { // in its unit
 		t.Errorf("assert message = %q", got)
 	}
 	if got := worst[4].Message; got != "e2el.p99 went from 1000ms to 1180ms (+18.0%, summary), against the allowed +200ms (mann-whitney p=0.200 n=200+200): near the band within run-to-run drift." {

@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,12 +42,33 @@ func capacityAnswer(c *results.Capacity) string {
 	return capacityLoad(c.Answer, c.Vary)
 }
 
+// SLOValues are the values a capacity SLO names, in their units:
+// "var.ttft_ms = 500ms, var.tpot_ms = 50.0ms"; "" when it names none.
+// The names are a results file's: made safe.
+func SLOValues(c *results.Capacity) string {
+	parts := make([]string, 0, len(c.Values))
+	for _, name := range slices.Sorted(maps.Keys(c.Values)) {
+		parts = append(parts, untrusted.Line(name)+" = "+results.FormatValue(name, c.Values[name], c.Units))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sloText is a capacity search's SLO with the values it names: "ttft.p95
+// < var.ttft_ms, with var.ttft_ms = 500ms".
+func sloText(c *results.Capacity) string {
+	s := untrusted.Line(c.SLO) // the suite's source text, from a results file
+	if v := SLOValues(c); v != "" {
+		s += ", with " + v
+	}
+	return s
+}
+
 // CapacityLine reads a capacity search's result: "max users under SLO
-// (ttft.p95 < 500): 48, fails at 52; 9 probes, 1210 requests".
+// (ttft.p95 < var.ttft_ms, with var.ttft_ms = 500ms): 48, fails at 52; 9
+// probes, 1210 requests".
 func CapacityLine(c *results.Capacity) string {
 	var b strings.Builder
-	// the SLO is the suite's source text, from a results file: made safe
-	fmt.Fprintf(&b, "%s (%s): %s", capacityLabel(c.Vary), untrusted.Line(c.SLO), capacityAnswer(c))
+	fmt.Fprintf(&b, "%s (%s): %s", capacityLabel(c.Vary), sloText(c), capacityAnswer(c))
 	if c.Answer > 0 && c.FailedAt > 0 {
 		fmt.Fprintf(&b, ", fails at %s", capacityLoad(c.FailedAt, c.Vary))
 	}

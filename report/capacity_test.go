@@ -22,6 +22,13 @@ func TestCapacityWording(t *testing.T) {
 		{CapacityLine(users(8, 10)), "max users under SLO (ttft.p95 < 40): 8, fails at 10; 2 probes, 80 requests, 1 stopped early"},
 		{CapacityChange(rate, rate), "max rate under SLO: 18.0/s → 18.0/s"},
 		{CapacityLine(rate), "max rate under SLO (ttft.p95 < 200): 18.0/s, fails at 19.5/s; 0 probes, 0 requests"},
+		// an SLO of the suite's variables says what they were, in the units
+		// of the metrics they bound
+		{CapacityLine(&results.Capacity{Vary: results.VaryConcurrency, Min: 2, Max: 64, Answer: 8, FailedAt: 9,
+			SLO:    "ttft.p95 < var.ttft_ms && tpot.p95 < var.tpot_ms && error_rate < var.errors",
+			Values: map[string]float64{"var.ttft_ms": 500, "var.tpot_ms": 50, "var.errors": 0.01},
+			Units:  map[string]results.Unit{"var.ttft_ms": results.Milliseconds, "var.tpot_ms": results.Milliseconds, "var.errors": results.Ratio}}),
+			"max users under SLO (ttft.p95 < var.ttft_ms && tpot.p95 < var.tpot_ms && error_rate < var.errors, with var.errors = 0.010, var.tpot_ms = 50.0ms, var.ttft_ms = 500ms): 8, fails at 9; 0 probes, 0 requests"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got  %q\nwant %q", tc.got, tc.want)

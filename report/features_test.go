@@ -77,7 +77,7 @@ func TestImportedBaselineMarked(t *testing.T) {
 	}
 	c := compare.Compare(base, cur, compare.DefaultConfig())
 	var term bytes.Buffer
-	if err := Terminal(&term, c); err != nil {
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	md := Markdown(c, MarkdownOptions{})

@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
@@ -12,23 +10,17 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// evidenceValue formats one value of a hint's evidence in its metric's
-// unit when it is a metric, as a plain number otherwise.
-func evidenceValue(name string, v float64) string {
-	if m, ok := results.LookupMetric(name); ok {
-		if m.Unit == results.Count && v == math.Trunc(v) {
-			return strconv.FormatFloat(v, 'f', 0, 64) // a count of requests or preemptions
-		}
-		return Value(v, m.Unit)
-	}
-	return fmtNum(v)
+// evidenceValue formats one value of a hint's evidence in its unit: a
+// metric's, or the one the hint gives it ("16" users).
+func evidenceValue(e diagnose.Evidence) string {
+	return results.FormatValue(e.Name, e.Value, map[string]results.Unit{e.Name: e.Unit})
 }
 
 // HintLine reads one hint: "run: what (name = value, ...); next: step".
 func HintLine(h diagnose.Hint) string {
 	ev := make([]string, len(h.Evidence))
 	for i, e := range h.Evidence {
-		ev[i] = e.Name + " = " + evidenceValue(e.Name, e.Value)
+		ev[i] = e.Name + " = " + evidenceValue(e)
 	}
 	return fmt.Sprintf("%s: %s (%s); next: %s", h.Run, h.What, strings.Join(ev, ", "), h.Next)
 }
@@ -42,7 +34,7 @@ func HintLink(regressed []string, changes []diagnose.Change) string {
 	}
 	parts := make([]string, len(changes))
 	for i, c := range changes {
-		parts[i] = c.Name + " " + evidenceValue(c.Name, c.Base) + " → " + evidenceValue(c.Name, c.Cur)
+		parts[i] = c.Name + " " + results.FormatValue(c.Name, c.Base, nil) + " → " + results.FormatValue(c.Name, c.Cur, nil)
 	}
 	verb := "regressed"
 	return strings.Join(regressed, ", ") + " " + verb + "; " + strings.Join(parts, ", ")

@@ -32,3 +32,16 @@ func TestHTMLServerSeries(t *testing.T) {
 		t.Error("no server time-series chart for a run with a series")
 	}
 }
+
+// TestHintValuesInUnits checks a hint's evidence reads in its units: a
+// sweep's users as the whole number they are (it read "concurrency =
+// 16.0"), a metric's in the metric's unit.
+func TestHintValuesInUnits(t *testing.T) {
+	h := diagnose.Hint{Run: "sweep[concurrency=16]", What: "throughput stopped growing", Next: "look at the KV cache",
+		Evidence: []diagnose.Evidence{{Name: "concurrency", Value: 8, Unit: results.Count}, {Name: "throughput.output_tokens", Value: 6672.4},
+			{Name: "concurrency", Value: 16, Unit: results.Count}, {Name: "tpot.p50", Value: 12.34}, {Name: "server.preemptions", Value: 19}}}
+	want := "sweep[concurrency=16]: throughput stopped growing (concurrency = 8, throughput.output_tokens = 6672/s, concurrency = 16, tpot.p50 = 12.3ms, server.preemptions = 19); next: look at the KV cache"
+	if got := HintLine(h); got != want {
+		t.Errorf("HintLine =\n%q, want\n%q", got, want)
+	}
+}

@@ -54,7 +54,7 @@ func TestSinksEscapeOutsideText(t *testing.T) {
 		t.Fatalf("the outside text is not in the markdown at all:\n%s", md)
 	}
 	var term strings.Builder
-	if err := Terminal(&term, c); err != nil {
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := RunTable(&term, cur); err != nil {

@@ -50,7 +50,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 			r := &c.Rows[i]
 			d.Rows = append(d.Rows, htmlRow{Run: r.Run, Metric: r.Metric.Name + rowMark(r), Estimator: estimatorCell(r), Verdict: string(r.Verdict),
 				Baseline: valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, r.Metric.Unit),
-				Current:  valueCell(r.Current, r.CurrentLo, r.CurrentHi, r.Metric.Unit),
+				Current:  currentCell(r),
 				Delta:    deltaCell(r, alpha), Band: Band(r.Tolerance, r.Metric.Unit), Reason: verdictCell(r) + ": " + r.Reason.Line()})
 		}
 		d.EnvFields = c.Environment

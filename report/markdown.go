@@ -70,6 +70,10 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 		m.line("")
 	}
+	if c.Baseline == nil && c.Current != nil { // nothing to compare: the run's own numbers and asserts
+		mdRuns(m, c.Current)
+		mdAsserts(m, c.Current)
+	}
 	mdCapacity(m, c.Current, c.Baseline)
 	mdSlices(m, c.Current)
 	var changed []*compare.Row
@@ -131,17 +135,27 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		mdKnees(m, c.Current)
 		mdHints(m, c)
 	}
-	opened := m.block("<details><summary>All "+strconv.Itoa(len(c.Rows))+" metrics, "+gpusAnd(c.Current)+"environment and warnings</summary>", "")
-	m.line(mdHeader)
-	m.line(mdAlign)
-	for i := range c.Rows {
-		m.line(mdRow(&c.Rows[i], alpha))
+	summary := "All " + strconv.Itoa(len(c.Rows)) + " metrics, " + gpusAnd(c.Current) + "environment and warnings"
+	if len(c.Rows) == 0 {
+		summary = gpusAnd(c.Current) + "environment and warnings"
+		summary = strings.ToUpper(summary[:1]) + summary[1:]
 	}
-	m.line("")
+	opened := m.block("<details><summary>"+summary+"</summary>", "")
+	if len(c.Rows) > 0 {
+		m.line(mdHeader)
+		m.line(mdAlign)
+		for i := range c.Rows {
+			m.line(mdRow(&c.Rows[i], alpha))
+		}
+		m.line("")
+	}
 	if c.Current != nil {
 		mdGPUs(m, c.Current)
 	}
-	if !differs {
+	switch {
+	case c.Baseline == nil && c.Current != nil:
+		mdCurrentEnv(m, c.Current)
+	case !differs:
 		mdEnv(m, c.Environment, false)
 	}
 	if len(c.Warnings) > 0 {
@@ -191,7 +205,11 @@ func mdCapacity(m *mdBuilder, cur, base *results.File) {
 	m.line("**Capacity under SLO**")
 	m.line("")
 	for _, r := range runs {
-		m.line("- " + untrusted.Markdown(r.Name) + ": " + untrusted.Markdown(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + untrusted.Code(r.Capacity.SLO) + ")")
+		slo := untrusted.Code(r.Capacity.SLO)
+		if v := SLOValues(r.Capacity); v != "" {
+			slo += ", with " + untrusted.Markdown(v)
+		}
+		m.line("- " + untrusted.Markdown(r.Name) + ": " + untrusted.Markdown(CapacityChange(baseCap[r.Name], r.Capacity)) + " (" + slo + ")")
 	}
 	m.line("")
 }
@@ -246,7 +264,7 @@ func mdRow(r *compare.Row, alpha float64) string {
 	icon := map[compare.Verdict]string{compare.Regression: "❌ ", compare.Improvement: "🚀 ", compare.Inconclusive: "❔ ", compare.Invalid: "⚠️ "}[r.Verdict]
 	u := r.Metric.Unit
 	return "| " + untrusted.Markdown(r.Run) + " | " + untrusted.Markdown(r.Metric.Name) + rowMark(r) + " | " + estimatorCell(r) + " | " + valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u) +
-		" | " + valueCell(r.Current, r.CurrentLo, r.CurrentHi, u) +
+		" | " + currentCell(r) +
 		" | " + mdDelta(r, alpha) + " | " + Band(r.Tolerance, u) + " | " + icon + verdictCell(r) + " |"
 }
 

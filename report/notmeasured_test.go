@@ -21,7 +21,7 @@ func TestNotMeasuredRows(t *testing.T) {
 	base, cur := file(1), file(2)
 	c := compare.Compare(base, cur, compare.Config{Tolerances: []compare.Tolerance{{Metric: "itl.p99", Relative: true, Amount: 0.1}}})
 	var term, html strings.Builder
-	if err := Terminal(&term, c); err != nil {
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := HTML(&html, cur, base, c); err != nil {

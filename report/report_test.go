@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/compare/comparetest"
@@ -12,13 +13,48 @@ import (
 
 func TestTerminal(t *testing.T) {
 	_, _, c := fixture()
-	var b strings.Builder
-	if err := Terminal(&b, c); err != nil {
-		t.Fatal(err)
+	for _, tt := range []struct {
+		golden string
+		opts   TerminalOptions
+	}{{"terminal.txt", TerminalOptions{}}, {"terminal_wide.txt", TerminalOptions{Wide: true}}} {
+		var b strings.Builder
+		if err := Terminal(&b, c, tt.opts); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, tt.golden, b.String())
+		if !strings.Contains(b.String(), "❌") || !strings.Contains(b.String(), "regression") {
+			t.Errorf("%s: terminal output does not show the regression:\n%s", tt.golden, b.String())
+		}
 	}
-	checkGolden(t, "terminal.txt", b.String())
-	if !strings.Contains(b.String(), "❌") || !strings.Contains(b.String(), "regression") {
-		t.Errorf("terminal output does not show the regression:\n%s", b.String())
+}
+
+// TestTerminalFits checks no line of the default comparison table is wider
+// than MaxTerminalWidth columns for the golden inputs (it was about 170),
+// while --wide keeps every row's evidence.
+func TestTerminalFits(t *testing.T) {
+	for name, fix := range map[string]func() (base, cur *results.File, c *compare.Comparison){"report": fixture, "report-gpu": gpuFixture} {
+		_, _, c := fix()
+		var b, wide strings.Builder
+		if err := Terminal(&b, c, TerminalOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		table, _, _ := strings.Cut(b.String(), "\n\n") // the table ends at the first blank line
+		if n := strings.Count(table, "\n"); n < len(c.Rows) {
+			t.Fatalf("%s: the table has %d lines for %d rows:\n%s", name, n, len(c.Rows), table)
+		}
+		for _, l := range strings.Split(table, "\n") {
+			if w := utf8.RuneCountInString(l); w > MaxTerminalWidth {
+				t.Errorf("%s: a line of the default table is %d columns wide, over %d:\n%s", name, w, MaxTerminalWidth, l)
+			}
+		}
+		if err := Terminal(&wide, c, TerminalOptions{Wide: true}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.Rows {
+			if r := &c.Rows[i]; r.Tested() && !strings.Contains(wide.String(), Evidence(r)) {
+				t.Errorf("%s: the wide table lacks the evidence of %s %s: %s", name, r.Run, r.Metric.Name, Evidence(r))
+			}
+		}
 	}
 }
 
@@ -105,7 +141,7 @@ func TestNoBaseline(t *testing.T) {
 	}
 	md := Markdown(c, MarkdownOptions{Title: "first"})
 	var term strings.Builder
-	if err := Terminal(&term, c); err != nil {
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md, "terminal": term.String()} {
@@ -133,7 +169,7 @@ func TestNotJudgedExplained(t *testing.T) {
 	bad.Seed, bad.Status = 2, results.StatusInvalid
 	c := compare.Compare(comparetest.File(env, spec), comparetest.File(env, bad), compare.DefaultConfig())
 	var term strings.Builder
-	if err := Terminal(&term, c); err != nil {
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	md := Markdown(c, MarkdownOptions{})
@@ -154,15 +190,42 @@ func TestChangeAlwaysShown(t *testing.T) {
 		P: 0.577, N1: 40, N2: 40, Estimator: compare.HarrellDavisEstimator, Verdict: compare.Inconclusive, Rerun: true}
 	c := &compare.Comparison{Baseline: &results.File{}, Current: &results.File{}, Rows: []compare.Row{r}}
 	var term strings.Builder
-	if err := Terminal(&term, c); err != nil {
+	if err := Terminal(&term, c, TerminalOptions{Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	md := Markdown(c, MarkdownOptions{})
-	for name, out := range map[string]string{"terminal": term.String(), "markdown": md} {
+	for name, out := range map[string]string{"terminal --wide": term.String(), "markdown": md} {
 		for _, want := range []string{"+356.5% ~", "CI [-50.0%, +760.0%] maritz-jarrett p=0.577 n=40+40", "harrell-davis", "69.0ms", "315ms"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q:\n%s", name, want, out)
 			}
+		}
+	}
+}
+
+// TestMarkdownNoBaseline checks the markdown of a gate without a baseline
+// (--baseline none, a project's first pull requests) shows the runs'
+// numbers and every assert with the values it saw, where it once said "All
+// 0 metrics" over empty tables.
+func TestMarkdownNoBaseline(t *testing.T) {
+	_, cur, _ := fixture()
+	cur.Runs[0].Asserts[0].Values = map[string]float64{"ttft.p95": 181.5}
+	cur.Runs[1].Asserts = []results.AssertResult{{Name: "fast_enough", Passed: true, Condition: "ttft.p95 < var.ttft_ms",
+		Values: map[string]float64{"ttft.p95": 124, "var.ttft_ms": 500}, Units: map[string]results.Unit{"var.ttft_ms": results.Milliseconds}}}
+	c := compare.Compare(nil, cur, compare.DefaultConfig())
+	md := Markdown(c, MarkdownOptions{Title: "first"})
+	checkGolden(t, "markdown_nobaseline.md", md)
+	for _, want := range []string{"**Runs**", "| chat | ok | 400 | 0 |", "**Asserts**",
+		"| chat | `ttft_interactive` | `ttft.p95 < 150` | ❌ failed | ttft.p95 = 182ms |",
+		"| sweep\\[concurrency=1\\] | `fast_enough` | `ttft.p95 < var.ttft_ms` | ✅ passed | ttft.p95 = 124ms, var.ttft_ms = 500ms |",
+		"| model | `meta-llama/Llama-3.1-8B-Instruct` |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown without a baseline lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"All 0 metrics", "| run | metric | estimator |", "| environment | baseline | current |"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("markdown without a baseline holds %q", bad)
 		}
 	}
 }

@@ -19,13 +19,35 @@ import (
 // Runs that were not measured (status failed) show "-" for their numbers.
 func RunTable(w io.Writer, f *results.File) error {
 	t := &table{left: map[int]bool{1: true}}
+	head, rows := runTable(f)
+	t.add(head...)
+	for _, row := range rows {
+		t.add(row...)
+	}
+	if err := t.write(w); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, r := range capacityRuns(f) {
+		fmt.Fprintf(&b, "\n%s: %s\n%s", untrusted.Line(r.Name), CapacityLine(r.Capacity), ProbeTable(r.Capacity))
+	}
+	writeSlices(&b, f)
+	writeGPUFailures(&b, f)
+	writeKnees(&b, f)
+	writeHints(&b, f)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// runTable is the run table's heads and one row of cells per run of f,
+// for the terminal, markdown and HTML to lay out.
+func runTable(f *results.File) (head []string, rows [][]string) {
 	gpus := hasGPUFigures(f)
-	head := []string{"run", "status", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p95", "TPOT p50", "E2EL p95",
+	head = []string{"run", "status", "ok", "failed", "req/s", "out tok/s", "TTFT p50", "TTFT p95", "TPOT p50", "E2EL p95",
 		"KV max", "waiting", "running", "preempt", "hit rate"}
 	if gpus {
 		head = append(head, gpuHeads...)
 	}
-	t.add(append(head, "asserts")...)
 	for i := range f.Runs {
 		r := &f.Runs[i]
 		s := &r.Summary
@@ -42,21 +64,9 @@ func RunTable(w io.Writer, f *results.File) error {
 				row = append(row, gpuCells(s.GPU)...)
 			}
 		}
-		t.add(append(row, assertCell(r.Asserts))...)
+		rows = append(rows, append(row, assertCell(r.Asserts)))
 	}
-	if err := t.write(w); err != nil {
-		return err
-	}
-	var b strings.Builder
-	for _, r := range capacityRuns(f) {
-		fmt.Fprintf(&b, "\n%s: %s\n%s", untrusted.Line(r.Name), CapacityLine(r.Capacity), ProbeTable(r.Capacity))
-	}
-	writeSlices(&b, f)
-	writeGPUFailures(&b, f)
-	writeKnees(&b, f)
-	writeHints(&b, f)
-	_, err := io.WriteString(w, b.String())
-	return err
+	return append(head, "asserts"), rows
 }
 
 // okCell is the completed requests, with how many of them were empty

@@ -16,6 +16,18 @@ import (
 type table struct {
 	rows [][]string
 	left map[int]bool
+	// spans marks the rows written as one line across the columns (a
+	// run's name over its metrics), which widen no column.
+	spans map[int]bool
+}
+
+// span adds a row of one cell written as it is, across the columns.
+func (t *table) span(cell string) {
+	if t.spans == nil {
+		t.spans = map[int]bool{}
+	}
+	t.spans[len(t.rows)] = true
+	t.add(cell)
 }
 
 func (t *table) add(cells ...string) {
@@ -29,7 +41,10 @@ func (t *table) add(cells ...string) {
 // write pads every cell to its column's width, separating columns by two spaces.
 func (t *table) write(w io.Writer) error {
 	var widths []int
-	for _, r := range t.rows {
+	for k, r := range t.rows {
+		if t.spans[k] {
+			continue
+		}
 		for i, c := range r {
 			if i >= len(widths) {
 				widths = append(widths, 0)
@@ -38,7 +53,11 @@ func (t *table) write(w io.Writer) error {
 		}
 	}
 	var b strings.Builder
-	for _, r := range t.rows {
+	for k, r := range t.rows {
+		if t.spans[k] {
+			b.WriteString(strings.TrimRight(r[0], " ") + "\n")
+			continue
+		}
 		var line strings.Builder
 		for i, c := range r {
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))

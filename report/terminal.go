@@ -9,25 +9,49 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
+// TerminalOptions tune Terminal.
+type TerminalOptions struct {
+	// Wide adds each row's estimator, the spread of both values and the
+	// evidence (test, p-value, sample sizes, interval): about 170 columns
+	// where the default table fits in MaxTerminalWidth.
+	Wide bool
+}
+
+// MaxTerminalWidth is the widest line of the default comparison table for
+// run and metric names of usual length: it fits a terminal of 100 columns.
+const MaxTerminalWidth = 100
+
 // Terminal writes a benchstat-like comparison: per run and metric the
-// baseline and current values with their spread, the change with its
-// p-value ("~" when not significant) and the verdict; then failed asserts,
-// environment differences, warnings and a one-line summary.
-func Terminal(w io.Writer, c *compare.Comparison) error {
+// baseline and current values, the change ("~" when its test found it not
+// significant), the band and the verdict, within MaxTerminalWidth columns;
+// opts.Wide adds the estimator, spreads and evidence of each row. Then
+// the reasons of rows not measured, failed asserts, environment
+// differences, warnings and a one-line summary.
+func Terminal(w io.Writer, c *compare.Comparison, opts TerminalOptions) error {
 	alpha := alphaOf(c)
-	t := &table{left: map[int]bool{1: true, 6: true}}
-	t.add("run / metric", "estimator", "baseline", "current", "change", "band", "verdict")
+	var t *table
+	if opts.Wide {
+		t = &table{left: map[int]bool{1: true, 6: true}}
+		t.add("run / metric", "estimator", "baseline", "current", "change", "band", "verdict")
+	} else {
+		t = &table{left: map[int]bool{5: true}}
+		t.add("run / metric", "baseline", "current", "change", "band", "verdict")
+	}
 	run := ""
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		if r.Run != run {
 			run = r.Run
-			t.add(run)
+			t.span(run)
 		}
 		u := r.Metric.Unit
-		t.add("  "+r.Metric.Name+rowMark(r), estimatorCell(r),
-			valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u), valueCell(r.Current, r.CurrentLo, r.CurrentHi, u),
-			deltaCell(r, alpha), Band(r.Tolerance, u), verdictCell(r))
+		name := "  " + r.Metric.Name + rowMark(r)
+		if opts.Wide {
+			t.add(name, estimatorCell(r), valueCell(r.Baseline, r.BaselineLo, r.BaselineHi, u), currentCell(r),
+				deltaCell(r, alpha), Band(r.Tolerance, u), verdictCell(r))
+			continue
+		}
+		t.add(name, Value(r.Baseline, u), narrowCurrentCell(r), narrowDeltaCell(r, alpha), Band(r.Tolerance, u), narrowVerdictCell(r))
 	}
 	var b strings.Builder
 	if err := t.write(&b); err != nil {
@@ -35,6 +59,12 @@ func Terminal(w io.Writer, c *compare.Comparison) error {
 	}
 	for _, n := range importedNotes(c) {
 		b.WriteString(n + "\n")
+	}
+	if !opts.Wide {
+		writeNotMeasured(&b, c)
+		if len(c.Rows) > 0 {
+			b.WriteString("(estimators, spreads, tests and intervals: --wide, or the markdown and HTML reports)\n")
+		}
 	}
 	if len(c.FailedAsserts) > 0 {
 		b.WriteString("\nfailed asserts:\n")
@@ -149,4 +179,56 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// narrowCurrentCell is the current value; "(mean)" marks the mean of the
+// two runs that decided a row.
+func narrowCurrentCell(r *compare.Row) string {
+	if r.Confirm != nil {
+		return Value(Current(r), r.Metric.Unit) + " (mean)"
+	}
+	return Value(r.Current, r.Metric.Unit)
+}
+
+// narrowDeltaCell is the change, "~" marking it not significant (the
+// others keep its room, so the changes align); "-" on a row with no
+// change (the verdict says why).
+func narrowDeltaCell(r *compare.Row, alpha float64) string {
+	switch r.Verdict {
+	case compare.New, compare.Missing, compare.Invalid, compare.NotMeasured:
+		return "-  "
+	}
+	if r.Tested() && !r.Significant(alpha) {
+		return Change(r) + " ~"
+	}
+	return Change(r) + "  "
+}
+
+// narrowVerdictCell is verdictCell in fewer words.
+func narrowVerdictCell(r *compare.Row) string {
+	s := string(r.Verdict)
+	switch {
+	case r.Rerun:
+		s += " (rerun)"
+	case r.Confirm != nil:
+		s += " (2 runs)"
+	}
+	return s
+}
+
+// writeNotMeasured lists why each row not measured was not, which the
+// default table has no room for.
+func writeNotMeasured(b *strings.Builder, c *compare.Comparison) {
+	first := true
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if r.Verdict != compare.NotMeasured {
+			continue
+		}
+		if first {
+			b.WriteString("\nnot measured:\n")
+			first = false
+		}
+		fmt.Fprintf(b, "  %s %s: %s\n", untrusted.Line(r.Run), untrusted.Line(r.Metric.Name), r.Reason.Line())
+	}
 }

@@ -10,26 +10,11 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// Value formats a metric value in its unit ("52.1ms", "1000/s", "0.950");
-// "-" when absent. It is the one formatter of metric values: terminal,
-// markdown, HTML and GitHub annotations all use it.
-func Value(v float64, u results.Unit) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	switch u {
-	case results.Milliseconds:
-		return fmtMs(v)
-	case results.PerSecond:
-		return fmtNum(v) + "/s"
-	case results.Percent:
-		return fmtNum(v) + "%"
-	case results.MiB, results.Watts:
-		return fmtNum(v) + " " + string(u)
-	default:
-		return fmtNum(v)
-	}
-}
+// Value formats a metric value in its unit ("52.1ms", "1000/s", "0.950",
+// "16" requests); "-" when absent. It is the one formatter of metric
+// values (results.Unit.Format): terminal, markdown, HTML and GitHub
+// annotations all use it.
+func Value(v float64, u results.Unit) string { return u.Format(v) }
 
 // spread is "± 4%" from a row's confidence interval, or "" when unknown.
 func spread(v, lo, hi float64) string {
@@ -42,6 +27,29 @@ func spread(v, lo, hi float64) string {
 // valueCell is a side's value with the spread of its confidence interval.
 func valueCell(v, lo, hi float64, u results.Unit) string {
 	return strings.TrimSpace(Value(v, u) + " " + spread(v, lo, hi))
+}
+
+// Current is the current value a row's verdict rests on: the run's
+// estimate or, for a row decided over two runs (compare.Confirm), the mean
+// of both runs' estimates. Both runs are judged against the one baseline,
+// so the mean change that decided is this mean's change: the row reads
+// baseline → Current, Change and the three agree.
+func Current(r *compare.Row) float64 {
+	if r.Confirm == nil {
+		return r.Current
+	}
+	return (r.Current + r.Confirm.Current) / 2
+}
+
+// currentCell is the current value: with the spread of its interval for
+// one run, as the mean of both runs' values for a row decided over two
+// ("49.4ms (mean of 60.8ms, 38.1ms)").
+func currentCell(r *compare.Row) string {
+	u := r.Metric.Unit
+	if r.Confirm == nil {
+		return valueCell(r.Current, r.CurrentLo, r.CurrentHi, u)
+	}
+	return Value(Current(r), u) + " (mean of " + Value(r.Current, u) + ", " + Value(r.Confirm.Current, u) + ")"
 }
 
 // rawChange is the row's change as it reads on the values (+ = went up),
@@ -92,30 +100,6 @@ func Interval(r *compare.Row) string {
 		lo, hi = -hi, -lo
 	}
 	return "[" + fmtChange(lo) + ", " + fmtChange(hi) + "]"
-}
-
-// Evidence says what the verdict rests on besides the change: the
-// change's 95% interval with the test that made it and the p-value, or
-// that there were no samples to test. "CI [+25.0%, +37.1%] maritz-jarrett
-// p<0.001 n=400+400". It is the one formatter of evidence: reports and
-// annotations use it.
-func Evidence(r *compare.Row) string {
-	if !r.Tested() {
-		return "no samples"
-	}
-	if b := r.Brackets; b != nil {
-		return "search brackets " + capacityBracket(b.Baseline, b.Vary) + " → " + capacityBracket(b.Current, b.Vary)
-	}
-	var parts []string
-	if ci := Interval(r); ci != "" {
-		parts = append(parts, "CI "+ci)
-	}
-	p := fmtP(r.P)
-	if r.Test != compare.NoTest {
-		parts = append(parts, r.Test.String())
-	}
-	parts = append(parts, p, fmt.Sprintf("n=%d+%d", r.N1, r.N2))
-	return strings.Join(parts, " ")
 }
 
 // deltaCell is the change column: the measured change always, marked "~"

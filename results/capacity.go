@@ -27,6 +27,12 @@ type Capacity struct {
 	Max  float64 `json:"max"`
 	// SLO is the source text of the condition each probe must meet.
 	SLO string `json:"slo"`
+	// Values are the suite's values the SLO names (var.ttft_ms), as every
+	// probe was judged with them, and Units the unit of each compared with
+	// a metric (ttft.p95 < var.ttft_ms: ms); nil when it names none, and in
+	// older files.
+	Values map[string]float64 `json:"values,omitempty" text:"name"`
+	Units  map[string]Unit    `json:"units,omitempty" text:"name"`
 	// Answer is the largest load whose probes met the SLO (by majority of
 	// repeats); 0 when even Min failed.
 	Answer float64 `json:"answer"`

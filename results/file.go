@@ -156,6 +156,10 @@ type AssertResult struct {
 	Message untrusted.String `json:"message,omitempty"`
 	// Values lists what the expression saw, e.g. {"ttft.p95": 612.4}.
 	Values map[string]float64 `json:"values,omitempty" text:"name"`
+	// Units gives each value of Values that is not a metric's (var.ttft_ms)
+	// the unit of the metric it is compared with (ttft.p95 < var.ttft_ms);
+	// a metric's value is in the metric's unit. nil in older files.
+	Units map[string]Unit `json:"units,omitempty" text:"name"`
 	// File, Line and Column locate the condition in the suite.
 	File   string `json:"file,omitempty" text:"line"`
 	Line   int    `json:"line,omitempty"`

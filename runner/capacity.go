@@ -26,6 +26,7 @@ func (r *runner) searchCapacity(ctx context.Context, inst target.Instance, apiKe
 	c := sr.Capacity
 	run = newRun(sr, ref)
 	rec := &results.Capacity{Vary: c.Vary, Min: c.Min, Max: c.Max, SLO: c.SLO.Source, Probes: []results.Probe{}}
+	rec.Values, rec.Units = sr.SLOValues()
 	run.Capacity = rec
 	search := &capacity.Search{Min: c.Min, Max: c.Max, Step: c.Step, Integer: c.Vary == results.VaryConcurrency, Repeats: c.Repeats}
 	run.Started = r.now().UTC()

@@ -145,6 +145,10 @@ func TestCapacityRunsUnderRace(t *testing.T) {
 	if c == nil || c.Answer != 48 || c.FailedAt != 0 || len(c.Probes) < 5 {
 		t.Fatalf("capacity = %+v", c)
 	}
+	// The file says what var.slo_ms was, in the unit of the metric it bounds.
+	if c.Values["var.slo_ms"] != 100000 || c.Units["var.slo_ms"] != results.Milliseconds {
+		t.Errorf("capacity SLO values %v, units %v: want var.slo_ms = 100000 ms", c.Values, c.Units)
+	}
 }
 
 // TestCapacityRateSearch runs a search over the arrival rate on the tiny

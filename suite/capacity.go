@@ -216,6 +216,28 @@ func (r *Run) ProbeRun(v float64) *Run {
 	return &c
 }
 
+// SLOValues are the suite's values the run's capacity SLO names
+// (var.ttft_ms = 500), as every probe is judged with them, and the unit of
+// each that is compared with a metric; nil when it names none.
+func (r *Run) SLOValues() (map[string]float64, map[string]results.Unit) {
+	if r.Capacity == nil || r.Capacity.SLO == nil || r.ctx == nil {
+		return nil, nil
+	}
+	var vals map[string]float64
+	for _, tr := range r.Capacity.SLO.Condition.Variables() {
+		if root := tr.RootName(); root != "var" && root != "sweep" {
+			continue
+		}
+		if f, ok := numberAt(tr, r.ctx); ok {
+			if vals == nil {
+				vals = map[string]float64{}
+			}
+			vals[traversalText(tr)] = f
+		}
+	}
+	return vals, unitsOf(comparedUnits(r.Capacity.SLO.Condition), vals)
+}
+
 // EvalSLO judges sum against the run's capacity SLO, as an assert named "slo".
 func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
 	base := r.ctx

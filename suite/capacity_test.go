@@ -132,3 +132,24 @@ scenario "s" {
 		}
 	}
 }
+
+// TestSLOValues checks a capacity search records the values of the
+// suite's variables its SLO names, each in the unit of the metric it
+// bounds, so that reports can say what the SLO was.
+func TestSLOValues(t *testing.T) {
+	s := mustLoad(t, `variable "ttft_ms" { default = 500 }
+variable "users" { default = 4 }
+scenario "max_users" {
+  load { requests = 200 }
+  capacity {
+    vary = "concurrency"
+    min  = var.users
+    max  = 64
+    slo  = ttft.p95 < var.ttft_ms && error_rate < 0.01
+  }
+}`, Options{Vars: map[string]string{"ttft_ms": "300"}})
+	vals, units := s.Plan().Runs()[0].SLOValues()
+	if len(vals) != 1 || vals["var.ttft_ms"] != 300 || len(units) != 1 || units["var.ttft_ms"] != results.Milliseconds {
+		t.Errorf("SLO values %v, units %v: want var.ttft_ms = 300 in ms", vals, units)
+	}
+}

@@ -63,8 +63,7 @@ func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float6
 		name := traversalText(tr)
 		root := tr.RootName()
 		if root == "var" || root == "sweep" {
-			if v, err := tr.TraverseAbs(ctx); err == nil && v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
-				f, _ := v.AsBigFloat().Float64()
+			if f, ok := numberAt(tr, ctx); ok {
 				addValue(&res, name, f)
 			}
 			continue
@@ -75,6 +74,7 @@ func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float6
 			missing = append(missing, name)
 		}
 	}
+	res.Units = unitsOf(comparedUnits(a.Condition), res.Values)
 	v, diags := a.Condition.Value(ctx)
 	switch {
 	case diags.HasErrors():
@@ -95,9 +95,33 @@ func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float6
 		if msg == "" {
 			msg = fmt.Sprintf("assert %q failed", a.Name)
 		}
-		res.Message = untrusted.String(fmt.Sprintf("%s (%s: %s, with %s)", msg, where, res.Condition.Raw(), valuesText(res.Values)))
+		res.Message = untrusted.String(fmt.Sprintf("%s (%s: %s, with %s)", msg, where, res.Condition.Raw(), valuesText(res.Values, res.Units)))
 	}
 	return res
+}
+
+// numberAt is the number tr names in ctx, false when it names none.
+func numberAt(tr hcl.Traversal, ctx *hcl.EvalContext) (float64, bool) {
+	v, err := tr.TraverseAbs(ctx)
+	if err != nil || !v.IsKnown() || v.IsNull() || v.Type() != cty.Number {
+		return 0, false
+	}
+	f, _ := v.AsBigFloat().Float64()
+	return f, true
+}
+
+// unitsOf keeps the units of the names vals has; nil when none.
+func unitsOf(units map[string]results.Unit, vals map[string]float64) map[string]results.Unit {
+	var out map[string]results.Unit
+	for n, u := range units {
+		if _, ok := vals[n]; ok {
+			if out == nil {
+				out = map[string]results.Unit{}
+			}
+			out[n] = u
+		}
+	}
+	return out
 }
 
 func addValue(res *results.AssertResult, name string, v float64) {
@@ -107,8 +131,9 @@ func addValue(res *results.AssertResult, name string, v float64) {
 	res.Values[name] = v
 }
 
-// valuesText renders seen values as "ttft.p95 = 612.4, sweep.concurrency = 16".
-func valuesText(vals map[string]float64) string {
+// valuesText renders seen values in their units as "ttft.p95 = 612ms,
+// sweep.concurrency = 16, var.ttft_ms = 500ms" (results.FormatValue).
+func valuesText(vals map[string]float64, units map[string]results.Unit) string {
 	if len(vals) == 0 {
 		return "no metric values"
 	}
@@ -119,19 +144,9 @@ func valuesText(vals map[string]float64) string {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s = %s", n, formatNumber(roundTo(vals[n], 4)))
+		parts[i] = n + " = " + results.FormatValue(n, vals[n], units)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// roundTo keeps digits significant digits after the decimal point's first nonzero one, for messages.
-func roundTo(f float64, digits int) float64 {
-	var out float64
-	_, err := fmt.Sscanf(fmt.Sprintf("%.*g", digits+2, f), "%g", &out)
-	if err != nil {
-		return f
-	}
-	return out
 }
 
 func isAre(n int) string {

@@ -49,7 +49,7 @@ func TestEvalAsserts(t *testing.T) {
 	if ttft.Condition != "ttft.p95 < 500 || sweep.concurrency > 16" || ttft.Line != 8 || ttft.Column != 21 || !strings.HasSuffix(ttft.File, "suite.hcl") {
 		t.Errorf("location/source: %q %s:%d:%d", ttft.Condition, ttft.File, ttft.Line, ttft.Column)
 	}
-	for _, want := range []string{"P95 TTFT must stay under 500 ms", "suite.hcl:8", "ttft.p95 = 612.4", "sweep.concurrency = 4"} {
+	for _, want := range []string{"P95 TTFT must stay under 500 ms", "suite.hcl:8", "ttft.p95 = 612ms", "sweep.concurrency = 4"} {
 		if !strings.Contains(ttft.Message.Raw(), want) {
 			t.Errorf("message %q lacks %q", ttft.Message, want)
 		}
@@ -117,5 +117,34 @@ func TestEvalAssertsWithoutLoad(t *testing.T) {
 	r.Params = nil
 	if got := r.EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 600}}); got[0].Passed || !strings.Contains(got[0].Message.Raw(), "could not be evaluated") {
 		t.Errorf("without any sweep value: %+v", got[0])
+	}
+}
+
+// TestAssertValuesInUnits checks an assert's message gives every value it
+// saw in its unit: a metric's own, and a variable compared with a metric
+// the metric's. It once read "ttft.p95 = 61.269" with no unit at all.
+func TestAssertValuesInUnits(t *testing.T) {
+	s := mustLoad(t, `variable "ttft_ms" { default = 50 }
+scenario "chat" {
+  load {
+    concurrency = 4
+    requests    = 10
+  }
+  assert "ttft" {
+    condition = ttft.p95 < var.ttft_ms && throughput.output_tokens > 10
+  }
+}`, Options{})
+	got := s.Scenarios[0].Runs[0].EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 61.269}, Throughput: results.Throughput{OutputTokens: 250}})
+	a := got[0]
+	if a.Passed {
+		t.Fatal("ttft.p95 61.269 < 50 passed")
+	}
+	for _, want := range []string{"ttft.p95 = 61.3ms", "var.ttft_ms = 50.0ms", "throughput.output_tokens = 250/s"} {
+		if !strings.Contains(a.Message.Raw(), want) {
+			t.Errorf("message %q lacks %q", a.Message, want)
+		}
+	}
+	if a.Units["var.ttft_ms"] != results.Milliseconds || len(a.Units) != 1 {
+		t.Errorf("units %v: want var.ttft_ms in ms only (a metric's unit is the metric's)", a.Units)
 	}
 }

@@ -33,8 +33,10 @@ throughput.output_tokens, alpha 0.05. Percentile changes are estimated with
 the Harrell-Davis estimator and judged by the interval of the quantile
 difference (Maritz-Jarrett standard errors, with a run-to-run drift
 allowance), or Mann-Whitney U when the whole distribution moved; means by
-Mann-Whitney U. The table shows the values the verdict used, their
-estimator, and the change with its 95% interval even when not significant.
+Mann-Whitney U. The table shows the values the verdict used and the change
+even when not significant ("~"), within 100 columns; --wide adds each row's
+estimator, the spread of both values and the evidence (the test, its p-value,
+the sample sizes and the change's 95% interval), as the markdown has them.
 
 Verdicts: regression, improvement, unchanged, inconclusive, new, missing,
 invalid. One run calls a regression only past twice the band; a change from
@@ -61,6 +63,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	jsonPath := fs.String("json", "", "also write the verdicts as JSON to `FILE`")
 	failOn := fs.String("fail-on", "", "also fail on `inconclusive` verdicts")
 	allowDifferent := fs.Bool("allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
+	wide := fs.Bool("wide", false, "add each row's estimator, spreads, test and interval to the table (about 170 columns)")
 	var only stringList
 	fs.Var(&only, "only", "CURRENT was narrowed to the runs or scenarios called `NAME` (repeatable)")
 	varFlags := varFlag(fs)
@@ -123,7 +126,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	} else {
 		c = compare.Compare(base, cur, cfg)
 	}
-	if err := report.Terminal(e.stdout, c); err != nil {
+	if err := report.Terminal(e.stdout, c, report.TerminalOptions{Wide: *wide}); err != nil {
 		return err
 	}
 	if *mdPath != "" {

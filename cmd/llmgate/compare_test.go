@@ -285,3 +285,27 @@ func TestImportAppendResult(t *testing.T) {
 		t.Errorf("--pick 3: exit %d: %s", code, stderr)
 	}
 }
+
+// TestCompareWide checks the comparison table fits 100 columns by default
+// and that --wide adds each row's estimator and evidence.
+func TestCompareWide(t *testing.T) {
+	dir := t.TempDir()
+	base := writeResults(t, dir, "base.json", 100, 1, false)
+	slow := writeResults(t, dir, "slow.json", 150, 3, false)
+	_, narrow, _ := runCLI(t, "compare", base, slow)
+	_, wide, _ := runCLI(t, "compare", base, slow, "--wide")
+	table, _, _ := strings.Cut(narrow, "\n\n")
+	for _, l := range strings.Split(table, "\n") {
+		if len([]rune(l)) > 100 {
+			t.Errorf("a line of the default table is %d columns wide:\n%s", len([]rune(l)), l)
+		}
+	}
+	for _, detail := range []string{"harrell-davis", "n=300+300", "CI ["} {
+		if strings.Contains(table, detail) {
+			t.Errorf("the default table holds the detail %q:\n%s", detail, table)
+		}
+		if !strings.Contains(wide, detail) {
+			t.Errorf("compare --wide lacks %q:\n%s", detail, wide)
+		}
+	}
+}

@@ -104,6 +104,7 @@ type gateOptions struct {
 	failOn    string
 	given     givenFlags
 	allowDiff bool
+	wide      bool
 }
 
 func gateCommand(ctx context.Context, e *env, args []string) error {
@@ -119,6 +120,7 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&o.failOn, "fail-on", "", "also fail on `inconclusive` changes")
 	o.given.register(fs)
 	fs.BoolVar(&o.allowDiff, "allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
+	fs.BoolVar(&o.wide, "wide", false, "add each row's estimator, spreads, test and interval to the comparison table (about 170 columns)")
 	limit := inputLimitFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -258,7 +260,7 @@ func (g *gateRun) report(ctx context.Context) error {
 	}
 	var errs []error
 	if out.Baseline != nil {
-		if err := report.Terminal(e.stdout, out.Comparison); err != nil {
+		if err := report.Terminal(e.stdout, out.Comparison, report.TerminalOptions{Wide: g.o.wide}); err != nil {
 			errs = append(errs, fmt.Errorf("terminal report: %w", err))
 		}
 	}

@@ -97,7 +97,7 @@ func TestGateTailOnlyRegression(t *testing.T) {
 	}
 
 	tail := (&tailServer{ttft: 30 * time.Millisecond, slowTTFT: 300 * time.Millisecond, slowEvery: 10}).start(t)
-	code, stdout, stderr = gateCLI(t, "gate", suite, "--target", tail, "--baseline", baseline, "-o", dir+"/tail.json")
+	code, stdout, stderr = gateCLI(t, "gate", suite, "--target", tail, "--baseline", baseline, "-o", dir+"/tail.json", "--wide") // the evidence
 	if code != exitGate {
 		t.Fatalf("a tail-only regression passes the gate: exit %d, want %d\n%s\n%s", code, exitGate, stdout, stderr)
 	}
