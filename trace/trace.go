@@ -2,6 +2,8 @@ package trace
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -90,6 +92,9 @@ type Trace struct {
 	// Reordered counts the rows that came in the file after a later one
 	// (a timestamp below one before it); Rows holds them in time order.
 	Reordered int
+	// Digest is "sha256:" and the hex SHA-256 of the file's bytes: two
+	// runs that replayed the same digest replayed the same trace.
+	Digest string
 }
 
 // lineError is a problem on one line of a trace.
@@ -124,7 +129,8 @@ func read(r io.Reader, format string, maxBytes int) (*Trace, error) {
 		return nil, fmt.Errorf("unknown trace format %q (want mooncake, azure or jsonl)", format)
 	}
 	t := &Trace{}
-	sc := bufio.NewScanner(io.LimitReader(r, int64(maxBytes)+1))
+	sum := sha256.New()
+	sc := bufio.NewScanner(io.TeeReader(io.LimitReader(r, int64(maxBytes)+1), sum))
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
 	line, hashes, read := 0, 0, 0
 	var ats []float64 // each row's timestamp in ms; At is made relative at the end
@@ -169,6 +175,7 @@ func read(r io.Reader, format string, maxBytes int) (*Trace, error) {
 	if len(t.Rows) == 0 {
 		return nil, errors.New("the trace has no rows")
 	}
+	t.Digest = "sha256:" + hex.EncodeToString(sum.Sum(nil))
 	return t.order(ats)
 }
 
@@ -236,23 +243,28 @@ func ReadFile(path, format string) (*Trace, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadOpen(f, path, format)
+}
+
+// ReadOpen is ReadFile on a file already open, called name in errors.
+func ReadOpen(f *os.File, name, format string) (*Trace, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
+		return nil, fmt.Errorf("%s is not a regular file", name)
 	}
 	if fi.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("%s is %d MiB, larger than the %d MiB a trace may be; cut it to the part the run replays", path, fi.Size()>>20, MaxFileBytes>>20)
+		return nil, fmt.Errorf("%s is %d MiB, larger than the %d MiB a trace may be; cut it to the part the run replays", name, fi.Size()>>20, MaxFileBytes>>20)
 	}
 	t, err := Read(f, format)
 	if err != nil {
 		var le *lineError
 		if errors.As(err, &le) {
-			return nil, fmt.Errorf("%s:%d: %s", path, le.line, le.msg)
+			return nil, fmt.Errorf("%s:%d: %s", name, le.line, le.msg)
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return t, nil
 }

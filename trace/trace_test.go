@@ -27,6 +27,12 @@ func TestReadMooncake(t *testing.T) {
 	if d := cmp.Diff(want, tr.Rows); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)
 	}
+	// the digest is the file's: the same bytes give the same one, others another
+	same, _ := Read(strings.NewReader(in), FormatMooncake)
+	other, _ := Read(strings.NewReader(in+"\n"), FormatMooncake)
+	if !strings.HasPrefix(tr.Digest, "sha256:") || len(tr.Digest) != 71 || same.Digest != tr.Digest || other.Digest == tr.Digest {
+		t.Errorf("digests %q, %q, %q: want one of the bytes", tr.Digest, same.Digest, other.Digest)
+	}
 }
 
 func TestReadAzure(t *testing.T) {
