@@ -166,3 +166,30 @@ func TestTraceWorkloadWarnings(t *testing.T) {
 		t.Errorf("%d warnings, lengths %d/%d: want 2 warnings and no lengths", warned, w.InputTokens, w.OutputTokens)
 	}
 }
+
+func TestTracePlanText(t *testing.T) {
+	s, diags := loadWithTrace(t, traceScenario(`
+    file       = "t.jsonl"
+    format     = "mooncake"
+    time_scale = 2`, "requests = 2\n concurrency = 8"), map[string]string{"t.jsonl": threeRows})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var b strings.Builder
+	if err := s.Plan().WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	// rows 1 and 2 share their first block of 512 tokens: 1024 of 1300
+	// prompt tokens are in it, 512 reusable (row 2's); with row 3, 1024
+	// of 1400
+	for _, want := range []string{
+		"load:     open loop at the trace's timestamps (time_scale 2), at most 8 in flight, 2 requests",
+		"mooncake trace " + s.Plan().Runs()[0].Load.Workload.TracePath + ", hash ids of 512-token blocks",
+		"trace:    this run: 2 requests over 1s, mean 650 input / 6 output tokens, 78.8% of prompt tokens in shared blocks (39.4% reusable as a cached prefix), replayed in 500ms",
+		"whole file: 3 requests over 3s, mean 467 input / 6 output tokens, 73.1% of prompt tokens in shared blocks (36.6% reusable as a cached prefix)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("plan:\n%s\nwant %q", b.String(), want)
+		}
+	}
+}
