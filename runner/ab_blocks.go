@@ -114,7 +114,7 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 	}
 	run.Started, run.Finished = blocks[0].Started, blocks[len(blocks)-1].Finished
 	run.Summary, run.Samples = results.MergeBlocks(run.Blocks)
-	lc := load.Record(sr.Load) // the whole run's load, not a block's
+	lc := load.Record(sr.Load, sr.Trace) // the whole run's load, not a block's
 	run.Load = &lc
 	logs, offsets := make([]*results.RequestLog, len(blocks)), make([]int64, len(blocks))
 	run.Unchecked = nil
