@@ -1,0 +1,105 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/suite"
+)
+
+// blockTrace writes a Mooncake trace of n rows, 20 ms apart, of four
+// 64-token blocks: the first three shared by every row when shared, else
+// each row's own.
+func blockTrace(t *testing.T, path string, n int, shared bool) {
+	t.Helper()
+	var sb strings.Builder
+	for i := range n {
+		ids := []int{1, 2, 3, 1000 + i}
+		if !shared {
+			ids = []int{4 * i, 4*i + 1, 4*i + 2, 4*i + 3}
+		}
+		fmt.Fprintf(&sb, `{"timestamp": %d, "input_length": 256, "output_length": 4, "hash_ids": %s}`+"\n", 20*i, strings.ReplaceAll(fmt.Sprint(ids), " ", ", "))
+	}
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTraceReplayPrefixCache replays on the simulator a trace whose rows
+// share three of their four blocks and one whose rows share none: the
+// simulator's prefix cache (vllm:prefix_cache_hits / queries) sees the
+// trace's reuse, and nothing where there is none. Each request answers
+// with exactly its row's lengths and records its row.
+func TestTraceReplayPrefixCache(t *testing.T) {
+	dir := t.TempDir()
+	const n = 16
+	blockTrace(t, filepath.Join(dir, "shared.jsonl"), n, true)
+	blockTrace(t, filepath.Join(dir, "none.jsonl"), n, false)
+	src := `simulator "sim" {
+  profile = "tiny"
+}
+scenario "shared" {
+  target = simulator.sim
+  workload {
+    kind       = "trace"
+    file       = "shared.jsonl"
+    format     = "mooncake"
+    block_size = 64
+  }
+  load { requests = 16 }
+}
+scenario "none" {
+  target = simulator.sim
+  workload {
+    kind       = "trace"
+    file       = "none.jsonl"
+    format     = "mooncake"
+    block_size = 64
+  }
+  load { requests = 16 }
+}
+`
+	path := filepath.Join(dir, "suite.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, diags := suite.Load(path, suite.Options{Getenv: func(string) string { return "" }})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	f, err := Run(context.Background(), s, Options{OutputPath: filepath.Join(dir, "results.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rates := map[string]float64{}
+	for _, r := range f.Runs {
+		if r.Summary.Server == nil || r.Requests == nil {
+			t.Fatalf("%s: no server metrics or request log", r.Name)
+		}
+		rates[r.Name] = r.Summary.Server.PrefixCacheHitRate
+		t.Logf("%s: prefix-cache hit rate %.4f (%g of %g tokens)", r.Name, r.Summary.Server.PrefixCacheHitRate, r.Summary.Server.PrefixCacheHits, r.Summary.Server.PrefixCacheQueries)
+		l := r.Requests
+		if l.Len() != n || len(l.TraceRow) != n {
+			t.Fatalf("%s: %d requests, %d trace rows, want %d", r.Name, l.Len(), len(l.TraceRow), n)
+		}
+		for i := range n {
+			if l.TraceRow[i] != i+1 || l.InputTokens[i] != 256 || l.OutputTokens[i] != 4 {
+				t.Errorf("%s: request %d: row %d, %d in / %d out; want row %d, 256 / 4", r.Name, i, l.TraceRow[i], l.InputTokens[i], l.OutputTokens[i], i+1)
+			}
+		}
+		if r.Load == nil || r.Load.Workload != "trace" || r.Load.Trace != r.Name+".jsonl" || !strings.HasPrefix(r.Load.TraceDigest, "sha256:") || r.Load.BlockSize != 64 {
+			t.Errorf("%s: load recorded as %+v", r.Name, r.Load)
+		}
+	}
+	// 15 of 16 rows find their first 192 of 256 tokens cached: 0.70 at best
+	if rates["shared"] < 0.5 || rates["shared"] > 0.71 {
+		t.Errorf("shared blocks: hit rate %.3f, want most of 15/16 × 3/4 = 0.70", rates["shared"])
+	}
+	if rates["none"] > 0.01 {
+		t.Errorf("no shared blocks: hit rate %.3f, want none", rates["none"])
+	}
+}
