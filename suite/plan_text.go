@@ -137,15 +137,16 @@ func DescribeWorkload(w runspec.Workload) string {
 	case runspec.WorkloadConversation:
 		parts = append(parts, fmt.Sprintf("%d turns", w.Turns))
 	case runspec.WorkloadTrace:
-		parts = append(parts, w.TraceFormat+" trace "+w.TracePath)
+		parts = append(parts, w.TraceFormat+" file "+w.TracePath)
 		if w.TraceStart > 0 {
 			parts = append(parts, "from "+w.TraceStart.String())
 		}
-		bs := w.BlockSize
-		if bs == 0 {
-			bs = trace.DefaultBlockSize
+		if bs := w.BlockSize; bs > 0 || w.TraceFormat != trace.FormatAzure {
+			if bs == 0 {
+				bs = trace.DefaultBlockSize
+			}
+			parts = append(parts, fmt.Sprintf("hash ids of %d-token blocks", bs))
 		}
-		parts = append(parts, fmt.Sprintf("hash ids of %d-token blocks", bs))
 	case runspec.WorkloadDataset:
 		parts = append(parts, "dataset "+w.DatasetPath)
 		if w.DatasetFilter != "" {
@@ -199,7 +200,7 @@ func describeTrace(t *trace.Trace, c runspec.Load, wholes map[*trace.Trace]trace
 	mine := trace.Summarize(win.Rows(t), w.BlockSize)
 	run = describeTraceSummary(mine)
 	if ts := w.TimeScale; ts > 0 && ts != 1 {
-		run += fmt.Sprintf(", replayed in %s", win.Scaled(mine.Span).Round(time.Millisecond))
+		run += fmt.Sprintf(", replayed in %s", roundSpan(win.Scaled(mine.Span)))
 	}
 	whole = describeTraceSummary(all)
 	if t.Reordered > 0 {
@@ -208,9 +209,18 @@ func describeTrace(t *trace.Trace, c runspec.Load, wholes map[*trace.Trace]trace
 	return run, whole
 }
 
+// roundSpan rounds a trace's span for reading: to the millisecond below
+// a minute, to the second above.
+func roundSpan(d time.Duration) time.Duration {
+	if d < time.Minute {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Second)
+}
+
 func describeTraceSummary(s trace.Summary) string {
 	out := fmt.Sprintf("%d requests over %s, mean %.0f input / %.0f output tokens, %.1f%% of prompt tokens in shared blocks (%.1f%% reusable as a cached prefix)",
-		s.Requests, s.Span.Round(time.Millisecond), s.MeanInput, s.MeanOutput, 100*s.Shared, 100*s.Reusable)
+		s.Requests, roundSpan(s.Span), s.MeanInput, s.MeanOutput, 100*s.Shared, 100*s.Reusable)
 	if s.Texts > 0 {
 		out += fmt.Sprintf(", %d with their own prompt", s.Texts)
 		if s.Estimated > 0 {

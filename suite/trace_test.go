@@ -184,7 +184,7 @@ func TestTracePlanText(t *testing.T) {
 	// of 1400
 	for _, want := range []string{
 		"load:     open loop at the trace's timestamps (time_scale 2), at most 8 in flight, 2 requests",
-		"mooncake trace " + s.Plan().Runs()[0].Load.Workload.TracePath + ", hash ids of 512-token blocks",
+		"workload: trace, mooncake file " + s.Plan().Runs()[0].Load.Workload.TracePath + ", hash ids of 512-token blocks",
 		"trace:    this run: 2 requests over 1s, mean 650 input / 6 output tokens, 78.8% of prompt tokens in shared blocks (39.4% reusable as a cached prefix), replayed in 500ms",
 		"whole file: 3 requests over 3s, mean 467 input / 6 output tokens, 73.1% of prompt tokens in shared blocks (36.6% reusable as a cached prefix)",
 	} {
