@@ -103,3 +103,70 @@ scenario "none" {
 		t.Errorf("no shared blocks: hit rate %.3f, want none", rates["none"])
 	}
 }
+
+// TestTraceReplayAzure replays the first 120 rows of the shipped Azure
+// slice on the simulator, 20 times as fast: every prompt and every answer
+// has its row's length, in the trace's order.
+func TestTraceReplayAzure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 2.3 s of a trace on the simulator")
+	}
+	slice, err := filepath.Abs(filepath.Join("..", "testdata", "traces", "azure-llm-2023-conv-240.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	raw, err := os.ReadFile(slice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "azure.csv"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `simulator "sim" {
+  profile = "llama-3.1-8b-h100"
+}
+scenario "azure" {
+  target = simulator.sim
+  workload {
+    kind       = "trace"
+    file       = "azure.csv"
+    format     = "azure"
+    time_scale = 20
+  }
+  load { requests = 120 }
+}
+`
+	path := filepath.Join(dir, "suite.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, diags := suite.Load(path, suite.Options{Getenv: func(string) string { return "" }})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	rows := s.Plan().Runs()[0].Trace.Rows
+	f, err := Run(context.Background(), s, Options{OutputPath: filepath.Join(dir, "results.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := f.Runs[0].Requests
+	if l == nil || l.Len() != 120 {
+		t.Fatalf("request log %v, want 120 requests", l)
+	}
+	prompts, answers := 0, 0
+	for i := range 120 {
+		if l.TraceRow[i] != rows[i].Line {
+			t.Errorf("request %d replayed line %d, want %d", i, l.TraceRow[i], rows[i].Line)
+		}
+		if l.InputTokens[i] == rows[i].Input {
+			prompts++
+		}
+		if l.OutputTokens[i] == rows[i].Output {
+			answers++
+		}
+	}
+	if prompts != 120 || answers != 120 || len(l.Failures) != 0 {
+		t.Errorf("%d prompts and %d answers of 120 had their row's length, %d failed", prompts, answers, len(l.Failures))
+	}
+}
