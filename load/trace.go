@@ -63,7 +63,7 @@ func newTraceWorkload(cfg Config, key promptKey, b bodyMaker) (*traceWorkload, e
 // traceWindow is the part of the trace a load replays.
 func traceWindow(c runspec.Load) trace.Window {
 	w := c.Workload
-	return trace.Window{Start: w.TraceStart, Warmup: c.Warmup, Requests: c.Requests, Duration: c.Duration, TimeScale: w.TimeScale}
+	return trace.Window{Start: w.TraceStart, Skip: w.TraceSkip, Warmup: c.Warmup, Requests: c.Requests, Duration: c.Duration, TimeScale: w.TimeScale}
 }
 
 func (tw *traceWorkload) next(s slot) *request {

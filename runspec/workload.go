@@ -76,6 +76,10 @@ type Workload struct {
 	// BlockSize is the tokens each of a trace's hash ids stands for; 0
 	// means Mooncake's 512.
 	BlockSize int
+	// TraceSkip leaves out that many of the trace's rows from TraceStart
+	// on, before the warmup: a block of an A/B run replays the rows after
+	// those of the blocks before it.
+	TraceSkip int
 	// Chat sends text prompts over /v1/chat/completions instead of token ids
 	// over /v1/completions.
 	Chat bool

@@ -5,8 +5,9 @@ import "time"
 // Window is the part of a trace a run replays, and how fast.
 type Window struct {
 	// Start skips the rows that arrived before it (after the trace's
-	// earliest row).
+	// earliest row); Skip that many rows more.
 	Start time.Duration
+	Skip  int
 	// Warmup rows go out first; the measured rows follow: at most Requests
 	// of them (0: no count limit), those that arrive within Duration of the
 	// first measured one (0: no time limit).
@@ -31,7 +32,7 @@ func (w Window) Rows(t *Trace) []Row {
 	for i < len(rows) && rows[i].At < w.Start {
 		i++
 	}
-	rows = rows[i:]
+	rows = rows[min(i+max(w.Skip, 0), len(rows)):]
 	warm := min(w.Warmup, len(rows))
 	measured := rows[warm:]
 	n := len(measured)

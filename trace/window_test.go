@@ -42,6 +42,8 @@ func TestWindowRows(t *testing.T) {
 		{"requests", Window{Requests: 3}, []int{1, 2, 3}},
 		{"start", Window{Start: 250 * time.Millisecond, Requests: 2}, []int{4, 5}},
 		{"warmup", Window{Warmup: 2, Requests: 2}, []int{1, 2, 3, 4}},
+		{"skip", Window{Start: 150 * time.Millisecond, Skip: 2, Warmup: 1, Requests: 2}, []int{5, 6, 7}},
+		{"skip past the end", Window{Skip: 9, Requests: 2}, []int{}},
 		{"past the end", Window{Start: 350 * time.Millisecond, Requests: 10}, []int{5, 6, 7}},
 		{"start past the end", Window{Start: time.Hour, Requests: 10}, []int{}},
 		// measured rows within 250 ms of the first measured one (at 100)
