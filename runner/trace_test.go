@@ -170,3 +170,52 @@ scenario "azure" {
 		t.Errorf("%d prompts and %d answers of 120 had their row's length, %d failed", prompts, answers, len(l.Failures))
 	}
 }
+
+// TestTraceContextProblems: a trace none of whose replayed rows fits the
+// simulator's context is refused before it runs; one some of whose rows
+// fit runs, the others failing one by one.
+func TestTraceContextProblems(t *testing.T) {
+	dir := t.TempDir()
+	rows := `{"timestamp": 0, "input_length": 2000, "output_length": 4}
+{"timestamp": 10, "input_length": 1020, "output_length": 8}
+{"timestamp": 20, "input_length": 100, "output_length": 4}
+`
+	if err := os.WriteFile(filepath.Join(dir, "t.jsonl"), []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		requests int
+		want     string
+	}{
+		{2, "none of the 2 trace rows it replays fits the model's context of 1024 tokens"},
+		{3, ""},
+	} {
+		src := fmt.Sprintf(`simulator "sim" {
+  profile = "tiny"
+}
+scenario "replay" {
+  workload {
+    kind   = "trace"
+    file   = "t.jsonl"
+    format = "mooncake"
+  }
+  load { requests = %d }
+}
+`, c.requests)
+		path := filepath.Join(dir, "suite.hcl")
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, diags := suite.Load(path, suite.Options{Getenv: func(string) string { return "" }})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		got := ""
+		for _, p := range ContextProblems(s.Plan()) {
+			got += p.Message
+		}
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("requests = %d: problems %q, want %q", c.requests, got, c.want)
+		}
+	}
+}
