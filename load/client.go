@@ -201,6 +201,9 @@ type request struct {
 	// calibration marks a request sent before the run to measure the
 	// server (CalibrationHeader), not part of it.
 	calibration bool
+	// traceRow is the line of the trace row the request replays; 0 for
+	// other workloads.
+	traceRow int
 }
 
 // CalibrationHeader is set to "1" on the requests Run sends before the run

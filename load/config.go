@@ -1,10 +1,12 @@
 package load
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/trace"
 )
 
 // Config is everything one run of the load generator needs: the run's
@@ -34,6 +36,9 @@ type Config struct {
 	// Server is what a probe of the server (package serverprobe) found
 	// that the run uses; the zero value assumes vLLM's features.
 	Server ServerFeatures
+	// Trace is the trace a trace workload replays, as the suite read it;
+	// nil reads Workload.TracePath.
+	Trace *trace.Trace
 }
 
 // ServerFeatures is what serverprobe found about a server that the load
@@ -81,14 +86,15 @@ func (c *Config) halted() bool {
 	}
 }
 
-// Record returns a run's load as the results file keeps it.
-func Record(c runspec.Load) results.LoadConfig {
+// Record returns a run's load as the results file keeps it; t is the
+// trace a trace workload replays (nil for others, or when unknown).
+func Record(c runspec.Load, t *trace.Trace) results.LoadConfig {
 	w := c.Workload
 	kind := w.Kind
 	if kind == "" {
 		kind = runspec.WorkloadRandom
 	}
-	return results.LoadConfig{
+	lc := results.LoadConfig{
 		Concurrency: c.Concurrency, Rate: c.Rate, Burstiness: c.Burstiness,
 		Ramp: c.Ramp.Kind, RampFrom: c.Ramp.From, RampOverS: c.Ramp.Over.Seconds(),
 		Requests: c.Requests, DurationS: c.Duration.Seconds(), Warmup: c.Warmup, RampUpS: c.RampUp.Seconds(), Seed: c.Seed,
@@ -96,5 +102,13 @@ func Record(c runspec.Load) results.LoadConfig {
 		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, ThinkTimeS: w.ThinkTime.Seconds(), LengthBuckets: w.LengthBuckets,
 		LengthQuantiles: w.LengthQuantiles, LengthBucketNames: w.LengthBucketNames, Chat: w.Chat, TextPrompts: w.TextPrompts,
 		DatasetFilter: w.DatasetFilter,
+		TraceFormat:   w.TraceFormat, TimeScale: w.TimeScale, TraceStartS: w.TraceStart.Seconds(), BlockSize: w.BlockSize,
 	}
+	if w.TracePath != "" {
+		lc.Trace = filepath.Base(w.TracePath)
+	}
+	if t != nil {
+		lc.TraceDigest = t.Digest
+	}
+	return lc
 }

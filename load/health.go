@@ -54,7 +54,7 @@ func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 	bounds := cfg.SelfCheck.WithDefaults()
 	h := Health{Concurrency: cfg.Concurrency, MaxInFlight: maxInFlight,
 		AchievedRate: c.AchievedRate, ScheduleLagP99: c.ScheduleLagP99, MeanInFlight: c.MeanInFlight, MeanThinking: c.MeanThinking}
-	if cfg.Rate > 0 {
+	if cfg.OpenLoop() {
 		h.PlannedRate = c.PlannedRate
 	}
 	if measured < 2 {
@@ -65,12 +65,12 @@ func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 	// the run is long enough that its p99 is not just its slowest send.
 	lagBound := float64(bounds.MaxScheduleLagP99) / float64(time.Millisecond)
 	switch {
-	case cfg.Rate == 0 && measured > 0 && measured < MinRequestsForClosedLoopLag:
+	case !cfg.OpenLoop() && measured > 0 && measured < MinRequestsForClosedLoopLag:
 		h.Unchecked = append(h.Unchecked, fmt.Sprintf("schedule lag: not checked: %d measured requests, fewer than %d (its p99 would be the slowest single send)", measured, MinRequestsForClosedLoopLag))
 	case measured > 0 && h.ScheduleLagP99 > lagBound:
 		h.Problems = append(h.Problems, fmt.Sprintf("schedule lag p99 %.1f ms is above the %v bound: sends went out late", h.ScheduleLagP99, bounds.MaxScheduleLagP99))
 	}
-	if cfg.Rate > 0 {
+	if cfg.OpenLoop() {
 		if h.PlannedRate > 0 && h.AchievedRate < bounds.MinRateRatio*h.PlannedRate {
 			p := fmt.Sprintf("achieved rate %.2f req/s is below %.0f%% of the planned %.2f req/s", h.AchievedRate, 100*bounds.MinRateRatio, h.PlannedRate)
 			if cfg.Concurrency > 0 && maxInFlight >= cfg.Concurrency {
@@ -82,13 +82,13 @@ func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 	if cfg.Concurrency > 0 && maxInFlight > cfg.Concurrency {
 		h.Problems = append(h.Problems, fmt.Sprintf("%d requests were in flight at once, above the configured concurrency %d", maxInFlight, cfg.Concurrency))
 	}
-	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured >= 2 && measured <= 2*cfg.Concurrency {
+	if !cfg.OpenLoop() && cfg.Concurrency > 0 && measured >= 2 && measured <= 2*cfg.Concurrency {
 		h.Unchecked = append(h.Unchecked, fmt.Sprintf("mean in flight (Little's law): not checked: %d measured requests, at most 2 × the concurrency %d", measured, cfg.Concurrency))
 	}
 	// a user holding its next turn for its think time is busy, as the
 	// workload asks: it counts as in flight
 	busy := h.MeanInFlight + h.MeanThinking
-	if cfg.Rate == 0 && cfg.Concurrency > 0 && measured > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
+	if !cfg.OpenLoop() && cfg.Concurrency > 0 && measured > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
 		busy < bounds.MinInFlightRatio*float64(cfg.Concurrency) {
 		what := fmt.Sprintf("mean in flight %.1f", h.MeanInFlight)
 		if h.MeanThinking > 0 {

@@ -66,6 +66,9 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		timeout = DefaultTimeout
 	}
 	conns := poolSize(cfg)
+	if tw, ok := wl.(*traceWorkload); ok && cfg.Concurrency == 0 {
+		conns = tw.poolSize()
+	}
 	cl, err := newClient(cfg.BaseURL, cfg.APIKey, connLimit(cfg), timeout, cfg.IdleLimit())
 	if err != nil {
 		return nil, err
@@ -85,14 +88,17 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		}
 	}
 
-	r := &runner{cfg: cfg, wl: wl, cl: cl, origin: time.Now(), sink: sink, in: make(chan results.Record, 1024)}
+	r := &runner{cfg: cfg, wl: wl, cl: cl, origin: time.Now(), sink: sink, in: make(chan results.Record, 1024), pacer: NewPacer(cfg)}
+	if tw, ok := wl.(*traceWorkload); ok {
+		r.pacer = tw.pacer()
+	}
 	collected := make(chan struct{})
 	go r.collect(collected)
 
 	// One loop from start to end: the first requests are the warmup and the
 	// measured ones follow without a pause, so the measured phase starts
 	// from a loop already running (see phases).
-	if cfg.Rate > 0 {
+	if r.pacer != nil {
 		r.openLoop(ctx)
 	} else {
 		r.closedLoop(ctx)
@@ -130,9 +136,11 @@ type runner struct {
 	cl     *client
 	origin time.Time // offsets in records are from here
 	ph     phases
-	sink   chan<- results.Record
-	in     chan results.Record
-	recs   []results.Record
+	// pacer is the open loop's schedule; nil for a closed loop.
+	pacer Pacer
+	sink  chan<- results.Record
+	in    chan results.Record
+	recs  []results.Record
 
 	seq         atomic.Int64
 	inflight    atomic.Int64
@@ -165,7 +173,7 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 	}
 	rec := results.Record{Seq: s.seq, Warmup: s.warmup, Index: s.index, Scheduled: scheduled.Sub(r.origin)}
 	req := r.wl.next(s)
-	rec.Turn, rec.Session = req.turn, req.session
+	rec.Turn, rec.Session, rec.TraceRow = req.turn, req.session, req.traceRow
 	if wait := time.Until(req.notBefore); !req.notBefore.IsZero() && wait > 0 {
 		// a conversation's think time: the user holds its next turn
 		rec.Scheduled, rec.Think = req.notBefore.Sub(r.origin), wait
@@ -231,7 +239,7 @@ func (r *runner) closedLoop(ctx context.Context) {
 // first Warmup arrivals are the warmup; the pacer's clock runs on through
 // the measured phase.
 func (r *runner) openLoop(ctx context.Context) {
-	pacer := NewPacer(r.cfg)
+	pacer := r.pacer
 	sched, _ := pacer.(scheduler)
 	var slots chan struct{}
 	if r.cfg.Concurrency > 0 {

@@ -22,7 +22,13 @@ func (cfg Config) Validate() error {
 	if cfg.Rate < 0 || math.IsNaN(cfg.Rate) {
 		bad("load: rate must not be negative, got %g", cfg.Rate)
 	}
-	if cfg.Rate == 0 && cfg.Concurrency == 0 {
+	traced := cfg.Workload.Kind == runspec.WorkloadTrace
+	switch {
+	case traced && cfg.Rate > 0:
+		bad("load: a trace sends each request at its timestamp; it takes no rate")
+	case traced && cfg.Workload.TimeScale < 0:
+		bad("load: time_scale must not be negative, got %g", cfg.Workload.TimeScale)
+	case !traced && cfg.Rate == 0 && cfg.Concurrency == 0:
 		bad("load: set concurrency (closed loop) or rate (open loop)")
 	}
 	if cfg.Burstiness < 0 {
@@ -62,7 +68,7 @@ func (cfg Config) Validate() error {
 	if w.InputTokens < 0 || w.OutputTokens < 0 || w.PrefixTokens < 0 || w.PrefixGroups < 0 || w.Turns < 0 {
 		bad("load: workload lengths and counts must not be negative")
 	}
-	if w.OutputTokens == 0 && w.Kind != runspec.WorkloadDataset {
+	if w.OutputTokens == 0 && w.Kind != runspec.WorkloadDataset && w.Kind != runspec.WorkloadTrace {
 		bad("load: workload needs output_tokens > 0")
 	}
 	if w.RangeRatio < 0 || w.RangeRatio >= 1 {

@@ -88,8 +88,10 @@ func newWorkload(cfg Config) (workload, error) {
 		return newConversationWorkload(w, k, b, cfg.Rate <= 0)
 	case runspec.WorkloadDataset:
 		return newDatasetWorkload(w, cfg.Seed, b)
+	case runspec.WorkloadTrace:
+		return newTraceWorkload(cfg, k, b)
 	}
-	return nil, fmt.Errorf("unknown workload kind %q (want random, prefix, structured, conversation or dataset)", w.Kind)
+	return nil, fmt.Errorf("unknown workload kind %q (want random, prefix, structured, conversation, dataset or trace)", w.Kind)
 }
 
 // rng returns a generator for one (key, stream, item) so that each prompt

@@ -176,16 +176,8 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 		j.ITLMaxUS = append(j.ITLMaxUS, l.ITLMaxUS...)
 		j.InputTokens = append(j.InputTokens, l.InputTokens...)
 		j.OutputTokens = append(j.OutputTokens, l.OutputTokens...)
-		if l.Turn != nil && j.Turn == nil {
-			j.Turn = make([]int, base)
-		}
-		if j.Turn != nil {
-			if l.Turn != nil {
-				j.Turn = append(j.Turn, l.Turn...)
-			} else {
-				j.Turn = append(j.Turn, make([]int, l.Len())...)
-			}
-		}
+		j.Turn = joinColumn(j.Turn, l.Turn, base, l.Len())
+		j.TraceRow = joinColumn(j.TraceRow, l.TraceRow, base, l.Len())
 		for _, f := range l.Failures {
 			f.Index += base
 			j.Failures = append(j.Failures, f)
@@ -195,4 +187,19 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 		}
 	}
 	return j
+}
+
+// joinColumn appends col, a column of n entries that may be nil (all
+// zeros), to joined, which holds base entries or is nil (all zeros).
+func joinColumn(joined, col []int, base, n int) []int {
+	if col != nil && joined == nil {
+		joined = make([]int, base)
+	}
+	if joined == nil {
+		return nil
+	}
+	if col != nil {
+		return append(joined, col...)
+	}
+	return append(joined, make([]int, n)...)
 }

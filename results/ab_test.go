@@ -57,6 +57,13 @@ func TestJoinRequestLogs(t *testing.T) {
 	if len(j.Failures) != 2 || j.Failures[1].Index != 2 || !slices.Equal(j.InvalidStructured, []int{2}) {
 		t.Errorf("indexes not shifted: failures %+v, invalid %v", j.Failures, j.InvalidStructured)
 	}
+	if j.Turn != nil || j.TraceRow != nil {
+		t.Errorf("columns of zeros joined: turn %v trace_row %v", j.Turn, j.TraceRow)
+	}
+	b.TraceRow = []int{12}
+	if j = JoinRequestLogs([]*RequestLog{a, b}, []int64{0, 100}); !slices.Equal(j.TraceRow, []int{0, 0, 12}) {
+		t.Errorf("trace rows joined as %v, want [0 0 12]", j.TraceRow)
+	}
 	if JoinRequestLogs([]*RequestLog{nil}, []int64{0}) != nil {
 		t.Error("no logs joined into a log")
 	}

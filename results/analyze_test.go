@@ -17,6 +17,7 @@ func TestAnalyzeRequestLog(t *testing.T) {
 	no := false
 	recs[4].StructuredValid = &no
 	recs[2].Turn = 1
+	recs[3].TraceRow = 7
 	a := Analyze(recs, SummarizeOptions{})
 	want := &RequestLog{
 		StartUS:           []int64{0, 10000, 20000, 30000},
@@ -26,6 +27,7 @@ func TestAnalyzeRequestLog(t *testing.T) {
 		InputTokens:       []int{10, 10, 0, 5},
 		OutputTokens:      []int{4, 2, 0, 1},
 		Turn:              []int{0, 1, 0, 0},
+		TraceRow:          []int{0, 0, 7, 0},
 		Failures:          []RequestFailure{{Index: 2, Kind: "http", Reason: "http 500: boom"}},
 		InvalidStructured: []int{3},
 	}

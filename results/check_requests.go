@@ -3,7 +3,7 @@ package results
 import "fmt"
 
 // requestLog checks a run's per-request log: columns of one length (turn
-// absent or the same), times and counts not negative nor absurd, and
+// and trace_row absent or the same), times and counts not negative nor absurd, and
 // failure and invalid-answer indices that name a request of the log.
 func (c *checker) requestLog(l *RequestLog) {
 	n := l.Len()
@@ -19,6 +19,10 @@ func (c *checker) requestLog(l *RequestLog) {
 	}
 	if l.Turn != nil && len(l.Turn) != n {
 		c.fail(fmt.Sprintf("requests.turn has %d entries, start_us %d", len(l.Turn), n))
+		return
+	}
+	if l.TraceRow != nil && len(l.TraceRow) != n {
+		c.fail(fmt.Sprintf("requests.trace_row has %d entries, start_us %d", len(l.TraceRow), n))
 		return
 	}
 	const maxUS = int64(MaxLatencyMs * 1000)
@@ -37,7 +41,7 @@ func (c *checker) requestLog(l *RequestLog) {
 	for _, col := range []struct {
 		name string
 		v    []int
-	}{{"input_tokens", l.InputTokens}, {"output_tokens", l.OutputTokens}, {"turn", l.Turn}} {
+	}{{"input_tokens", l.InputTokens}, {"output_tokens", l.OutputTokens}, {"turn", l.Turn}, {"trace_row", l.TraceRow}} {
 		for i, v := range col.v {
 			if v < 0 {
 				c.fail(fmt.Sprintf("requests.%s[%d] = %d: a count cannot be negative", col.name, i, v))

@@ -63,6 +63,19 @@ type LoadConfig struct {
 	TextPrompts bool `json:"text_prompts,omitempty"`
 	// DatasetFilter is the dataset workload's dataset_filter ("": none).
 	DatasetFilter string `json:"dataset_filter,omitempty"`
+	// Trace is the trace workload's file, by name; TraceFormat its format
+	// ("mooncake", "azure", "jsonl"); TraceDigest "sha256:" and the hex
+	// SHA-256 of its bytes, so that two runs that replayed the same
+	// digest are known to have replayed the same trace.
+	Trace       string `json:"trace,omitempty" text:"line"`
+	TraceFormat string `json:"trace_format,omitempty" text:"name"`
+	TraceDigest string `json:"trace_digest,omitempty" text:"line"`
+	// TimeScale divides the trace's gaps (0: 1); TraceStartS is where in
+	// the trace the replay began, s; BlockSize the tokens a hash id
+	// stands for (0: 512).
+	TimeScale   float64 `json:"time_scale,omitempty"`
+	TraceStartS float64 `json:"trace_start_s,omitempty"`
+	BlockSize   int     `json:"block_size,omitempty"`
 }
 
 // DatasetFit is what a dataset run found of its entries against the

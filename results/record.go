@@ -48,6 +48,9 @@ type Record struct {
 	// Session numbers the request's conversation (0 for the first, and for
 	// workloads without conversations).
 	Session int `json:"session,omitempty"`
+	// TraceRow is the line of the trace row a trace workload's request
+	// replays (from 1); 0 for other workloads.
+	TraceRow int `json:"trace_row,omitempty"`
 	// ConnIdle is, for a request lost before any answer came, how long the
 	// connection it was written on had been idle before it; 0 for a fresh
 	// connection, and for every other request. A server closes connections

@@ -27,6 +27,9 @@ type RequestLog struct {
 	// Turn is each request's turn in its conversation (0 for the first);
 	// nil when the workload has no conversations.
 	Turn []int `json:"turn,omitempty"`
+	// TraceRow is the line of the trace row each request replayed (from
+	// 1); nil when the workload is not a trace.
+	TraceRow []int `json:"trace_row,omitempty"`
 	// Failures lists the failed requests by index into the columns; a
 	// request not listed succeeded.
 	Failures []RequestFailure `json:"failures,omitempty"`
@@ -69,6 +72,12 @@ func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
 	}
 	if l.Turn != nil {
 		l.Turn = append(l.Turn, r.Turn)
+	}
+	if r.TraceRow > 0 && l.TraceRow == nil {
+		l.TraceRow = make([]int, i, cap(l.StartUS))
+	}
+	if l.TraceRow != nil {
+		l.TraceRow = append(l.TraceRow, r.TraceRow)
 	}
 	if !r.OK() {
 		l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: r.ErrorKind, Reason: r.Error, ConnIdleUS: us(r.ConnIdle)})

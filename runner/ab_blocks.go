@@ -65,23 +65,50 @@ const blockSeedStride = 1_000_003
 // blockLoad is the load of one block of pair of a run split into pairs:
 // its share of the requests (or of the duration), the run's warmup only
 // when the side's server is fresh (its first block, or the first after a
-// restart), and the pair's seed.
+// restart), and the pair's seed. A trace's block replays the rows after
+// those of the blocks before it: its measured rows follow theirs, its
+// warmup (when it has one) comes from the rows just before its own.
 func blockLoad(cfg runspec.Load, pairs, pair int, warm bool) runspec.Load {
 	c := cfg
 	if cfg.Requests > 0 {
-		c.Requests = cfg.Requests / pairs
-		if pair < cfg.Requests%pairs {
-			c.Requests++
-		}
+		c.Requests = blockRequests(cfg.Requests, pairs, pair)
 	}
 	if cfg.Duration > 0 {
 		c.Duration = cfg.Duration / time.Duration(pairs)
+	}
+	if cfg.Workload.Kind == runspec.WorkloadTrace && pair > 0 {
+		switch {
+		case cfg.Requests > 0:
+			before := 0
+			for p := range pair {
+				before += blockRequests(cfg.Requests, pairs, p)
+			}
+			c.Workload.TraceSkip = cfg.Workload.TraceSkip + cfg.Warmup + before
+			if warm {
+				c.Workload.TraceSkip -= cfg.Warmup
+			}
+		default: // by time: the block's share of the trace's time
+			scale := cfg.Workload.TimeScale
+			if scale <= 0 {
+				scale = 1
+			}
+			c.Workload.TraceStart += time.Duration(float64(c.Duration) * float64(pair) * scale)
+		}
 	}
 	if !warm {
 		c.Warmup = 0
 	}
 	c.Seed = cfg.Seed + int64(pair)*blockSeedStride
 	return c
+}
+
+// blockRequests is pair's share of a run's requests split into pairs.
+func blockRequests(requests, pairs, pair int) int {
+	n := requests / pairs
+	if pair < requests%pairs {
+		n++
+	}
+	return n
 }
 
 // mergeABRun is one side's run made of its blocks, in schedule order:
@@ -114,7 +141,7 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 	}
 	run.Started, run.Finished = blocks[0].Started, blocks[len(blocks)-1].Finished
 	run.Summary, run.Samples = results.MergeBlocks(run.Blocks)
-	lc := load.Record(sr.Load) // the whole run's load, not a block's
+	lc := load.Record(sr.Load, sr.Trace) // the whole run's load, not a block's
 	run.Load = &lc
 	logs, offsets := make([]*results.RequestLog, len(blocks)), make([]int64, len(blocks))
 	run.Unchecked = nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
@@ -50,6 +51,29 @@ func TestBlockLoad(t *testing.T) {
 	}
 	if total != 10 {
 		t.Errorf("blocks hold %d requests, want 10", total)
+	}
+}
+
+// TestBlockLoadTrace: each block of a trace's A/B run replays the rows
+// after the blocks before it, its warmup (when fresh) just before its own.
+func TestBlockLoadTrace(t *testing.T) {
+	cfg := runspec.Load{Requests: 10, Warmup: 3, Workload: runspec.Workload{Kind: runspec.WorkloadTrace}}
+	// blocks of 3, 3, 2, 2 requests after 3 warmup rows: measured rows
+	// start at 3, 6, 9 and 11
+	for _, c := range []struct {
+		pair     int
+		warm     bool
+		skip     int
+		requests int
+	}{{0, true, 0, 3}, {1, false, 6, 3}, {2, true, 6, 2}, {3, false, 11, 2}} {
+		b := blockLoad(cfg, 4, c.pair, c.warm)
+		if b.Workload.TraceSkip != c.skip || b.Requests != c.requests || b.Workload.TraceSkip+b.Warmup != []int{3, 6, 9, 11}[c.pair] {
+			t.Errorf("pair %d: skip %d, warmup %d, requests %d; want skip %d and %d requests", c.pair, b.Workload.TraceSkip, b.Warmup, b.Requests, c.skip, c.requests)
+		}
+	}
+	byTime := runspec.Load{Duration: 40 * time.Second, Workload: runspec.Workload{Kind: runspec.WorkloadTrace, TimeScale: 2, TraceStart: time.Second}}
+	if b := blockLoad(byTime, 4, 3, false); b.Duration != 10*time.Second || b.Workload.TraceStart != 61*time.Second {
+		t.Errorf("pair 3 by time: duration %v from %v, want 10s from 61s of the trace (1 s + 3 × 10 s × 2)", b.Duration, b.Workload.TraceStart)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/trace"
 )
 
 // contextProblem says why requests of wl cannot fit a model context of
@@ -14,7 +15,16 @@ import (
 // cannot be told. vLLM refuses a request whose prompt reaches the context
 // or whose prompt plus max_tokens exceeds it, with a 400: a run of such
 // requests measures nothing.
-func contextProblem(wl runspec.Workload, limit int, source string) string {
+func contextProblem(c runspec.Load, t *trace.Trace, limit int, source string) string {
+	wl := c.Workload
+	if wl.Kind == runspec.WorkloadTrace && t != nil && limit > 0 {
+		// a trace whose rows do not all fit still runs: those that do not
+		// fail one by one, as they would have in production
+		if unfit, total := load.TraceUnfit(c, t, limit); unfit == total && total > 0 {
+			return fmt.Sprintf("none of the %d trace rows it replays fits the model's context of %d tokens (%s): every request would be refused; replay another part of the trace (start), or give the server a longer --max-model-len", total, limit, source)
+		}
+		return ""
+	}
 	need, known := load.ContextNeed(wl)
 	if limit <= 0 || !known || need <= limit {
 		return ""
@@ -60,7 +70,7 @@ func ContextProblems(p *suite.Plan) []ContextProblem {
 			continue
 		}
 		for _, r := range g.Runs {
-			if msg := contextProblem(r.Load.Workload, limit, source); msg != "" {
+			if msg := contextProblem(r.Load, r.Trace, limit, source); msg != "" {
 				out = append(out, ContextProblem{Run: r.Name, Scenario: r.Scenario, Message: msg})
 			}
 		}

@@ -33,15 +33,15 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	run = newRun(sr, ref)
 	ps := r.server(ctx, inst, apiKey, ref)
 	run.MissingFeatures = ps.missing
-	cfg := load.Config{Load: sr.Load, BaseURL: inst.BaseURL(), Model: inst.Model(), APIKey: apiKey, RunName: sr.Name, Halt: halt,
+	cfg := load.Config{Load: sr.Load, BaseURL: inst.BaseURL(), Model: inst.Model(), APIKey: apiKey, RunName: sr.Name, Halt: halt, Trace: sr.Trace,
 		Server: ps.loadFeatures()}
 	if cfg, err = load.ResolveLengthBuckets(cfg); err != nil {
 		run.Status, run.Error = results.StatusFailed, untrusted.String(err.Error())
 		return run, false, fmt.Errorf("run %s: %w", sr.Name, err)
 	}
-	lc := load.Record(cfg.Load)
+	lc := load.Record(cfg.Load, cfg.Trace)
 	run.Load = &lc
-	if msg := contextProblem(cfg.Workload, ps.contextLimit(cfg.Model), "max_model_len in /v1/models"); msg != "" {
+	if msg := contextProblem(cfg.Load, cfg.Trace, ps.contextLimit(cfg.Model), "max_model_len in /v1/models"); msg != "" {
 		now := r.now().UTC()
 		run.Status, run.Error, run.Started, run.Finished = results.StatusFailed, untrusted.String(msg), now, now
 		return run, false, fmt.Errorf("run %s: %s", sr.Name, msg)

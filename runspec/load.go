@@ -9,7 +9,8 @@ type Load struct {
 	Workload Workload
 
 	// Concurrency caps requests in flight; 0 means no cap (open loop only).
-	// With Rate == 0 it is a closed loop of exactly Concurrency users.
+	// With Rate == 0 it is a closed loop of exactly Concurrency users,
+	// except for a trace workload, whose arrivals are the trace's.
 	Concurrency int
 	// Rate is the mean arrival rate in requests per second; 0 means closed loop.
 	Rate float64
@@ -44,6 +45,13 @@ type Load struct {
 	// SelfCheck holds the bounds of the load generator's check of itself;
 	// its zero fields take the defaults.
 	SelfCheck SelfCheck
+}
+
+// OpenLoop reports whether requests arrive on a schedule of their own
+// (an arrival rate, or a trace's timestamps) rather than as a closed loop's
+// users finish.
+func (l *Load) OpenLoop() bool {
+	return l.Rate > 0 || l.Workload.Kind == WorkloadTrace
 }
 
 // DefaultIdleTimeout is Load.IdleTimeout's default: safely below the 5 s

@@ -9,6 +9,7 @@ const (
 	WorkloadStructured   = "structured"
 	WorkloadConversation = "conversation"
 	WorkloadDataset      = "dataset"
+	WorkloadTrace        = "trace"
 )
 
 // Dataset filters (Workload.DatasetFilter).
@@ -21,7 +22,7 @@ const (
 var DatasetFilters = []string{"none", DatasetFilterContext, DatasetFilterVLLMBench}
 
 // WorkloadKinds are the Workload constants, in the order suites list them.
-var WorkloadKinds = []string{WorkloadRandom, WorkloadPrefix, WorkloadStructured, WorkloadConversation, WorkloadDataset}
+var WorkloadKinds = []string{WorkloadRandom, WorkloadPrefix, WorkloadStructured, WorkloadConversation, WorkloadDataset, WorkloadTrace}
 
 // Workload describes the prompts of a run.
 type Workload struct {
@@ -61,6 +62,24 @@ type Workload struct {
 	// DatasetFilterVLLMBench those `vllm bench serve` leaves out of a
 	// ShareGPT file (and those that cannot fit).
 	DatasetFilter string
+	// TracePath is the trace file the trace workload replays, absolute.
+	TracePath string
+	// TraceFormat is its format: "mooncake", "azure" or "jsonl" (package
+	// trace's Formats).
+	TraceFormat string
+	// TimeScale divides the trace's gaps between arrivals (2 replays twice
+	// as fast); 0 means 1.
+	TimeScale float64
+	// TraceStart is where in the trace the replay begins, after its
+	// earliest row: rows before it are left out.
+	TraceStart time.Duration
+	// BlockSize is the tokens each of a trace's hash ids stands for; 0
+	// means Mooncake's 512.
+	BlockSize int
+	// TraceSkip leaves out that many of the trace's rows from TraceStart
+	// on, before the warmup: a block of an A/B run replays the rows after
+	// those of the blocks before it.
+	TraceSkip int
 	// Chat sends text prompts over /v1/chat/completions instead of token ids
 	// over /v1/completions.
 	Chat bool

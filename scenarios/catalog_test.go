@@ -41,6 +41,8 @@ var catalog = []struct {
 	{file: "long-context.hcl", minRuns: 2, mustMention: []string{"--max-model-len"}},
 	// Short and long prompts judged apart: declared and quantile length buckets.
 	{file: "mixed-lengths.hcl", minRuns: 2, mustMention: []string{"length_buckets", "length_quantiles", "length_bucket.long.ttft.p95", "length_bucket.q4.ttft.p95"}},
+	// Production traffic replayed from two public traces.
+	{file: "trace-replay.hcl", minRuns: 2, mustMention: []string{`kind       = "trace"`, `format     = "azure"`, `format     = "mooncake"`, "time_scale", "server.prefix_cache_hit_rate"}},
 	// The largest concurrency under an SLO, gated.
 	{file: "capacity.hcl", minRuns: 1, mustMention: []string{"capacity {", "capacity.concurrency"}},
 }

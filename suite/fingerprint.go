@@ -18,8 +18,8 @@ import (
 // same suite with the same variables (and --only) get the same fingerprint;
 // a changed variable that changes a run changes it. Secrets stay out: the
 // API key, the values of the server's environment and the volumes' host
-// paths are not part of it, nor is where a dataset file lives (only its
-// name): those may differ between runners.
+// paths are not part of it, nor is where a dataset or trace file lives (only its
+// name, and a trace's digest): those may differ between runners.
 func (p *Plan) Fingerprint() string {
 	type target struct {
 		Kind, Name, Image, Model, GPUs, IPC, URL, Profile string
@@ -39,6 +39,7 @@ func (p *Plan) Fingerprint() string {
 	type run struct {
 		Name, Scenario string
 		Params         [][2]string
+		Trace          string // the trace file's digest
 		Load           loadConfig
 		Goodput        Goodput
 		Asserts        []assert
@@ -66,11 +67,17 @@ func (p *Plan) Fingerprint() string {
 				// Where the checkout lives differs between runners.
 				c.Workload.DatasetPath = filepath.Base(c.Workload.DatasetPath)
 			}
+			if c.Workload.TracePath != "" {
+				c.Workload.TracePath = filepath.Base(c.Workload.TracePath)
+			}
 			cr := run{Name: r.Name, Scenario: r.Scenario, Goodput: r.Goodput, Load: loadConfig{
 				Concurrency: c.Concurrency, Rate: c.Rate, Burstiness: c.Burstiness, Ramp: c.Ramp,
 				Requests: c.Requests, Warmup: c.Warmup, Duration: c.Duration, Timeout: c.Timeout,
 				Seed: c.Seed, Workload: c.Workload,
 			}}
+			if r.Trace != nil {
+				cr.Trace = r.Trace.Digest
+			}
 			for _, pr := range r.Params {
 				cr.Params = append(cr.Params, [2]string{pr.Key, pr.Text})
 			}

@@ -51,6 +51,8 @@ type loader struct {
 	filename string
 	// files is where the suite may read files (file(), datasets).
 	files *fileRoot
+	// traces holds the trace files read so far, by format and path.
+	traces map[string]traceRead
 	// budget bounds what evaluation builds and how long it takes.
 	budget *evalBudget
 	opts   Options

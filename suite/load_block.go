@@ -44,12 +44,15 @@ type loadBlock struct {
 	// (results.VaryConcurrency or results.VaryRate), so neither need be set
 	// here; "" without a search.
 	searched string
+	// traced says the scenario's workload is a trace, whose timestamps are
+	// the arrivals: no rate, and concurrency only caps what is in flight.
+	traced bool
 }
 
-// openLoop reports whether the runs of b send at an arrival rate: rate is
-// set, or a capacity search varies it.
+// openLoop reports whether the runs of b send on a schedule: rate is set,
+// a capacity search varies it, or a trace's timestamps are the arrivals.
 func (b *loadBlock) openLoop() bool {
-	return b.Rate != nil || b.searched == results.VaryRate
+	return b.Rate != nil || b.searched == results.VaryRate || b.traced
 }
 
 // rampBlock is `ramp { kind = "linear"  from = 1  over = "1m" }` inside load.
@@ -81,7 +84,10 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 			}
 		}
 	}
-	if r, ok := ev.num(b.Rate); ok {
+	if b.traced {
+		b.refuseWithTrace(ev)
+	}
+	if r, ok := ev.num(b.Rate); ok && !b.traced {
 		if r <= 0 {
 			ev.errorAt(b.Rate, "Invalid rate", "rate = %s: it is the mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", formatNumber(r))
 		} else {
@@ -95,6 +101,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		switch {
 		case v <= 0:
 			ev.errorAt(b.Burstiness, "Invalid burstiness", "burstiness = %s: it is the gamma shape of the gaps between arrivals and must be above zero (1 is Poisson, below 1 burstier).", formatNumber(v))
+		case b.traced:
 		case !b.openLoop():
 			ev.errorAt(b.Burstiness, "Burstiness without a rate", "burstiness shapes an open-loop arrival process; set rate (requests per second) as well.")
 		default:
@@ -153,12 +160,12 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		ev.consequenceRange(where, within, "Run without an end",
 			"The load block sets neither requests nor duration, so the run would never stop; set requests = N, duration = \"3m\", or both (the first reached ends the run).")
 	}
-	if b.Concurrency == nil && b.Rate == nil && b.searched == "" {
+	if b.Concurrency == nil && b.Rate == nil && b.searched == "" && !b.traced {
 		ev.consequenceRange(where, within, "No arrival process",
 			"Set concurrency = N for a closed loop of N users, or rate = R for an open loop of R requests per second (with concurrency as an optional cap).")
 	}
 	b.SelfCheck.fill(ev, &cfg.SelfCheck)
-	if r := b.Ramp; r != nil {
+	if r := b.Ramp; r != nil && !b.traced {
 		if b.Rate == nil {
 			ev.errorRange(r.DefRange, "Ramp without a rate", "A ramp varies the arrival rate from `from` up to rate; set rate in the load block.")
 		}
@@ -184,6 +191,19 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		if d, ok := ev.duration(r.Over); ok {
 			cfg.Ramp.Over = d
 		}
+	}
+}
+
+// refuseWithTrace reports the knobs of an arrival rate, which a trace
+// workload has no use for: its timestamps are the arrivals.
+func (b *loadBlock) refuseWithTrace(ev *evaluator) {
+	for _, a := range []*hcl.Attribute{b.Rate, b.Burstiness} {
+		if a != nil {
+			ev.errorAt(a, a.Name+" with a trace", "A trace workload sends each request at its timestamp in the trace, so %s has nothing to shape; leave it out (time_scale in the workload replays the trace faster or slower).", a.Name)
+		}
+	}
+	if b.Ramp != nil {
+		ev.errorRange(b.Ramp.DefRange, "Ramp with a trace", "A trace workload sends each request at its timestamp in the trace, so a ramp has no rate to vary; leave it out (time_scale in the workload replays the trace faster or slower).")
 	}
 }
 

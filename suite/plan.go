@@ -3,6 +3,7 @@ package suite
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/trace"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -73,6 +74,10 @@ type Run struct {
 	ServerArgs []string
 	// Load is the run's load; the runner adds where to send it.
 	Load runspec.Load
+	// Trace is the trace a trace workload replays, read when the suite
+	// was loaded (Load.Workload says which part of it and how fast); nil
+	// for other workloads.
+	Trace *trace.Trace
 	// Goodput holds the goodput limits.
 	Goodput Goodput
 	// Asserts are evaluated after the run.

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/trace"
 )
 
 // WriteText prints the plan for people, one block per server start: the
@@ -17,12 +19,18 @@ func (p *Plan) WriteText(w io.Writer) error {
 		runs += len(g.Runs)
 	}
 	ew.printf("%d run(s) in %d server group(s)\n", runs, len(p.Groups))
+	wholes := map[*trace.Trace]trace.Summary{} // a trace's whole-file summary, once per file
 	for i, g := range p.Groups {
 		ew.printf("\ngroup %d: %s\n", i+1, describeTarget(g))
 		for _, r := range g.Runs {
 			ew.printf("  %s\n", r.Name)
 			ew.printf("    load:     %s\n", DescribeLoad(r.Load))
 			ew.printf("    workload: %s\n", DescribeWorkload(r.Load.Workload))
+			if r.Trace != nil {
+				run, whole := describeTrace(r.Trace, r.Load, wholes)
+				ew.printf("    trace:    this run: %s\n", run)
+				ew.printf("              whole file: %s\n", whole)
+			}
 			if gp := r.Goodput; gp != (Goodput{}) {
 				ew.printf("    goodput:  %s\n", describeGoodput(gp))
 			}
@@ -66,7 +74,16 @@ func describeTarget(g *Group) string {
 // DescribeLoad renders a load configuration in one line, as --plan prints it.
 func DescribeLoad(c runspec.Load) string {
 	var parts []string
-	if c.Rate > 0 {
+	if c.Workload.Kind == runspec.WorkloadTrace {
+		s := "open loop at the trace's timestamps"
+		if ts := c.Workload.TimeScale; ts > 0 && ts != 1 {
+			s += fmt.Sprintf(" (time_scale %s)", formatNumber(ts))
+		}
+		parts = append(parts, s)
+		if c.Concurrency > 0 {
+			parts = append(parts, fmt.Sprintf("at most %d in flight", c.Concurrency))
+		}
+	} else if c.Rate > 0 {
 		s := fmt.Sprintf("open loop at %s req/s", formatNumber(c.Rate))
 		if c.Burstiness > 0 {
 			s += fmt.Sprintf(" (burstiness %s)", formatNumber(c.Burstiness))
@@ -119,6 +136,17 @@ func DescribeWorkload(w runspec.Workload) string {
 		parts = append(parts, fmt.Sprintf("schema of %d bytes", len(w.Schema)))
 	case runspec.WorkloadConversation:
 		parts = append(parts, fmt.Sprintf("%d turns", w.Turns))
+	case runspec.WorkloadTrace:
+		parts = append(parts, w.TraceFormat+" file "+w.TracePath)
+		if w.TraceStart > 0 {
+			parts = append(parts, "from "+w.TraceStart.String())
+		}
+		if bs := w.BlockSize; bs > 0 || w.TraceFormat != trace.FormatAzure {
+			if bs == 0 {
+				bs = trace.DefaultBlockSize
+			}
+			parts = append(parts, fmt.Sprintf("hash ids of %d-token blocks", bs))
+		}
 	case runspec.WorkloadDataset:
 		parts = append(parts, "dataset "+w.DatasetPath)
 		if w.DatasetFilter != "" {
@@ -156,6 +184,50 @@ func describeBuckets(w runspec.Workload) string {
 		s += fmt.Sprintf(" < %d ≤ %s", e, names[i+1])
 	}
 	return s
+}
+
+// describeTrace renders what a run replays of t and what the whole file
+// holds: requests, span, mean lengths, shared and reusable prompt tokens.
+// wholes keeps each file's summary, which a sweep's runs share.
+func describeTrace(t *trace.Trace, c runspec.Load, wholes map[*trace.Trace]trace.Summary) (run, whole string) {
+	w := c.Workload
+	win := trace.Window{Start: w.TraceStart, Warmup: c.Warmup, Requests: c.Requests, Duration: c.Duration, TimeScale: w.TimeScale}
+	all, ok := wholes[t]
+	if !ok {
+		all = trace.Summarize(t.Rows, w.BlockSize)
+		wholes[t] = all
+	}
+	mine := trace.Summarize(win.Rows(t), w.BlockSize)
+	run = describeTraceSummary(mine)
+	if ts := w.TimeScale; ts > 0 && ts != 1 {
+		run += fmt.Sprintf(", replayed in %s", roundSpan(win.Scaled(mine.Span)))
+	}
+	whole = describeTraceSummary(all)
+	if t.Reordered > 0 {
+		whole += fmt.Sprintf("; %d rows came after a later one in the file and are replayed in time order", t.Reordered)
+	}
+	return run, whole
+}
+
+// roundSpan rounds a trace's span for reading: to the millisecond below
+// a minute, to the second above.
+func roundSpan(d time.Duration) time.Duration {
+	if d < time.Minute {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Second)
+}
+
+func describeTraceSummary(s trace.Summary) string {
+	out := fmt.Sprintf("%d requests over %s, mean %.0f input / %.0f output tokens, %.1f%% of prompt tokens in shared blocks (%.1f%% reusable as a cached prefix)",
+		s.Requests, roundSpan(s.Span), s.MeanInput, s.MeanOutput, 100*s.Shared, 100*s.Reusable)
+	if s.Texts > 0 {
+		out += fmt.Sprintf(", %d with their own prompt", s.Texts)
+		if s.Estimated > 0 {
+			out += fmt.Sprintf(" (%d of their lengths estimated at a token per 4 bytes)", s.Estimated)
+		}
+	}
+	return out
 }
 
 func describeGoodput(g Goodput) string {

@@ -180,8 +180,15 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			run.ServerArgs = args
 			checkServerArgs(ev, sb.ServerArgs, args)
 		}
-		loadB.fill(ev, &run.Load, b.DefRange)
+		lb := loadB
+		if lb != nil && workB.traced(ctx) {
+			cp := *lb
+			cp.traced = true
+			lb = &cp
+		}
+		lb.fill(ev, &run.Load, b.DefRange)
 		workB.fill(ev, &run.Load.Workload, l.files, b.DefRange)
+		run.Trace = l.readTrace(ev, workB, lb, &run.Load)
 		run.Goodput = goodB.goodput(ev)
 		run.Capacity = capacity
 		if capacity != nil {

@@ -37,6 +37,11 @@ type workloadBlock struct {
 	BucketNames  *hcl.Attribute `hcl:"length_bucket_names,optional"`
 	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
 	DatasetFilt  *hcl.Attribute `hcl:"dataset_filter,optional"`
+	File         *hcl.Attribute `hcl:"file,optional"`
+	Format       *hcl.Attribute `hcl:"format,optional"`
+	TimeScale    *hcl.Attribute `hcl:"time_scale,optional"`
+	Start        *hcl.Attribute `hcl:"start,optional"`
+	BlockSize    *hcl.Attribute `hcl:"block_size,optional"`
 	Chat         *hcl.Attribute `hcl:"chat,optional"`
 	TextPrompts  *hcl.Attribute `hcl:"text_prompts,optional"`
 	IgnoreEOS    *hcl.Attribute `hcl:"ignore_eos,optional"`
@@ -77,9 +82,18 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 	if w.Kind == runspec.WorkloadDataset {
 		defIn, defOut = 0, 0 // the dataset's own lengths
 	}
-	positive(b.InputTokens, &w.InputTokens, defIn, "input length")
-	positive(b.OutputTokens, &w.OutputTokens, defOut, "output length")
-	if r, ok := ev.num(b.RangeRatio); ok {
+	if w.Kind == runspec.WorkloadTrace {
+		// the trace's own lengths
+		for _, a := range []*hcl.Attribute{b.InputTokens, b.OutputTokens, b.RangeRatio} {
+			if a != nil {
+				ev.warnAt(a, "Attribute ignored by this workload", "%s has no effect with kind = \"trace\": each request's lengths are its row's in the trace.", a.Name)
+			}
+		}
+	} else {
+		positive(b.InputTokens, &w.InputTokens, defIn, "input length")
+		positive(b.OutputTokens, &w.OutputTokens, defOut, "output length")
+	}
+	if r, ok := ev.num(b.RangeRatio); ok && w.Kind != runspec.WorkloadTrace {
 		if r < 0 || r >= 1 {
 			ev.errorAt(b.RangeRatio, "Invalid range_ratio", "range_ratio = %s: lengths spread over [n*(1-r), n*(1+r)], so r must be at least 0 and below 1.", formatNumber(r))
 		} else {
@@ -98,6 +112,12 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 	onlyFor(b.ThinkTime, runspec.WorkloadConversation)
 	onlyFor(b.Dataset, runspec.WorkloadDataset)
 	onlyFor(b.DatasetFilt, runspec.WorkloadDataset)
+	for _, a := range []*hcl.Attribute{b.File, b.Format, b.TimeScale, b.Start, b.BlockSize} {
+		onlyFor(a, runspec.WorkloadTrace)
+	}
+	if w.Kind == runspec.WorkloadTrace {
+		b.fillTrace(ev, w, where, within)
+	}
 
 	if w.Kind == runspec.WorkloadPrefix {
 		positive(b.PrefixTokens, &w.PrefixTokens, 0, "prefix length")
@@ -154,6 +174,20 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 	if v, ok := ev.boolean(b.IgnoreEOS); ok {
 		w.IgnoreEOS = &v
 	}
+}
+
+// traced reports whether b asks for a trace workload, evaluating its kind
+// quietly in ctx (fill reports what is wrong with it).
+func (b *workloadBlock) traced(ctx *hcl.EvalContext) bool {
+	if b == nil || b.Kind == nil {
+		return false
+	}
+	v, d := b.Kind.Expr.Value(ctx)
+	v, _ = v.Unmark()
+	if d.HasErrors() || !v.IsWhollyKnown() || v.IsNull() || v.Type() != cty.String {
+		return false
+	}
+	return v.AsString() == runspec.WorkloadTrace
 }
 
 // schemaText evaluates a schema given as an HCL object or a JSON string
