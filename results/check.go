@@ -17,6 +17,9 @@ const (
 	// MaxDurationS bounds a run's measured window, in seconds (30 days:
 	// soak tests run long, not that long).
 	MaxDurationS = 30 * 24 * 3600.0
+	// MaxTokens bounds one request's token count: no context is ten
+	// million tokens long.
+	MaxTokens = 1e7
 	// maxCheckErrors is how many problems Check lists before it stops.
 	maxCheckErrors = 10
 )
@@ -117,7 +120,7 @@ func (c *checker) summary(s *Summary) {
 	for _, fam := range []struct {
 		name string
 		st   *Stats
-	}{{"ttft", &s.TTFT}, {"tpot", &s.TPOT}, {"itl", &s.ITL}, {"e2el", &s.E2EL}} {
+	}{{"ttft", &s.TTFT}, {"ttfo", &s.TTFO}, {"tpot", &s.TPOT}, {"itl", &s.ITL}, {"e2el", &s.E2EL}} {
 		st := fam.st
 		c.count("summary."+fam.name+".n", int64(st.N))
 		for _, v := range []struct {
@@ -148,6 +151,13 @@ func (c *checker) summary(s *Summary) {
 		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, MaxRate*MaxDurationS, "a token count")
 		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, MaxRate*MaxDurationS, "a token count")
 	}
+	if r := s.Reasoning; r != nil {
+		c.count("summary.reasoning.requests", int64(r.Requests))
+		c.count("summary.reasoning.counted", int64(r.Counted))
+		c.count("summary.reasoning.unanswered", int64(r.Unanswered))
+		c.tokenStats("summary.reasoning.tokens", &r.Tokens)
+		c.tokenStats("summary.reasoning.answer_tokens", &r.AnswerTokens)
+	}
 	if st := s.Structured; st != nil {
 		c.value("summary.structured.valid_rate", st.ValidRate, 1, "a ratio")
 	}
@@ -158,6 +168,18 @@ func (c *checker) summary(s *Summary) {
 	c.count("summary.input_tokens", s.InputTokens)
 	c.count("summary.output_tokens", s.OutputTokens)
 	c.buckets(s.LengthBuckets)
+}
+
+// tokenStats checks the statistics of a per-request token count.
+func (c *checker) tokenStats(field string, st *Stats) {
+	c.count(field+".n", int64(st.N))
+	for _, v := range []struct {
+		stat string
+		v    float64
+	}{{"mean", st.Mean}, {"median", st.Median}, {"std", st.Std}, {"min", st.Min}, {"max", st.Max},
+		{"p50", st.P50}, {"p90", st.P90}, {"p95", st.P95}, {"p99", st.P99}, {"p99_9", st.P999}} {
+		c.value(field+"."+v.stat, v.v, MaxTokens, "a token count")
+	}
 }
 
 // buckets checks the input-length buckets' names, which metric names and
@@ -184,7 +206,7 @@ func (c *checker) samples(s *Samples) {
 	for _, fam := range []struct {
 		name string
 		xs   []float64
-	}{{"ttft", s.TTFT}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
+	}{{"ttft", s.TTFT}, {"ttfo", s.TTFO}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
 		for i, v := range fam.xs {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxLatencyMs {
 				c.value(fmt.Sprintf("samples.%s[%d]", fam.name, i), v, MaxLatencyMs, "a latency (ms)")
