@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"net/http/httptest"
 	"sort"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/sim"
 )
 
 // reasoningRun runs n chat requests of out tokens, one at a time, against a
@@ -104,3 +106,48 @@ func TestAnswerEndedInReasoning(t *testing.T) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// TestSimulatorReasoning runs chat requests against the simulator with
+// --reasoning-tokens 10: every answer of 24 tokens has 10 reasoning tokens,
+// counted from its stream (vLLM's usage reports none), and 14 of its own,
+// and its first answer token comes after its first token. Steps are slowed
+// (about 30 ms) so that each token gets a chunk of its own; a client that
+// falls behind on a loaded machine still gets the end of the reasoning and
+// the start of the answer in one chunk now and then, whose tokens count
+// for the answer, so only most requests must count exactly 10.
+func TestSimulatorReasoning(t *testing.T) {
+	cfg, _, err := sim.ParseArgs([]string{"--profile", "tiny", "--reasoning-tokens", "10", "--slowdown", "20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		s.Close()
+		hs.Close()
+	})
+	res, err := Run(context.Background(), Config{
+		Load: runspec.Load{Concurrency: 2, Requests: 6, Seed: 1,
+			Workload: runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 32, OutputTokens: 24}},
+		BaseURL: hs.URL, Model: "llmgate/tiny-sim", RunName: "r",
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := 0
+	for _, r := range res.Records {
+		if !r.OK() || r.ReasoningTokens > 10 || r.Reasoning != results.ReasoningFromStream || r.OutputTokens != 24 || r.TTFO <= r.TTFT {
+			t.Errorf("request %d: error %q, %d reasoning tokens from %q, %d output tokens, TTFT %v, TTFO %v; want at most 10 from the stream, 24, TTFO after TTFT",
+				r.Seq, r.Error, r.ReasoningTokens, r.Reasoning, r.OutputTokens, r.TTFT, r.TTFO)
+		}
+		if r.ReasoningTokens == 10 {
+			exact++
+		}
+	}
+	if exact*2 <= len(res.Records) {
+		t.Errorf("%d of %d requests counted the 10 reasoning tokens, want most", exact, len(res.Records))
+	}
+}

@@ -36,7 +36,9 @@ import (
 //     reasoning tokens are usage's completion_tokens_details.reasoning_tokens
 //     where the server reports it, else counted from the stream: the tokens
 //     of the chunks that carried reasoning and no answer (by continuous
-//     usage where it counts, else one a chunk).
+//     usage where it counts, else one a chunk): a lower bound when one
+//     chunk carries the end of the reasoning and the start of the answer,
+//     as it does when the client falls behind the server.
 type streamTimer struct {
 	sent        time.Time
 	first, last time.Time
