@@ -20,6 +20,11 @@ type chunk struct {
 	// non-empty text or content, reasoning content, or tool-call arguments.
 	// A role chunk or an empty-content chunk has choices but no output.
 	output bool
+	// reasoning is true when the first choice carries non-empty reasoning
+	// (delta.reasoning_content, or delta.reasoning as newer vLLM names
+	// it); answer when it carries non-empty text or content, or tool-call
+	// arguments: the output a user reads. A chunk may carry both.
+	reasoning, answer bool
 	// finished is true when the first choice has a finish_reason (the
 	// answer ended: a stop sequence, max_tokens, an EOS).
 	finished bool
@@ -27,6 +32,10 @@ type chunk struct {
 	usage            bool
 	promptTokens     int
 	completionTokens int
+	// reasoningTokens is usage.completion_tokens_details.reasoning_tokens,
+	// when hasReasoningTokens says the usage reported it.
+	reasoningTokens    int
+	hasReasoningTokens bool
 	// errMsg is a top-level "error" value, raw JSON; nil when absent.
 	errMsg []byte
 }
@@ -196,7 +205,9 @@ func parseChoice(b []byte, i int, c *chunk) (int, error) {
 	case content.text != nil:
 		c.text, c.escaped = content.text, content.escaped
 	}
-	c.output = len(c.text) > 0 || reasoning
+	c.answer = len(c.text) > 0
+	c.reasoning = reasoning
+	c.output = c.answer || reasoning
 	c.finished = finished
 	return end, nil
 }
@@ -237,7 +248,7 @@ func parseUsage(b []byte, i int, c *chunk) (int, error) {
 	c.usage = true
 	var seen keySet
 	return eachKey(b, i, func(key []byte, v int) (int, error) {
-		if !seen.add(key, "prompt_tokens", "completion_tokens") {
+		if !seen.add(key, "prompt_tokens", "completion_tokens", "completion_tokens_details") {
 			return 0, errSyntax
 		}
 		switch string(key) {
@@ -245,6 +256,33 @@ func parseUsage(b []byte, i int, c *chunk) (int, error) {
 			return intValue(b, v, &c.promptTokens)
 		case "completion_tokens":
 			return intValue(b, v, &c.completionTokens)
+		case "completion_tokens_details":
+			return parseCompletionDetails(b, v, c)
+		}
+		return skipValue(b, v)
+	})
+}
+
+// parseCompletionDetails reads usage.completion_tokens_details: the
+// reasoning tokens of the answer, as OpenAI's API reports them.
+func parseCompletionDetails(b []byte, i int, c *chunk) (int, error) {
+	if i < len(b) && b[i] == 'n' {
+		return skipValue(b, i) // null
+	}
+	if i >= len(b) || b[i] != '{' {
+		return 0, errSyntax
+	}
+	var seen keySet
+	return eachKey(b, i, func(key []byte, v int) (int, error) {
+		if !seen.add(key, "reasoning_tokens") {
+			return 0, errSyntax
+		}
+		if string(key) == "reasoning_tokens" {
+			if v < len(b) && b[v] == 'n' {
+				return skipValue(b, v) // null: not reported
+			}
+			c.hasReasoningTokens = true
+			return intValue(b, v, &c.reasoningTokens)
 		}
 		return skipValue(b, v)
 	})
@@ -523,8 +561,11 @@ type slowChunk struct {
 		} `json:"delta"`
 	} `json:"choices"`
 	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens            int `json:"prompt_tokens"`
+		CompletionTokens        int `json:"completion_tokens"`
+		CompletionTokensDetails *struct {
+			ReasoningTokens *int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
 	} `json:"usage"`
 	Error  json.RawMessage `json:"error"`
 	Object string          `json:"object"`
@@ -544,22 +585,26 @@ func parseChunkSlow(b []byte, c *chunk) error {
 		case ch.Delta != nil && ch.Delta.Content != nil:
 			c.text = []byte(*ch.Delta.Content)
 		}
-		c.output = len(c.text) > 0
+		c.answer = len(c.text) > 0
 		c.finished = len(ch.FinishReason) > 0 && ch.FinishReason[0] == '"'
 		if d := ch.Delta; d != nil {
 			if (d.ReasoningContent != nil && *d.ReasoningContent != "") || (d.Reasoning != nil && *d.Reasoning != "") {
-				c.output = true
+				c.reasoning = true
 			}
 			for _, tc := range d.ToolCalls {
 				if tc.Function != nil && tc.Function.Arguments != nil && *tc.Function.Arguments != "" {
-					c.output = true
+					c.answer = true
 				}
 			}
 		}
+		c.output = c.answer || c.reasoning
 	}
-	if s.Usage != nil {
+	if u := s.Usage; u != nil {
 		c.usage = true
-		c.promptTokens, c.completionTokens = s.Usage.PromptTokens, s.Usage.CompletionTokens
+		c.promptTokens, c.completionTokens = u.PromptTokens, u.CompletionTokens
+		if d := u.CompletionTokensDetails; d != nil && d.ReasoningTokens != nil {
+			c.reasoningTokens, c.hasReasoningTokens = *d.ReasoningTokens, true
+		}
 	}
 	if len(s.Error) > 0 && string(s.Error) != "null" {
 		c.errMsg = s.Error

@@ -33,6 +33,8 @@ func FuzzParseChunk(f *testing.F) {
 		`{"choices":[{"delta":{"reasoning":null,"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}`,
 		`{"choices":[{"text":"","finish_reason":"stop"},{"finish_reason":1}]}`,
 		`{"choices":[{"text":"a","Finish_Reason":"stop","finish_reason":null}]}`,
+		`{"choices":[{"delta":{"reasoning":" so","content":"Yes"}}],"usage":{"completion_tokens":4,"completion_tokens_details":{"reasoning_tokens":3}}}`,
+		`{"choices":[],"usage":{"completion_tokens_details":{"reasoning_tokens":null,"Reasoning_tokens":2}}}`,
 	} {
 		f.Add([]byte(seed))
 	}

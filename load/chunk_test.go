@@ -10,17 +10,25 @@ import (
 type chunkView struct {
 	Choices    bool
 	Output     bool
+	Reasoning  bool
+	Answer     bool
 	Finished   bool
 	Text       string
 	Usage      bool
 	Prompt     int
 	Completion int
-	Err        string
+	// ReasoningTokens is usage's reasoning count, nil when not reported.
+	ReasoningTokens *int
+	Err             string
 }
 
 func view(c *chunk) chunkView {
-	return chunkView{Choices: c.choices, Output: c.output, Finished: c.finished, Text: string(c.appendText(nil)), Usage: c.usage,
-		Prompt: c.promptTokens, Completion: c.completionTokens, Err: string(c.errMsg)}
+	var reasoning *int
+	if c.hasReasoningTokens {
+		reasoning = &c.reasoningTokens
+	}
+	return chunkView{Choices: c.choices, Output: c.output, Reasoning: c.reasoning, Answer: c.answer, Finished: c.finished, Text: string(c.appendText(nil)), Usage: c.usage,
+		Prompt: c.promptTokens, Completion: c.completionTokens, ReasoningTokens: reasoning, Err: string(c.errMsg)}
 }
 
 func TestParseChunk(t *testing.T) {
@@ -78,8 +86,20 @@ func TestParseChunk(t *testing.T) {
 		// an early role chunk with empty content carries no output
 		{name: "role empty content", in: `{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`, want: chunkView{Choices: true}},
 		// reasoning content is generated output (both field names servers use)
-		{name: "reasoning_content", in: `{"choices":[{"delta":{"content":null,"reasoning_content":"Let me"}}]}`, want: chunkView{Choices: true, Output: true}},
-		{name: "reasoning", in: `{"choices":[{"delta":{"reasoning":"hm"}}]}`, want: chunkView{Choices: true, Output: true}},
+		{name: "reasoning_content", in: `{"choices":[{"delta":{"content":null,"reasoning_content":"Let me"}}]}`, want: chunkView{Choices: true, Output: true, Reasoning: true}},
+		{name: "reasoning", in: `{"choices":[{"delta":{"reasoning":"hm"}}]}`, want: chunkView{Choices: true, Output: true, Reasoning: true}},
+		// vLLM versions that send both names at once
+		{name: "both reasoning names", in: `{"choices":[{"delta":{"reasoning_content":"hm","reasoning":"hm"}}]}`, want: chunkView{Choices: true, Output: true, Reasoning: true}},
+		// the chunk where reasoning ends and the answer starts carries both
+		{name: "reasoning and content", in: `{"choices":[{"delta":{"reasoning_content":" so","content":"Yes"}}]}`, want: chunkView{Choices: true, Output: true, Reasoning: true, Answer: true, Text: "Yes"}},
+		// usage's completion_tokens_details says how many tokens were reasoning
+		{name: "reasoning tokens", in: `{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":9,"completion_tokens_details":{"reasoning_tokens":7,"audio_tokens":0}}}`,
+			want: chunkView{Usage: true, Prompt: 3, Completion: 9, ReasoningTokens: ptr(7)}},
+		{name: "reasoning tokens null", in: `{"choices":[],"usage":{"completion_tokens":9,"completion_tokens_details":{"reasoning_tokens":null}}}`,
+			want: chunkView{Usage: true, Completion: 9}},
+		{name: "details null", in: `{"choices":[],"usage":{"completion_tokens":9,"completion_tokens_details":null}}`,
+			want: chunkView{Usage: true, Completion: 9}},
+		{name: "details not an object", in: `{"choices":[],"usage":{"completion_tokens":9,"completion_tokens_details":"x"}}`, wantErr: true},
 		{name: "empty reasoning", in: `{"choices":[{"delta":{"reasoning_content":""}}]}`, want: chunkView{Choices: true}},
 		// tool-call arguments are generated output; a bare tool-call name is not
 		{name: "tool args", in: `{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"x\""}}]}}]}`, want: chunkView{Choices: true, Output: true}, slow: true},
@@ -106,6 +126,9 @@ func TestParseChunk(t *testing.T) {
 			if err != nil {
 				return
 			}
+			if tt.want.Output && !tt.want.Reasoning {
+				tt.want.Answer = true // output that is not reasoning is the answer
+			}
 			if diff := cmp.Diff(tt.want, view(&c)); diff != "" {
 				t.Errorf("chunk (-want +got):\n%s", diff)
 			}
@@ -120,6 +143,8 @@ func TestParseChunk(t *testing.T) {
 		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func TestParseChunkAllocatesNothing(t *testing.T) {
 	in := []byte(`{"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":" hello","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":{"prompt_tokens":5,"total_tokens":7,"completion_tokens":2}}`)

@@ -27,8 +27,18 @@ import (
 //     (vLLM's do from the first token); a count that never moves (Ollama
 //     puts zeros on every chunk) or goes back is not, and each output chunk
 //     is then one token's gap;
+//   - TTFO (time to first output token, AIPerf's name): the first chunk
+//     that carries answer output (text or content, or tool-call
+//     arguments: anything but reasoning) minus send; the same as TTFT for
+//     a model that does not reason;
 //   - token counts: the last usage object seen, never counted from chunks;
-//     the number of output chunks is kept to check usage against.
+//     the number of output chunks is kept to check usage against. The
+//     reasoning tokens are usage's completion_tokens_details.reasoning_tokens
+//     where the server reports it, else counted from the stream: the tokens
+//     of the chunks that carried reasoning and no answer (by continuous
+//     usage where it counts, else one a chunk): a lower bound when one
+//     chunk carries the end of the reasoning and the start of the answer,
+//     as it does when the client falls behind the server.
 type streamTimer struct {
 	sent        time.Time
 	first, last time.Time
@@ -46,6 +56,11 @@ type streamTimer struct {
 	overflowed  string // why the stream sent more than a request may keep
 	keepText    bool
 	text        []byte
+
+	answered        time.Time // the first chunk with answer output
+	reasoningChunks int       // tokens of chunks with reasoning and no answer
+	reasoningUsage  int       // usage's reasoning tokens, when reported
+	reasoningIn     bool      // usage reported them
 }
 
 // maxAnswerText bounds the answer text kept for a conversation's history
@@ -68,6 +83,7 @@ func (t *streamTimer) reset(sent time.Time, expectTokens int, keepText bool) {
 	t.itlRoom = 4*max(expectTokens, 1<<10) + 64
 	t.keepText = keepText
 	t.text = t.text[:0]
+	t.answered, t.reasoningChunks, t.reasoningUsage, t.reasoningIn = time.Time{}, 0, 0, false
 }
 
 // observe accounts for one chunk that arrived at at.
@@ -75,9 +91,13 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 	if c.usage {
 		t.usage = true
 		t.prompt, t.completion = c.promptTokens, c.completionTokens
+		t.reasoningUsage, t.reasoningIn = c.reasoningTokens, c.hasReasoningTokens
 	}
 	if !c.choices {
 		return
+	}
+	if c.answer && t.answered.IsZero() {
+		t.answered = at
 	}
 	t.ended = at
 	t.finished = t.finished || c.finished
@@ -96,9 +116,12 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 		}
 		t.outputs = 1
 		t.first, t.last = at, at
+		k := 1
 		if counted {
 			t.prevTokens, t.counting = c.completionTokens, true
+			k = c.completionTokens
 		}
+		t.countReasoning(c, k)
 		return
 	}
 	gap := at.Sub(t.last) + t.pending
@@ -117,6 +140,7 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 	case c.usage && t.counting:
 		t.counting = false // the count went back: no longer trusted
 	}
+	t.countReasoning(c, k)
 	if k <= 0 {
 		t.pending = gap
 		return
@@ -130,6 +154,27 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 	for ; k > 0; k-- {
 		t.itl = append(t.itl, each)
 	}
+}
+
+// countReasoning counts the k tokens of a chunk that carried reasoning and
+// no answer as reasoning tokens (a chunk with both counts for the answer).
+func (t *streamTimer) countReasoning(c *chunk, k int) {
+	if c.reasoning && !c.answer && k > 0 {
+		t.reasoningChunks += k
+	}
+}
+
+// reasoningTokens is the answer's reasoning tokens and where they came
+// from: usage's count where the server reported one, else the stream's
+// count, else none.
+func (t *streamTimer) reasoningTokens() (int, results.ReasoningSource) {
+	switch {
+	case t.reasoningIn:
+		return t.reasoningUsage, results.ReasoningFromUsage
+	case t.reasoningChunks > 0:
+		return t.reasoningChunks, results.ReasoningFromStream
+	}
+	return 0, ""
 }
 
 // overflow says why the stream sent more than a request may keep, or "".
@@ -147,12 +192,16 @@ func (t *streamTimer) fill(rec *results.Record) {
 	case t.outputs > 0:
 		rec.TTFT = t.first.Sub(t.sent)
 		rec.E2EL = t.last.Sub(t.sent)
+		if !t.answered.IsZero() {
+			rec.TTFO = t.answered.Sub(t.sent)
+		}
 	case t.emptyAnswer():
 		rec.E2EL = t.ended.Sub(t.sent)
 	}
 	rec.ITL = t.itl
 	rec.InputTokens = t.prompt
 	rec.OutputTokens = t.completion
+	rec.ReasoningTokens, rec.Reasoning = t.reasoningTokens()
 }
 
 // usageProblem says how the stream's final usage contradicts the chunks it
@@ -162,6 +211,9 @@ func (t *streamTimer) fill(rec *results.Record) {
 func (t *streamTimer) usageProblem() string {
 	if t.usage && t.completion < t.outputs {
 		return fmt.Sprintf("usage contradicts the stream: completion_tokens %d after %d chunks of generated output", t.completion, t.outputs)
+	}
+	if t.reasoningIn && (t.reasoningUsage < 0 || t.reasoningUsage > t.completion) {
+		return fmt.Sprintf("usage contradicts itself: reasoning_tokens %d of completion_tokens %d", t.reasoningUsage, t.completion)
 	}
 	return ""
 }

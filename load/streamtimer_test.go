@@ -62,7 +62,8 @@ func TestTrackerTimings(t *testing.T) {
 			var tr streamTimer
 			tr.reset(sent, 8, false)
 			for _, e := range tt.evs {
-				c := chunk{choices: e.choices, output: e.choices && !e.empty, usage: e.usage, completionTokens: e.completion, promptTokens: 7}
+				out := e.choices && !e.empty
+				c := chunk{choices: e.choices, output: out, answer: out, usage: e.usage, completionTokens: e.completion, promptTokens: 7}
 				if !e.usage {
 					c.promptTokens = 0
 				}
@@ -70,10 +71,91 @@ func TestTrackerTimings(t *testing.T) {
 			}
 			var got results.Record
 			tr.fill(&got)
-			if diff := cmp.Diff(tt.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			if got.TTFO != got.TTFT {
+				t.Errorf("TTFO = %v, want TTFT %v: nothing was reasoning", got.TTFO, got.TTFT)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateApprox(0, 1e-9), cmpopts.IgnoreFields(results.Record{}, "TTFO")); diff != "" {
 				t.Errorf("record (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTrackerReasoning checks TTFO and the reasoning tokens of streams
+// that reason first: TTFT is the first reasoning chunk, TTFO the first
+// answer chunk, and the reasoning tokens come from usage where it reports
+// them, else from the chunks that carried reasoning alone.
+func TestTrackerReasoning(t *testing.T) {
+	ms := time.Millisecond
+	type ev struct {
+		at                time.Duration
+		reasoning, answer bool
+		completion        int // continuous usage's count, 0 for none
+		reported          int // usage's reasoning_tokens, -1 for none
+	}
+	tests := []struct {
+		name                   string
+		evs                    []ev
+		ttft, ttfo             time.Duration
+		reasoningTokens, final int
+		from                   results.ReasoningSource
+	}{
+		// three reasoning chunks then two answer chunks, no usage per chunk
+		{name: "counted from chunks", evs: []ev{{10 * ms, true, false, 0, -1}, {12 * ms, true, false, 0, -1}, {14 * ms, true, false, 0, -1}, {16 * ms, false, true, 0, -1}, {18 * ms, false, true, 0, -1}},
+			ttft: 10 * ms, ttfo: 16 * ms, reasoningTokens: 3, final: 5, from: results.ReasoningFromStream},
+		// continuous usage counts two tokens in the second reasoning chunk
+		{name: "counted by continuous usage", evs: []ev{{10 * ms, true, false, 1, -1}, {14 * ms, true, false, 3, -1}, {16 * ms, false, true, 4, -1}},
+			ttft: 10 * ms, ttfo: 16 * ms, reasoningTokens: 3, final: 4, from: results.ReasoningFromStream},
+		// usage's count wins over the stream's
+		{name: "reported", evs: []ev{{10 * ms, true, false, 0, -1}, {16 * ms, false, true, 0, -1}, {17 * ms, false, false, 0, 40}},
+			ttft: 10 * ms, ttfo: 16 * ms, reasoningTokens: 40, final: 50, from: results.ReasoningFromUsage},
+		// the chunk that ends the reasoning and starts the answer is the answer's
+		{name: "mixed chunk", evs: []ev{{10 * ms, true, false, 0, -1}, {12 * ms, true, true, 0, -1}},
+			ttft: 10 * ms, ttfo: 12 * ms, reasoningTokens: 1, final: 2, from: results.ReasoningFromStream},
+		// a stream that ends in its reasoning has a TTFT and no TTFO
+		{name: "no answer", evs: []ev{{10 * ms, true, false, 0, -1}, {12 * ms, true, false, 0, -1}},
+			ttft: 10 * ms, reasoningTokens: 2, final: 2, from: results.ReasoningFromStream},
+		// a server that reports zero reasoning tokens says so
+		{name: "reported zero", evs: []ev{{10 * ms, false, true, 0, -1}, {11 * ms, false, false, 0, 0}},
+			ttft: 10 * ms, ttfo: 10 * ms, final: 1, from: results.ReasoningFromUsage},
+		// no reasoning at all: no source
+		{name: "plain", evs: []ev{{10 * ms, false, true, 0, -1}, {11 * ms, false, true, 0, -1}},
+			ttft: 10 * ms, ttfo: 10 * ms, final: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sent := time.Now()
+			var tr streamTimer
+			tr.reset(sent, 8, false)
+			for _, e := range tt.evs {
+				c := chunk{choices: e.reasoning || e.answer, reasoning: e.reasoning, answer: e.answer, output: e.reasoning || e.answer}
+				if e.completion > 0 {
+					c.usage, c.completionTokens = true, e.completion
+				}
+				if e.reported >= 0 {
+					c.usage, c.completionTokens, c.reasoningTokens, c.hasReasoningTokens = true, tt.final, e.reported, true
+				}
+				tr.observe(sent.Add(e.at), &c)
+			}
+			var got results.Record
+			tr.fill(&got)
+			if got.TTFT != tt.ttft || got.TTFO != tt.ttfo {
+				t.Errorf("TTFT %v, TTFO %v; want %v, %v", got.TTFT, got.TTFO, tt.ttft, tt.ttfo)
+			}
+			if got.ReasoningTokens != tt.reasoningTokens || got.Reasoning != tt.from {
+				t.Errorf("reasoning tokens %d from %q, want %d from %q", got.ReasoningTokens, got.Reasoning, tt.reasoningTokens, tt.from)
+			}
+		})
+	}
+}
+
+func TestTrackerReasoningContradicted(t *testing.T) {
+	var tr streamTimer
+	tr.reset(time.Now(), 8, false)
+	tr.observe(time.Now(), &chunk{choices: true, output: true, answer: true})
+	tr.observe(time.Now(), &chunk{usage: true, completionTokens: 4, reasoningTokens: 9, hasReasoningTokens: true})
+	if got, want := tr.usageProblem(), "usage contradicts itself: reasoning_tokens 9 of completion_tokens 4"; got != want {
+		t.Errorf("usageProblem = %q, want %q", got, want)
 	}
 }
 

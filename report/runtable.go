@@ -32,6 +32,7 @@ func RunTable(w io.Writer, f *results.File) error {
 		fmt.Fprintf(&b, "\n%s: %s\n%s", untrusted.Line(r.Name), CapacityLine(r.Capacity), ProbeTable(r.Capacity))
 	}
 	writeSlices(&b, f)
+	writeReasoning(&b, f)
 	writeGPUFailures(&b, f)
 	writeKnees(&b, f)
 	writeHints(&b, f)

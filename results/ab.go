@@ -67,7 +67,7 @@ func ABBaselinePath(candidate string) string {
 // MergeBlocks is the summary and samples of a run made of blocks: latency
 // statistics over every block's samples (ITL, which keeps no samples, as
 // the request-weighted mean of the blocks' statistics, min and max exact),
-// counts and token totals summed, rates over the summed measured time, and
+// reasoning tokens as ITL, counts and token totals summed, rates over the summed measured time, and
 // the server's figures the worst of the blocks.
 func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	var s Summary
@@ -77,6 +77,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 		b := &blocks[i]
 		if b.Samples != nil {
 			all.TTFT = append(all.TTFT, b.Samples.TTFT...)
+			all.TTFO = append(all.TTFO, b.Samples.TTFO...)
 			all.TPOT = append(all.TPOT, b.Samples.TPOT...)
 			all.E2EL = append(all.E2EL, b.Samples.E2EL...)
 		}
@@ -105,9 +106,31 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			}
 			s.Structured.ValidRate = math.Min(s.Structured.ValidRate, bs.Structured.ValidRate)
 		}
+		if r := bs.Reasoning; r != nil {
+			if s.Reasoning == nil {
+				s.Reasoning = &Reasoning{}
+			}
+			s.Reasoning.Requests += r.Requests
+			s.Reasoning.Counted += r.Counted
+			s.Reasoning.Unanswered += r.Unanswered
+		}
 		s.Client.ScheduleLagP99 = math.Max(s.Client.ScheduleLagP99, bs.Client.ScheduleLagP99)
 	}
 	s.TTFT, s.TPOT, s.E2EL = ComputeStats(all.TTFT), ComputeStats(all.TPOT), ComputeStats(all.E2EL)
+	s.TTFO = ComputeStats(all.TTFO)
+	if s.Reasoning != nil {
+		// no per-request token counts are kept: weighed by the blocks' counts, as ITL
+		of := func(pick func(*Reasoning) Stats) func(*Summary) Stats {
+			return func(b *Summary) Stats {
+				if b.Reasoning == nil {
+					return Stats{}
+				}
+				return pick(b.Reasoning)
+			}
+		}
+		s.Reasoning.Tokens = mergeStats(blocks, of(func(r *Reasoning) Stats { return r.Tokens }))
+		s.Reasoning.AnswerTokens = mergeStats(blocks, of(func(r *Reasoning) Stats { return r.AnswerTokens }))
+	}
 	s.ITL = mergeStats(blocks, func(b *Summary) Stats { return b.ITL })
 	total := s.Requests.Completed + s.Requests.Failed
 	if total > 0 {

@@ -38,6 +38,8 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		samples                    = &Samples{TTFT: []float64{}, TPOT: []float64{}, E2EL: []float64{}, ITL: NewHistogram()}
 		log                        = &RequestLog{}
 		ttft, tpot, itl, e2el, lag []float64
+		ttfo                       []float64
+		reasoning                  reasoningSums
 		spans, thinking            []span
 		good, structured, valid    int
 		firstSent, lastSent, end   time.Duration
@@ -100,6 +102,7 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		lens.add(r)
 		s.InputTokens += int64(r.InputTokens)
 		s.OutputTokens += int64(r.OutputTokens)
+		reasoning.add(r)
 		if r.StructuredValid != nil {
 			structured++
 			if *r.StructuredValid {
@@ -119,6 +122,11 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 			continue
 		}
 		ttft = append(ttft, t)
+		if r.TTFO > 0 {
+			ttfo = append(ttfo, ms(r.TTFO))
+		} else {
+			reasoning.unanswered++
+		}
 		itl = append(itl, r.ITL...)
 		for _, v := range r.ITL {
 			samples.ITL.Add(v)
@@ -139,7 +147,12 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	samples.TTFT = append(samples.TTFT, ttft...)
 	samples.E2EL = append(samples.E2EL, e2el...)
 	samples.TPOT = append(samples.TPOT, tpot...)
+	if len(ttfo) > 0 {
+		samples.TTFO = append(samples.TTFO, ttfo...)
+	}
 	s.TTFT = ComputeStats(ttft)
+	s.TTFO = ComputeStats(ttfo)
+	s.Reasoning = reasoning.summary()
 	s.TPOT = ComputeStats(tpot)
 	s.ITL = ComputeStats(itl)
 	s.E2EL = ComputeStats(e2el)
@@ -173,6 +186,35 @@ func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	s.Turns = log.Turns()
 	s.LengthBuckets = log.LengthBuckets(opts.LengthBuckets, opts.LengthBucketNames)
 	return &Analysis{Summary: s, Samples: samples, Requests: log, Lengths: lens.lengths()}
+}
+
+// reasoningSums gathers the reasoning of completed requests.
+type reasoningSums struct {
+	reasoned, counted, unanswered int
+	tokens, answer                []float64
+}
+
+func (rs *reasoningSums) add(r *Record) {
+	rs.tokens = append(rs.tokens, float64(r.ReasoningTokens))
+	rs.answer = append(rs.answer, float64(r.AnswerTokens()))
+	switch r.Reasoning {
+	case ReasoningFromStream:
+		rs.reasoned++
+		rs.counted++
+	case ReasoningFromUsage:
+		rs.reasoned++
+	}
+}
+
+// summary is the run's Reasoning, nil when no request reasoned. A request
+// with a first token and no answer token counts as unanswered only then:
+// without reasoning, TTFO is missing only from records that predate it.
+func (rs *reasoningSums) summary() *Reasoning {
+	if rs.reasoned == 0 {
+		return nil
+	}
+	return &Reasoning{Requests: rs.reasoned, Counted: rs.counted, Unanswered: rs.unanswered,
+		Tokens: ComputeStats(rs.tokens), AnswerTokens: ComputeStats(rs.answer)}
 }
 
 // lengthSums adds up requested and actual lengths of completed requests,

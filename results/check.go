@@ -100,7 +100,7 @@ func (c *checker) summary(s *Summary) {
 	for _, fam := range []struct {
 		name string
 		st   *Stats
-	}{{"ttft", &s.TTFT}, {"tpot", &s.TPOT}, {"itl", &s.ITL}, {"e2el", &s.E2EL}} {
+	}{{"ttft", &s.TTFT}, {"ttfo", &s.TTFO}, {"tpot", &s.TPOT}, {"itl", &s.ITL}, {"e2el", &s.E2EL}} {
 		st := fam.st
 		c.count("summary."+fam.name+".n", int64(st.N))
 		for _, v := range []struct {
@@ -131,6 +131,13 @@ func (c *checker) summary(s *Summary) {
 		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, LimitTokens)
 		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, LimitTokens)
 	}
+	if r := s.Reasoning; r != nil {
+		c.count("summary.reasoning.requests", int64(r.Requests))
+		c.count("summary.reasoning.counted", int64(r.Counted))
+		c.count("summary.reasoning.unanswered", int64(r.Unanswered))
+		c.tokenStats("summary.reasoning.tokens", &r.Tokens)
+		c.tokenStats("summary.reasoning.answer_tokens", &r.AnswerTokens)
+	}
 	if st := s.Structured; st != nil {
 		c.value("summary.structured.valid_rate", st.ValidRate, LimitRatio)
 	}
@@ -141,6 +148,18 @@ func (c *checker) summary(s *Summary) {
 	c.count("summary.input_tokens", s.InputTokens)
 	c.count("summary.output_tokens", s.OutputTokens)
 	c.buckets(s.LengthBuckets)
+}
+
+// tokenStats checks the statistics of a per-request token count.
+func (c *checker) tokenStats(field string, st *Stats) {
+	c.count(field+".n", int64(st.N))
+	for _, v := range []struct {
+		stat string
+		v    float64
+	}{{"mean", st.Mean}, {"median", st.Median}, {"std", st.Std}, {"min", st.Min}, {"max", st.Max},
+		{"p50", st.P50}, {"p90", st.P90}, {"p95", st.P95}, {"p99", st.P99}, {"p99_9", st.P999}} {
+		c.value(field+"."+v.stat, v.v, LimitRequestTokens)
+	}
 }
 
 // buckets checks the input-length buckets' names, which metric names and
@@ -167,7 +186,7 @@ func (c *checker) samples(s *Samples) {
 	for _, fam := range []struct {
 		name string
 		xs   []float64
-	}{{"ttft", s.TTFT}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
+	}{{"ttft", s.TTFT}, {"ttfo", s.TTFO}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
 		for i, v := range fam.xs {
 			if LimitLatency.Problem(v) != "" {
 				c.value(fmt.Sprintf("samples.%s[%d]", fam.name, i), v, LimitLatency)

@@ -169,6 +169,8 @@ type AssertResult struct {
 // Samples holds per-request values in milliseconds, measured requests only.
 type Samples struct {
 	TTFT []float64 `json:"ttft"`
+	// TTFO is empty in files from before it was measured.
+	TTFO []float64 `json:"ttfo,omitempty"`
 	TPOT []float64 `json:"tpot"`
 	E2EL []float64 `json:"e2el"`
 	// ITL is a compact histogram of all inter-token latencies.

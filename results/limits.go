@@ -42,6 +42,9 @@ var (
 	// LimitTokens bounds a count of tokens: a billion a second for the
 	// longest run.
 	LimitTokens = Limit{MaxRate * MaxDurationS, "a token count"}
+	// LimitRequestTokens bounds one request's token count: no context is
+	// ten million tokens long.
+	LimitRequestTokens = Limit{1e7, "a token count"}
 	// LimitUtilisation bounds a GPU's utilisation, in %.
 	LimitUtilisation = Limit{100, "a utilisation (%)"}
 	// LimitMemory bounds one GPU's memory, in MiB (16 TiB).

@@ -33,9 +33,11 @@ const (
 // quantities ("throughput", "server", "error_rate", ...).
 type Family string
 
-// The per-request latency families.
+// The per-request latency families. TTFO is the time to the first output
+// token that is not reasoning, AIPerf's "time to first output token".
 const (
 	TTFT Family = "ttft"
+	TTFO Family = "ttfo"
 	TPOT Family = "tpot"
 	ITL  Family = "itl"
 	E2EL Family = "e2el"
@@ -55,11 +57,18 @@ const CapacityFamily Family = "capacity"
 // Latency reports whether f is a per-request latency distribution.
 func (f Family) Latency() bool {
 	switch f {
-	case TTFT, TPOT, ITL, E2EL:
+	case TTFT, TTFO, TPOT, ITL, E2EL:
 		return true
 	}
 	return false
 }
+
+// The per-request token families of a reasoning model's run: the
+// reasoning tokens of each completed request, and the answer's own.
+const (
+	ReasoningTokens Family = "reasoning_tokens"
+	AnswerTokens    Family = "answer_tokens"
+)
 
 // Statistic is what a metric says about its family: a quantile, the mean,
 // the spread, an extreme, or (StatValue) a run-level quantity that is not a
@@ -181,6 +190,7 @@ type latencyFamily struct {
 
 var latencyFamilies = []latencyFamily{
 	{TTFT, func(s *Summary) *Stats { return &s.TTFT }, func(s *Samples) []float64 { return s.TTFT }},
+	{TTFO, func(s *Summary) *Stats { return &s.TTFO }, func(s *Samples) []float64 { return s.TTFO }},
 	{TPOT, func(s *Summary) *Stats { return &s.TPOT }, func(s *Samples) []float64 { return s.TPOT }},
 	{ITL, func(s *Summary) *Stats { return &s.ITL }, nil},
 	{E2EL, func(s *Summary) *Stats { return &s.E2EL }, func(s *Samples) []float64 { return s.E2EL }},
@@ -230,6 +240,17 @@ func turnStat(slice func(*Turns) *Slice, stats func(*Slice) *Stats, field func(*
 	}
 }
 
+// reasoningStat reads a statistic of a reasoning run's tokens, missing
+// when no request reasoned.
+func reasoningStat(stats func(*Reasoning) *Stats, field func(*Stats) float64) func(*Summary) (float64, bool) {
+	return func(s *Summary) (float64, bool) {
+		if s.Reasoning == nil || stats(s.Reasoning).N == 0 {
+			return 0, false
+		}
+		return field(stats(s.Reasoning)), true
+	}
+}
+
 func server(f func(*ServerMetrics) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) {
 		if s.Server == nil {
@@ -256,6 +277,20 @@ func buildNamespace() map[string]Metric {
 		for _, st := range latencyStats {
 			add(Metric{Name: string(fam.family) + "." + st.name, Family: fam.family, Stat: st.kind, Quantile: st.quantile,
 				Unit: Milliseconds, Better: LowerIsBetter, get: measured(fam, st.field), sample: fam.sample})
+		}
+	}
+	// reasoning_tokens.mean, answer_tokens.p95, ...: missing for a run in
+	// which no request reasoned
+	for _, tf := range []struct {
+		family Family
+		stats  func(*Reasoning) *Stats
+	}{
+		{ReasoningTokens, func(r *Reasoning) *Stats { return &r.Tokens }},
+		{AnswerTokens, func(r *Reasoning) *Stats { return &r.AnswerTokens }},
+	} {
+		for _, st := range latencyStats {
+			add(Metric{Name: string(tf.family) + "." + st.name, Family: tf.family, Stat: st.kind, Quantile: st.quantile,
+				Unit: Count, Better: LowerIsBetter, get: reasoningStat(tf.stats, st.field)})
 		}
 	}
 	value := func(name string, fam Family, u Unit, b Better, get func(*Summary) (float64, bool)) {

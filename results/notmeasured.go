@@ -36,6 +36,8 @@ func (m Metric) WhyNotMeasured(s *Summary) string {
 		return "goodput was not measured (a vllm bench serve result saved without --goodput)"
 	case CapacityFamily:
 		return "the run is not a capacity search that varies " + m.Name[len(CapacityFamily)+1:]
+	case ReasoningTokens, AnswerTokens:
+		return "no completed request reasoned: the server streamed no reasoning (delta.reasoning_content or delta.reasoning) and reported no usage.completion_tokens_details.reasoning_tokens"
 	}
 	if !fam.Latency() {
 		return "the run produced no value for it"
@@ -50,6 +52,14 @@ func (m Metric) WhyNotMeasured(s *Summary) string {
 	switch fam {
 	case TTFT:
 		return "no completed request had a first token" + empty
+	case TTFO:
+		if r := s.Reasoning; r != nil && r.Unanswered > 0 {
+			return fmt.Sprintf("no completed request had an answer token: %d answers ended in their reasoning (raise max_tokens)", r.Unanswered) + empty
+		}
+		if s.Reasoning == nil && s.TTFT.N > 0 {
+			return "the run has no TTFO: its results were written before llmgate measured it, or imported from a tool that does not"
+		}
+		return "no completed request had an answer token" + empty
 	case TPOT:
 		return "no completed request had more than one output token" + empty
 	case ITL:

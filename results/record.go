@@ -22,6 +22,11 @@ type Record struct {
 	Sent time.Duration `json:"sent_ns"`
 	// TTFT is the time from Sent to the first chunk with non-empty choices; 0 when none came.
 	TTFT time.Duration `json:"ttft_ns"`
+	// TTFO (time to first output token) is the time from Sent to the first
+	// chunk that carried answer output, not reasoning: TTFT for a model that
+	// does not reason; 0 when no answer came (the stream ended in its
+	// reasoning).
+	TTFO time.Duration `json:"ttfo_ns,omitempty"`
 	// E2EL is the time from Sent to the last chunk with choices.
 	E2EL time.Duration `json:"e2el_ns"`
 	// Finished is when the response ended (stream closed, error or timeout);
@@ -38,6 +43,10 @@ type Record struct {
 	// InputTokens and OutputTokens come from the server's usage.
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// ReasoningTokens are the output tokens that were reasoning, from
+	// Reasoning's source; 0 when Reasoning is "".
+	ReasoningTokens int             `json:"reasoning_tokens,omitempty"`
+	Reasoning       ReasoningSource `json:"reasoning,omitempty"`
 	// Error is empty on success, else the reason (HTTP status and body excerpt, disconnect, timeout).
 	Error string `json:"error,omitempty"`
 	// ErrorKind classifies Error: "http", "disconnect", "timeout", "protocol", "too_large", "canceled".
@@ -72,3 +81,18 @@ type Record struct {
 
 // OK reports whether the request completed without error.
 func (r *Record) OK() bool { return r.Error == "" }
+
+// ReasoningSource says where a request's reasoning-token count came from.
+type ReasoningSource string
+
+const (
+	// ReasoningFromUsage is the server's usage:
+	// completion_tokens_details.reasoning_tokens.
+	ReasoningFromUsage ReasoningSource = "usage"
+	// ReasoningFromStream is counted from the stream's chunks that carried
+	// reasoning (delta.reasoning_content or delta.reasoning) and no answer.
+	ReasoningFromStream ReasoningSource = "stream"
+)
+
+// AnswerTokens are the output tokens that were not reasoning.
+func (r *Record) AnswerTokens() int { return max(r.OutputTokens-r.ReasoningTokens, 0) }

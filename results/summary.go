@@ -4,6 +4,10 @@ package results
 // rates per second; definitions follow `vllm bench serve`.
 type Summary struct {
 	TTFT Stats `json:"ttft"`
+	// TTFO is the time to the first output token that is not reasoning
+	// (AIPerf's "time to first output token"); for a model that does not
+	// reason it is TTFT. Zero in files from before it was measured.
+	TTFO Stats `json:"ttfo,omitzero"`
 	TPOT Stats `json:"tpot"`
 	ITL  Stats `json:"itl"`
 	E2EL Stats `json:"e2el"`
@@ -17,6 +21,9 @@ type Summary struct {
 	Server *ServerMetrics `json:"server,omitempty"`
 	// GPU is nil unless the server's GPUs were sampled (nvidia-smi).
 	GPU *GPUMetrics `json:"gpu,omitempty"`
+	// Reasoning is nil unless some completed request reasoned (the server
+	// streamed reasoning or reported reasoning tokens).
+	Reasoning *Reasoning `json:"reasoning,omitempty"`
 	// Structured is nil unless the workload asked for structured output.
 	Structured *Structured `json:"structured,omitempty"`
 	Client     Client      `json:"client"`
@@ -89,6 +96,25 @@ type ServerMetrics struct {
 	// terms); 0 in files that predate them.
 	PrefixCacheQueries float64 `json:"prefix_cache_queries,omitempty"`
 	PrefixCacheHits    float64 `json:"prefix_cache_hits,omitempty"`
+}
+
+// Reasoning describes the reasoning of a run whose model reasons before it
+// answers: its tokens and its answers' own tokens per completed request.
+type Reasoning struct {
+	// Requests counts the completed requests that reasoned or whose usage
+	// reported reasoning tokens (0 included).
+	Requests int `json:"requests"`
+	// Counted of them had their reasoning tokens counted from the stream,
+	// the server's usage reporting none.
+	Counted int `json:"counted,omitempty"`
+	// Unanswered counts the completed requests whose stream ended in the
+	// reasoning, before any answer token: they have a TTFT but no TTFO.
+	Unanswered int `json:"unanswered,omitempty"`
+	// Tokens are the reasoning tokens per completed request (0 for one
+	// that did not reason); AnswerTokens the output tokens that were not
+	// reasoning.
+	Tokens       Stats `json:"tokens"`
+	AnswerTokens Stats `json:"answer_tokens"`
 }
 
 // Structured reports structured-output validity.

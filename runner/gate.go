@@ -282,7 +282,7 @@ func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
 	for _, sr := range plan.Runs() {
 		run := newRun(sr, "")
 		if sr.Capacity == nil {
-			lc := load.Record(sr.Load)
+			lc := load.Record(sr.Load, sr.Trace)
 			run.Load = &lc
 		}
 		f.Runs = append(f.Runs, run)

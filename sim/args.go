@@ -56,6 +56,8 @@ Simulator flags:
   --fail-rate F                   answer this fraction of generation requests with HTTP 500
   --invalid-structured-rate F     cut off this fraction of structured-output answers half-way,
                                   so they break their schema (chosen from the seed and request)
+  --reasoning-tokens N            reason for N tokens before each chat answer, streamed in
+                                  delta.reasoning_content as vLLM's reasoning parsers do
   --per-seq-overhead DUR          cost of a step per sequence it serves, replacing the profile's
                                   (a test knob: 2ms makes decode steps grow with the batch)
   --stall DUR@AT[/EVERY]          freeze the engine for DUR, AT after the first request,
@@ -176,6 +178,8 @@ func ParseArgs(args []string) (Config, []string, error) {
 			c.FailRate, err = floatFlag(name, next)
 		case "invalid-structured-rate":
 			c.InvalidStructuredRate, err = floatFlag(name, next)
+		case "reasoning-tokens":
+			c.ReasoningTokens, err = intFlag(name, next)
 		case "per-seq-overhead":
 			c.PerSeqOverhead, err = next()
 		case "stall":

@@ -27,8 +27,8 @@ func TestParseArgs(t *testing.T) {
 		{name: "engine flags", args: []string{"--no-enable-prefix-caching", "--kv-cache-dtype", "fp8", "-tp", "2", "--block-size", "32", "--enable-expert-parallel"},
 			want: Config{NoPrefixCaching: true, KVCacheDtype: "fp8", TensorParallelSize: 2, BlockSize: 32, EnableExpertParallel: true}},
 		// Simulator flags.
-		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k", "--invalid_structured_rate=0.25", "--per-seq-overhead", "2ms"},
-			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k", InvalidStructuredRate: 0.25, PerSeqOverhead: "2ms"}},
+		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k", "--invalid_structured_rate=0.25", "--per-seq-overhead", "2ms", "--reasoning-tokens", "10"},
+			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k", InvalidStructuredRate: 0.25, PerSeqOverhead: "2ms", ReasoningTokens: 10}},
 		// Unknown vLLM flags: with a value, as booleans, and with =value.
 		{name: "unknown flags", args: []string{"--enforce-eager", "m", "--dtype", "bfloat16", "--swap-space=4", "--no-foo", "--trust-remote-code"},
 			want: Config{Model: "m"}, warnings: 5},
@@ -42,6 +42,7 @@ func TestParseArgs(t *testing.T) {
 		{name: "invalid structured rate not a number", args: []string{"--invalid-structured-rate", "half"}, err: `flag --invalid-structured-rate: "half" is not a number`},
 		// A per-sequence overhead must be a duration from 0 to 1s.
 		{name: "per-seq overhead not a duration", args: []string{"--per-seq-overhead", "2"}, err: `bad --per-seq-overhead "2": want a duration from 0 to 1s`},
+		{name: "reasoning tokens negative", args: []string{"--reasoning-tokens=-1"}, err: "--reasoning-tokens -1 must be from 0 to below --max-model-len"},
 		{name: "per-seq overhead negative", args: []string{"--per-seq-overhead=-1ms"}, err: `bad --per-seq-overhead "-1ms"`},
 		{name: "per-seq overhead too long", args: []string{"--per-seq-overhead", "2s"}, err: `bad --per-seq-overhead "2s"`},
 		// A missing value is an error.

@@ -62,6 +62,14 @@ type Config struct {
 	// cut off half-way, so that they no longer parse or follow the schema
 	// (a test knob: a broken guided-decoding backend).
 	InvalidStructuredRate float64
+	// ReasoningTokens, when above 0, makes the simulated model reason
+	// before it answers: the first ReasoningTokens tokens of every chat
+	// answer (not of a structured one) stream in delta.reasoning_content,
+	// as vLLM's reasoning parsers send them, and the answer's own tokens
+	// follow in delta.content. They are output tokens like the others
+	// (usage's completion_tokens counts them); an answer that stops by
+	// itself stops that much later.
+	ReasoningTokens int
 	// PerSeqOverhead, when set, replaces the profile's cost of a step per
 	// sequence it serves (a duration such as "2ms"): a test knob that makes
 	// decode steps grow with the batch.
@@ -243,6 +251,9 @@ func (c Config) resolve() (*resolved, error) {
 	}
 	if r.InvalidStructuredRate < 0 || r.InvalidStructuredRate > 1 || math.IsNaN(r.InvalidStructuredRate) {
 		return nil, fmt.Errorf("--invalid-structured-rate %v must be in [0, 1]", r.InvalidStructuredRate)
+	}
+	if r.ReasoningTokens < 0 || r.ReasoningTokens >= r.MaxModelLen {
+		return nil, fmt.Errorf("--reasoning-tokens %d must be from 0 to below --max-model-len %d", r.ReasoningTokens, r.MaxModelLen)
 	}
 	if r.stall, err = parseStall(r.Stall); err != nil {
 		return nil, err

@@ -147,8 +147,13 @@ func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *genReque
 				ans = ans[:len(ans)/2]
 			}
 			r.structured = ans
-		} else if !req.IgnoreEOS {
-			r.stopAt = 1 + int(mix64(key^0x5851f42d4c957f2d)%uint64(2*s.cfg.prof.MeanOutputTokens))
+		} else {
+			if chat {
+				r.reasoning = s.cfg.ReasoningTokens
+			}
+			if !req.IgnoreEOS {
+				r.stopAt = r.reasoning + 1 + int(mix64(key^0x5851f42d4c957f2d)%uint64(2*s.cfg.prof.MeanOutputTokens))
+			}
 		}
 		r.computeHashes(s.cfg.BlockSize, salt)
 		j.reqs = append(j.reqs, r)
@@ -217,11 +222,18 @@ func (s *Server) respond(w http.ResponseWriter, hr *http.Request, j *job) {
 			return
 		}
 		out := toks[r.promptLen:]
-		text, _ := s.tok.Detokenize(out)
+		think := min(r.reasoning, len(out))
+		text, _ := s.tok.Detokenize(out[think:])
 		usage.PromptTokens += r.promptLen
 		usage.CompletionTokens += len(out)
 		if j.chat {
-			choicesChat = append(choicesChat, chatChoice{Index: i, Message: chatMessageOut{Role: "assistant", Content: text, ToolCalls: []any{}}, FinishReason: reason})
+			msg := chatMessageOut{Role: "assistant", Content: text, ToolCalls: []any{}}
+			if think > 0 {
+				thought, _ := s.tok.Detokenize(out[:think])
+				var v any = thought
+				msg.ReasoningContent = &v
+			}
+			choicesChat = append(choicesChat, chatChoice{Index: i, Message: msg, FinishReason: reason})
 		} else {
 			choicesC = append(choicesC, completionChoice{Index: i, Text: text, FinishReason: reason})
 		}

@@ -15,6 +15,7 @@ type request struct {
 	minTokens  int
 	stopAt     int   // natural output length (EOS) when it stops on its own
 	structured []int // the whole answer, fixed up front, for structured output
+	reasoning  int   // the first output tokens that are reasoning (chat, --reasoning-tokens)
 	seedKey    uint64
 	salt       uint64 // parent hash of the first block (cache_salt)
 	arrival    time.Time

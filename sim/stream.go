@@ -81,17 +81,25 @@ func (s *Server) stream(w http.ResponseWriter, hr *http.Request, j *job) {
 			buf = append(buf, head...)
 			buf = appendIndex(buf, i)
 			if j.chat {
-				buf = append(buf, `"delta":{"content":`...)
+				buf = append(buf, `"delta":{`...)
+				// reasoning first, as vLLM's reasoning parsers split it; the
+				// chunk where it ends carries both
+				think := min(max(r.reasoning, sent[i]), len(out))
+				if think > sent[i] {
+					buf = append(buf, `"reasoning_content":`...)
+					buf = s.appendPieces(buf, out[sent[i]:think])
+				}
+				if think < len(out) || think == sent[i] {
+					if think > sent[i] {
+						buf = append(buf, ',')
+					}
+					buf = append(buf, `"content":`...)
+					buf = s.appendPieces(buf, out[think:])
+				}
+				buf = append(buf, '}')
 			} else {
 				buf = append(buf, `"text":`...)
-			}
-			buf = append(buf, '"')
-			for _, t := range out[sent[i]:] {
-				buf = appendEscaped(buf, s.tok.pieces[t])
-			}
-			buf = append(buf, '"')
-			if j.chat {
-				buf = append(buf, '}')
+				buf = s.appendPieces(buf, out[sent[i]:])
 			}
 			buf = append(buf, `,"logprobs":null,"finish_reason":`...)
 			if done {
@@ -142,6 +150,15 @@ func (s *Server) stream(w http.ResponseWriter, hr *http.Request, j *job) {
 	buf = append(buf, "data: [DONE]\n\n"...)
 	w.Write(buf)
 	rc.Flush()
+}
+
+// appendPieces writes the text of toks as a JSON string.
+func (s *Server) appendPieces(b []byte, toks []int) []byte {
+	b = append(b, '"')
+	for _, t := range toks {
+		b = appendEscaped(b, s.tok.pieces[t])
+	}
+	return append(b, '"')
 }
 
 // holdBack drops trailing byte tokens that end in the middle of a UTF-8

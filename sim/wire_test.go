@@ -31,6 +31,7 @@ func TestWireFormat(t *testing.T) {
 	_, base := startSim(t, cfg)
 	_, keyed := startSim(t, mustArgs(t, "--profile", "tiny", "--api-key", "sekret"))
 	_, failing := startSim(t, mustArgs(t, "--profile", "tiny", "--fail-rate", "1"))
+	_, reasoning := startSim(t, mustArgs(t, "--profile", "tiny", "--seed", "1", "--max-model-len", "512", "--slowdown", "20", "--reasoning-tokens", "2"))
 	tests := []struct {
 		name   string
 		base   string
@@ -50,6 +51,10 @@ func TestWireFormat(t *testing.T) {
 		{"completions", base, "POST", "/v1/completions", `{"prompt":["one","two"],"max_tokens":2,"ignore_eos":true}`},
 		// Non-streamed chat.
 		{"chat", base, "POST", "/v1/chat/completions", `{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":[{"type":"text","text":"Hi!"}]}],"max_tokens":3,"ignore_eos":true}`},
+		// --reasoning-tokens 2: two tokens of reasoning_content, then the answer's content.
+		{"chat_stream_reasoning", reasoning, "POST", "/v1/chat/completions", `{"messages":[{"role":"user","content":"Hi!"}],"max_tokens":4,"ignore_eos":true,"stream":true,"stream_options":{"include_usage":true}}`},
+		// The same answer whole: the reasoning in message.reasoning_content.
+		{"chat_reasoning", reasoning, "POST", "/v1/chat/completions", `{"messages":[{"role":"user","content":"Hi!"}],"max_tokens":4,"ignore_eos":true}`},
 		// The model list.
 		{"models", base, "GET", "/v1/models", ``},
 		// Tokenize text with token strings.

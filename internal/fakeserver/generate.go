@@ -222,8 +222,28 @@ func (a *answer) finish() string {
 	return "length"
 }
 
-func (a *answer) usage(completion int) map[string]int {
-	return map[string]int{"prompt_tokens": a.prompt, "completion_tokens": completion, "total_tokens": a.prompt + completion}
+func (a *answer) usage(completion int) map[string]any {
+	u := map[string]any{"prompt_tokens": a.prompt, "completion_tokens": completion, "total_tokens": a.prompt + completion}
+	if a.chat && a.s.cfg.ReportReasoningTokens {
+		u["completion_tokens_details"] = map[string]int{"reasoning_tokens": a.reasoning(completion)}
+	}
+	return u
+}
+
+// reasoning is how many of an answer's first n tokens are reasoning.
+func (a *answer) reasoning(n int) int {
+	if !a.chat {
+		return 0
+	}
+	return min(n, a.s.cfg.ReasoningTokens)
+}
+
+// reasoningField is the delta field reasoning goes in.
+func (a *answer) reasoningField() string {
+	if f := a.s.cfg.ReasoningField; f != "" {
+		return f
+	}
+	return "reasoning_content"
 }
 
 // whole answers without streaming.
@@ -231,14 +251,22 @@ func (a *answer) whole() {
 	if !a.wait(max(a.n-1, 0)) {
 		return
 	}
-	text := ""
-	for range a.n {
-		text += " tok"
+	text, thought := "", ""
+	for k := range a.n {
+		if k < a.reasoning(a.n) {
+			thought += " think"
+		} else {
+			text += " tok"
+		}
 	}
 	choice := map[string]any{"index": 0, "finish_reason": a.finish()}
 	obj := "text_completion"
 	if a.chat {
-		choice["message"] = map[string]any{"role": "assistant", "content": text}
+		msg := map[string]any{"role": "assistant", "content": text}
+		if thought != "" {
+			msg[a.reasoningField()] = thought
+		}
+		choice["message"] = msg
 		obj = "chat.completion"
 	} else {
 		choice["text"] = text
@@ -273,7 +301,7 @@ func (a *answer) stream() {
 	if a.chat {
 		obj = "chat.completion.chunk"
 	}
-	chunk := func(choice map[string]any, usage map[string]int) map[string]any {
+	chunk := func(choice map[string]any, usage map[string]any) map[string]any {
 		c := map[string]any{"id": "fake-1", "object": obj, "created": a.arrived.Unix(), "model": a.model, "choices": []any{choice}}
 		if usage != nil {
 			c["usage"] = usage
@@ -300,6 +328,9 @@ func (a *answer) stream() {
 		choice := map[string]any{"index": 0, "finish_reason": fin}
 		if a.chat {
 			delta := map[string]any{"content": " tok"}
+			if k < a.reasoning(a.n) {
+				delta = map[string]any{a.reasoningField(): " think"}
+			}
 			if k == 0 && a.s.cfg.RoleChunk == RoleInFirstToken {
 				delta["role"] = "assistant"
 			}
@@ -307,12 +338,12 @@ func (a *answer) stream() {
 		} else {
 			choice["text"] = " tok"
 		}
-		var u map[string]int
+		var u map[string]any
 		switch {
 		case continuous:
 			u = a.usage(k + 1)
 		case mode == UsageZeroed:
-			u = map[string]int{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+			u = map[string]any{"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
 		}
 		if !send(chunk(choice, u)) {
 			return

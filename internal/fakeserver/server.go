@@ -5,7 +5,8 @@
 // server (their own /metrics names), a vLLM image that serves another
 // model than the one asked for, a chat template with a long shared
 // prefix, answers cut short whatever ignore_eos says, idle keep-alive
-// connections closed after a timeout. Each quirk is a Config field, so a
+// connections closed after a timeout, a reasoning model that thinks
+// before it answers. Each quirk is a Config field, so a
 // test sets exactly the behaviour it checks, and the timing is known:
 // the first content chunk of an answer leaves TTFT after the request
 // arrived, each later one ITL after the one before, on a schedule kept
@@ -134,6 +135,21 @@ type Config struct {
 	// IgnoresEOSFlag and IgnoresMinTokens make the server ignore
 	// ignore_eos and min_tokens (Ollama, other simulators).
 	IgnoresEOSFlag, IgnoresMinTokens bool
+
+	// ReasoningTokens, when above 0, makes the first ReasoningTokens tokens
+	// of a chat answer reasoning, each sent in the delta's ReasoningField
+	// instead of its content, as vLLM's reasoning parsers do; the answer's
+	// tokens follow on the same schedule, so the first answer token leaves
+	// TTFT + ReasoningTokens x ITL after the request arrived. An answer of
+	// max_tokens or fewer tokens is all reasoning. Completions are plain.
+	ReasoningTokens int
+	// ReasoningField is the delta field of the reasoning:
+	// "reasoning_content" when "" (older vLLM), or "reasoning" (newer).
+	ReasoningField string
+	// ReportReasoningTokens puts usage.completion_tokens_details
+	// .reasoning_tokens in a chat answer's usage, as OpenAI's API does
+	// (vLLM does not).
+	ReportReasoningTokens bool
 
 	// NoTokenIDs answers a token-id prompt with 400 (Ollama wants text).
 	NoTokenIDs bool

@@ -202,3 +202,42 @@ func TestIdleTimeout(t *testing.T) {
 		t.Errorf("closed after %v, before the 200ms idle timeout", d)
 	}
 }
+
+// A reasoning server streams its first ReasoningTokens tokens in the
+// reasoning field, then the answer's in content, and reports the count in
+// usage when asked to.
+func TestReasoningQuirk(t *testing.T) {
+	for _, field := range []string{"", "reasoning"} {
+		c := VLLM("m", 4096)
+		c.ReasoningTokens, c.ReasoningField, c.ReportReasoningTokens = 3, field, true
+		s := Start(t, c)
+		resp := post(t, s, PathChat, `{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":5,"stream":true,"stream_options":{"include_usage":true}}`)
+		want := field
+		if want == "" {
+			want = "reasoning_content"
+		}
+		var kinds []string
+		var usage map[string]any
+		for _, e := range events(t, resp.Body) {
+			if u, ok := e["usage"].(map[string]any); ok {
+				usage = u
+			}
+			for _, ch := range e["choices"].([]any) {
+				d := ch.(map[string]any)["delta"].(map[string]any)
+				switch {
+				case d[want] != nil:
+					kinds = append(kinds, "r")
+				case d["content"] != "":
+					kinds = append(kinds, "a")
+				}
+			}
+		}
+		if got := strings.Join(kinds, ""); got != "rrraa" {
+			t.Errorf("field %q: chunks %q, want rrraa", want, got)
+		}
+		details, _ := usage["completion_tokens_details"].(map[string]any)
+		if details["reasoning_tokens"] != 3.0 || usage["completion_tokens"] != 5.0 {
+			t.Errorf("usage %v, want 5 completion tokens of which 3 reasoning", usage)
+		}
+	}
+}
