@@ -99,20 +99,20 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 		case r.Test != MannWhitney && r.Tested() && second.Tested():
 			sig = confirmQuantile(r, &second, alpha)
 		}
-		past := bandValue(r) - r.Tolerance.Amount
+		past := pastBand(r)
 		switch {
-		case past > 0 && sig && r.Test == SearchBrackets:
+		case past && sig && r.Test == SearchBrackets:
 			r.Verdict, r.Reason = Regression, "past the band on average over two runs, one search's brackets apart from the baseline's"
-		case past > 0 && sig:
+		case past && sig:
 			r.Verdict, r.Reason = Regression, "past the band on average over two runs, significant over both"
-		case past > 0 && r.Test == SearchBrackets:
+		case past && r.Test == SearchBrackets:
 			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, neither search's brackets apart from the baseline's"
-		case past > 0:
+		case past:
 			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, not significant over both"
 		case bandValue(r) < -r.Tolerance.Amount && sig:
 			r.Verdict, r.Reason = Improvement, "better than the band on average over two runs"
 		default:
-			r.Verdict, r.Reason = Unchanged, "within the band on average over two runs"
+			inBand(r, "within the band on average over two runs", sig && r.Tested())
 		}
 	}
 	return c
@@ -205,7 +205,7 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 				}
 			} else if pairs := abPairs(br, cr); pairs > 0 {
 				c.measurePaired(&measured, br, cr, pairs, 1)
-				c.judgePaired(&measured)
+				c.judgePaired(&measured, false)
 			} else {
 				c.judge(&measured)
 			}
@@ -246,14 +246,6 @@ func reasonSuffix(r *results.Run) untrusted.String {
 	return ""
 }
 
-// bandValue is the row's worse-signed change in the terms of its band.
-func bandValue(r *Row) float64 {
-	if r.Tolerance.Relative {
-		return r.Change
-	}
-	return r.Delta
-}
-
 // judge sets a single-run verdict on a measured row.
 func (c *Comparison) judge(r *Row) {
 	alpha, band := c.Config.alpha(), r.Tolerance.Amount
@@ -264,7 +256,7 @@ func (c *Comparison) judge(r *Row) {
 		evidence = "(no samples to test; the band alone decides)"
 	}
 	switch {
-	case v > ClearFactor*band && sig:
+	case v > ClearFactor*band && sig && pastBand(r):
 		r.Verdict, r.Reason = Regression, untrusted.String("past twice the band "+evidence)
 	case v > band && !sig:
 		r.Verdict, r.Reason, r.Rerun = Inconclusive, "past the band but not significant (p ≥ alpha); rerun to confirm", true
@@ -275,7 +267,7 @@ func (c *Comparison) judge(r *Row) {
 	case v < -band:
 		r.Verdict, r.Reason = Unchanged, "better than the band but not significant"
 	default:
-		r.Verdict, r.Reason = Unchanged, "within the band"
+		inBand(r, "within the band", r.Tested() && sig)
 	}
 }
 

@@ -78,6 +78,11 @@ type Row struct {
 	// Rerun is set on an inconclusive verdict that a confirming run of
 	// this run would decide (see Confirm).
 	Rerun bool
+	// SignificantInBand is set on an unchanged row whose change the
+	// evidence found significantly worse, with its estimate inside the
+	// band: the band allows it (max_regression says how much worse is
+	// acceptable), so it is no regression; reports say so.
+	SignificantInBand bool
 	// Confirm is the same comparison against the confirming run, when one
 	// was made; Change and Delta are then the mean of both runs.
 	Confirm *Row

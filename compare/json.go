@@ -29,7 +29,9 @@ type jsonRow struct {
 	Verdict   Verdict           `json:"verdict"`
 	Reason    string            `json:"reason"`
 	Rerun     bool              `json:"rerun,omitempty"`
-	Confirm   *jsonRow          `json:"confirm,omitempty"`
+	// SignificantInBand: significantly worse, inside the band.
+	SignificantInBand bool     `json:"significant_in_band,omitempty"`
+	Confirm           *jsonRow `json:"confirm,omitempty"`
 	// BaselineImported says the baseline was imported from another tool.
 	BaselineImported *results.Imported `json:"baseline_imported,omitempty"`
 }
@@ -52,7 +54,7 @@ func num(v float64) *float64 {
 func toJSONRow(r *Row) *jsonRow {
 	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric.Name, Unit: string(r.Metric.Unit), Tolerance: r.Tolerance,
 		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), ChangeLo: num(r.ChangeLo), ChangeHi: num(r.ChangeHi), Test: r.Test, Delta: num(r.Delta),
-		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason.Raw(), Rerun: r.Rerun, BaselineImported: r.BaselineImported}
+		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason.Raw(), Rerun: r.Rerun, SignificantInBand: r.SignificantInBand, BaselineImported: r.BaselineImported}
 	if r.Confirm != nil {
 		j.Confirm = toJSONRow(r.Confirm)
 	}
