@@ -377,7 +377,7 @@ func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Compar
 			r.Reason += "; the A/B rerun has no valid run to confirm with"
 			continue
 		}
-		second, ok := c.measure(rb, rc, r.Metric, r.Tolerance)
+		second, ok := c.measure(rb, rc, r.Metric, r.Tolerance, true)
 		if !ok {
 			r.Reason += "; the rerun lacks the metric"
 			continue
@@ -385,7 +385,7 @@ func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Compar
 		c.measurePaired(&second, rb, rc, abPairs(rb, rc), 1)
 		c.judgePaired(&second, false)
 		bb, cb := joinBlocks(baseRuns[r.Run], rb), joinBlocks(curRuns[r.Run], rc)
-		both, ok := c.measure(bb, cb, r.Metric, r.Tolerance)
+		both, ok := c.measure(bb, cb, r.Metric, r.Tolerance, true)
 		if !ok {
 			continue
 		}
