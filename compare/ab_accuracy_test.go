@@ -118,13 +118,7 @@ func TestABGateAccuracy(t *testing.T) {
 		{noise: noise{name: "heavy-tailed", n: 200, cv: 0.25, drift: 0.03, slowMin: 0.01, slowMax: 0.04}},
 		{noise: noise{name: "heavy-tailed, tails per side", n: 200, cv: 0.25, drift: 0.03, slowMin: 0.01, slowMax: 0.04}, perSide: true},
 	}
-	changes := []change{
-		{name: "A/A", scale: 1},
-		{name: "+10%", scale: 1.10},
-		{name: "+20%", scale: 1.20},
-		{name: "tail 5% ×2–3", scale: 1, tailFrac: 0.05},
-		{name: "tail 10% ×2–3", scale: 1, tailFrac: 0.10},
-	}
+	changes := accuracyChanges
 	job := abJob{pairs: 8, n: 25, blockDrift: 0.005, trend: 0.02}
 	cfg := Config{Alpha: DefaultAlpha, Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
 	type abCell struct{ ab, abReruns, abInconclusive, file int }
@@ -203,25 +197,31 @@ func TestABGateAccuracy(t *testing.T) {
 	t.Log("\n" + b.String())
 
 	type expect struct {
-		noise, change int
-		floor         bool
-		rate          float64
+		noise  int
+		change string
+		floor  bool
+		rate   float64
 	}
-	// The targets for A/B: ≤ 1% false alarms under every noise
-	// model, ≥ 90% detection at +10%, ≥ 99% at +20%. At 10,000 comparisons
-	// (docs/ab-testing.md's table): A/A 0.5%, 0.6%, 0.9%; +10% 90.5%,
-	// 89.4%, 88.6%; +20% 100%, 100%, 99.8%; tail 10% ×2–3 98.6%, 96.5%,
-	// 94.6%. The floors below +10% under heavy tails and the tail floors are
-	// what the rule achieves, so that it cannot get worse unnoticed. At
-	// 10,000 comparisons (a fixed seed, so the same figures every time) the
-	// bounds hold exactly; with fewer, each is widened by two binomial
-	// standard errors of its rate (at least of 1%: ±0.6% at the default
-	// 1,000, ±1.0% at 400 under -race).
+	// The targets for A/B: at most 1% of A/A gates fail under every noise
+	// model, at most 5% at half the band (+5%), at least 90% at 1.5 times
+	// it (+15%); a change inside the band is never a regression, so a change
+	// of the band itself (+10%) fails about half (42%). At 10,000
+	// comparisons (docs/ab-testing.md's table): A/A 0.0%, 0.1%, 0.2%; +5%
+	// 1.7%, 2.9%, 3.6%; +15% 93.0%, 79.9%, 78.9%; +20% 99.6%, 92.4%,
+	// 90.1%; tail 10% ×2–3 98.2%, 95.9%, 93.7%. Under heavy tails the p95
+	// estimate itself, which must be past the band, spreads by 13–16% from
+	// job to job, so +15% misses its target there; the floors there, like
+	// those of +20% and of the tail, are what the rule achieves, so that it
+	// cannot get worse unnoticed. At 10,000 comparisons (a fixed seed, so
+	// the same figures every time) the bounds hold exactly; with fewer,
+	// each is widened by two binomial standard errors of its rate (at least
+	// of 1%: ±0.6% at the default 1,000, ±1.0% at 400 under -race).
 	expects := []expect{
-		{0, 0, false, 0.01}, {1, 0, false, 0.01}, {2, 0, false, 0.01}, // A/A, every noise model
-		{0, 1, true, 0.90}, {1, 1, true, 0.89}, {2, 1, true, 0.88}, // +10%
-		{0, 2, true, 0.99}, {1, 2, true, 0.99}, {2, 2, true, 0.99}, // +20%
-		{0, 4, true, 0.98}, {1, 4, true, 0.96}, {2, 4, true, 0.94}, // tail 10% ×2–3
+		{0, "A/A", false, 0.01}, {1, "A/A", false, 0.01}, {2, "A/A", false, 0.01}, // targets
+		{0, "+5%", false, 0.05}, {1, "+5%", false, 0.05}, {2, "+5%", false, 0.05}, // targets
+		{0, "+15%", true, 0.90}, {1, "+15%", true, 0.79}, {2, "+15%", true, 0.78}, // target; best achievable (target 90%)
+		{0, "+20%", true, 0.99}, {1, "+20%", true, 0.92}, {2, "+20%", true, 0.90},
+		{0, "tail 10% ×2–3", true, 0.98}, {1, "tail 10% ×2–3", true, 0.95}, {2, "tail 10% ×2–3", true, 0.93},
 	}
 	margin := func(rate float64) float64 {
 		if trials >= 10000 {
@@ -230,8 +230,8 @@ func TestABGateAccuracy(t *testing.T) {
 		return 2 * math.Sqrt(max(rate*(1-rate), 0.01*0.99)/float64(trials))
 	}
 	for _, e := range expects {
-		got := float64(cells[e.noise][e.change].ab) / float64(trials)
-		name := models[e.noise].name + ", " + changes[e.change].name
+		got := float64(cells[e.noise][changeIndex(t, e.change)].ab) / float64(trials)
+		name := models[e.noise].name + ", " + e.change
 		switch {
 		case !e.floor && got > e.rate+margin(e.rate):
 			t.Errorf("%s: the A/B gate fails %.2f%%, above %.1f%%", name, 100*got, 100*e.rate)

@@ -38,6 +38,30 @@ type change struct {
 	tailFrac float64
 }
 
+// accuracyChanges are the changes both accuracy tests plant, against a
+// 10% band: none, half the band, the band, 1.5 times it, twice it, and two
+// tail-only regressions.
+var accuracyChanges = []change{
+	{name: "A/A", scale: 1},
+	{name: "+5%", scale: 1.05},
+	{name: "+10%", scale: 1.10},
+	{name: "+15%", scale: 1.15},
+	{name: "+20%", scale: 1.20},
+	{name: "tail 5% ×2–3", scale: 1, tailFrac: 0.05},
+	{name: "tail 10% ×2–3", scale: 1, tailFrac: 0.10},
+}
+
+// changeIndex is the index of the change called name in accuracyChanges.
+func changeIndex(t *testing.T, name string) int {
+	for i, ch := range accuracyChanges {
+		if ch.name == name {
+			return i
+		}
+	}
+	t.Fatalf("no change %q", name)
+	return -1
+}
+
 // draw returns one run's sorted TTFT samples under ch.
 func (nz noise) draw(rng *rand.Rand, ch change) []float64 {
 	xs := comparetest.Lognormal(rng, nz.n, ch.scale*math.Exp(nz.drift*rng.NormFloat64()), nz.cv)
@@ -139,13 +163,7 @@ func TestGateAccuracy(t *testing.T) {
 		{name: "lognormal", n: 200, cv: 0.25, drift: 0.03},
 		{name: "heavy-tailed", n: 200, cv: 0.25, drift: 0.03, slowMin: 0.01, slowMax: 0.04},
 	}
-	changes := []change{
-		{name: "A/A", scale: 1},
-		{name: "+10%", scale: 1.10},
-		{name: "+20%", scale: 1.20},
-		{name: "tail 5% ×2–3", scale: 1, tailFrac: 0.05},
-		{name: "tail 10% ×2–3", scale: 1, tailFrac: 0.10},
-	}
+	changes := accuracyChanges
 	cfg := Config{Alpha: DefaultAlpha, Tolerances: []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
 	const band = 1.10
 	cells := make([][]cell, len(noises))
@@ -219,8 +237,10 @@ func TestGateAccuracy(t *testing.T) {
 	t.Log("\n" + b.String())
 
 	// The targets at 200 requests a run: A/A false alarms ≤ 2% on
-	// every noise model, ≥ 60% detection at +10%, ≥ 95% at +20%, ≥ 90% of a
-	// tail-only regression that moves p95 by ≥ 50% (tail 10%). Where no rule
+	// every noise model, ≤ 5% of gates failing at half the band (+5%),
+	// ≥ 90% at 1.5 times it (+15%), ≥ 90% of a tail-only regression that
+	// moves p95 by ≥ 50% (tail 10%); and, from before the band's rule, ≥ 60%
+	// at +10% and ≥ 95% at +20%. Where no rule
 	// that keeps A/A at 2% can meet one, the test holds the chosen rule to
 	// the best it achieves (measured at 10,000 comparisons, less about two
 	// standard errors) so that it cannot get worse unnoticed; why each is
@@ -230,28 +250,35 @@ func TestGateAccuracy(t *testing.T) {
 	//     difference by ~6.5%, so about half land below the band whatever
 	//     the rule (42.8% measured);
 	//   - +20% needs two runs' mean past the band: 92.0% measured;
+	//   - half the band and 1.5 times it are half a band either side of it:
+	//     with the two runs' mean spread by ~5.3%, no threshold fails ≤ 5%
+	//     at +5% and ≥ 90% at +15% (that needs a spread under 3%): 13.5%
+	//     and 74.5% measured (8.6% and 46.5% under heavy tails);
 	//   - under heavy tails the p95 itself moves ±15% from run to run with
 	//     the share of slow requests, so whole shifts of 10–20% are within
 	//     that spread (25.6%, 64.8%) and a p95 +70% tail is caught 86.8%.
 	type expect struct {
-		noise, change int
-		floor         bool // a floor on detection, else a ceiling on false alarms
-		rate          float64
+		noise  int
+		change string
+		floor  bool // a floor on detection, else a ceiling on false alarms
+		rate   float64
 	}
 	expects := []expect{
-		{0, 0, false, 0.02}, {1, 0, false, 0.02}, // targets, met
-		{0, 4, true, 0.90},                     // target, met
-		{0, 1, true, 0.40}, {0, 2, true, 0.90}, // best achievable (targets 60%, 95%)
-		{1, 1, true, 0.22}, {1, 2, true, 0.60}, {1, 4, true, 0.83}, // best achievable (targets 60%, 95%, 90%)
+		{0, "A/A", false, 0.02}, {1, "A/A", false, 0.02}, // targets, met
+		{0, "tail 10% ×2–3", true, 0.90},                 // target, met
+		{0, "+5%", false, 0.14}, {1, "+5%", false, 0.09}, // best achievable (target 5%)
+		{0, "+15%", true, 0.74}, {1, "+15%", true, 0.46}, // best achievable (target 90%)
+		{0, "+10%", true, 0.40}, {0, "+20%", true, 0.90}, // best achievable (targets 60%, 95%)
+		{1, "+10%", true, 0.22}, {1, "+20%", true, 0.60}, {1, "tail 10% ×2–3", true, 0.83}, // best achievable (targets 60%, 95%, 90%)
 	}
 	chosen := len(rules) - 1
 	for _, e := range expects {
-		got := float64(cells[e.noise][e.change].alarms[chosen]) / float64(trials)
+		got := float64(cells[e.noise][changeIndex(t, e.change)].alarms[chosen]) / float64(trials)
 		margin := 2 * math.Sqrt(e.rate*(1-e.rate)/float64(trials))
 		if trials >= 10000 {
 			margin = 0
 		}
-		name := noises[e.noise].name + ", " + changes[e.change].name
+		name := noises[e.noise].name + ", " + e.change
 		switch {
 		case !e.floor && got > e.rate+margin:
 			t.Errorf("%s: chosen rule fails the gate in %.1f%%, above %.0f%%", name, 100*got, 100*e.rate)

@@ -77,12 +77,15 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 			r.Reason += "; the rerun has no valid run to confirm with"
 			continue
 		}
-		second, ok := c.measure(baseRuns[r.Run], rr, r.Metric, r.Tolerance)
+		second, ok := c.measure(baseRuns[r.Run], rr, r.Metric, r.Tolerance, false)
 		if !ok {
 			r.Reason += "; the rerun lacks the metric"
 			continue
 		}
 		r.Confirm = &second
+		for _, w := range second.Warnings {
+			r.Warnings = append(r.Warnings, fmt.Errorf("confirming rerun: %w", w))
+		}
 		r.Rerun = false
 		r.Change = (r.Change + second.Change) / 2
 		r.Delta = (r.Delta + second.Delta) / 2
@@ -99,20 +102,20 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 		case r.Test != MannWhitney && r.Tested() && second.Tested():
 			sig = confirmQuantile(r, &second, alpha)
 		}
-		past := bandValue(r) - r.Tolerance.Amount
+		past := pastBand(r)
 		switch {
-		case past > 0 && sig && r.Test == SearchBrackets:
+		case past && sig && r.Test == SearchBrackets:
 			r.Verdict, r.Reason = Regression, "past the band on average over two runs, one search's brackets apart from the baseline's"
-		case past > 0 && sig:
+		case past && sig:
 			r.Verdict, r.Reason = Regression, "past the band on average over two runs, significant over both"
-		case past > 0 && r.Test == SearchBrackets:
+		case past && r.Test == SearchBrackets:
 			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, neither search's brackets apart from the baseline's"
-		case past > 0:
+		case past:
 			r.Verdict, r.Reason = Inconclusive, "past the band on average over two runs, not significant over both"
 		case bandValue(r) < -r.Tolerance.Amount && sig:
 			r.Verdict, r.Reason = Improvement, "better than the band on average over two runs"
 		default:
-			r.Verdict, r.Reason = Unchanged, "within the band on average over two runs"
+			inBand(r, "within the band on average over two runs", sig && r.Tested())
 		}
 	}
 	return c
@@ -189,7 +192,8 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 			row.Verdict, row.Reason = Invalid, untrusted.String(bucketsDiffer(br, cr, m.Bucket))
 			c.bucketNotJudged(cr.Name, row.Reason.Raw())
 		default:
-			measured, ok := c.measure(br, cr, m, t)
+			pairs := abPairs(br, cr)
+			measured, ok := c.measure(br, cr, m, t, pairs > 0)
 			if !ok {
 				measured = row
 				switch {
@@ -203,9 +207,9 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 				default:
 					measured.Verdict, measured.Reason = Missing, untrusted.String("metric not in the current run: "+whyNot(cr, m))
 				}
-			} else if pairs := abPairs(br, cr); pairs > 0 {
+			} else if pairs > 0 {
 				c.measurePaired(&measured, br, cr, pairs, 1)
-				c.judgePaired(&measured)
+				c.judgePaired(&measured, false)
 			} else {
 				c.judge(&measured)
 			}
@@ -246,14 +250,6 @@ func reasonSuffix(r *results.Run) untrusted.String {
 	return ""
 }
 
-// bandValue is the row's worse-signed change in the terms of its band.
-func bandValue(r *Row) float64 {
-	if r.Tolerance.Relative {
-		return r.Change
-	}
-	return r.Delta
-}
-
 // judge sets a single-run verdict on a measured row.
 func (c *Comparison) judge(r *Row) {
 	alpha, band := c.Config.alpha(), r.Tolerance.Amount
@@ -264,7 +260,7 @@ func (c *Comparison) judge(r *Row) {
 		evidence = "(no samples to test; the band alone decides)"
 	}
 	switch {
-	case v > ClearFactor*band && sig:
+	case v > ClearFactor*band && sig && pastBand(r):
 		r.Verdict, r.Reason = Regression, untrusted.String("past twice the band "+evidence)
 	case v > band && !sig:
 		r.Verdict, r.Reason, r.Rerun = Inconclusive, "past the band but not significant (p ≥ alpha); rerun to confirm", true
@@ -275,13 +271,15 @@ func (c *Comparison) judge(r *Row) {
 	case v < -band:
 		r.Verdict, r.Reason = Unchanged, "better than the band but not significant"
 	default:
-		r.Verdict, r.Reason = Unchanged, "within the band"
+		inBand(r, "within the band", r.Tested() && sig)
 	}
 }
 
-// measure estimates the metric on both runs and tests the difference.
-// It returns false when either run lacks the metric.
-func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance) (Row, bool) {
+// measure estimates the metric on both runs and, unless paired (the
+// caller tests the block pairs, measurePaired), tests the difference over
+// the requests of both, the test's warnings going with the row. It
+// returns false when either run lacks the metric.
+func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance, paired bool) (Row, bool) {
 	r := Row{Run: cr.Name, Scenario: cr.Scenario, Params: cr.Params, Metric: m, Tolerance: t, P: math.NaN()}
 	bSum, ok1 := valueOf(br, m)
 	cSum, ok2 := valueOf(cr, m)
@@ -316,24 +314,35 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance)
 			lo, hi := r.Delta-1.96*se, r.Delta+1.96*se
 			r.ChangeLo, r.ChangeHi = lo/math.Abs(be.v), hi/math.Abs(be.v)
 		}
-		if m.Stat == results.StatQuantile {
-			c.quantileTest(&r, br, cr, bs, cs, be, ce)
-		} else {
-			cmp := c.mannWhitney(br, cr, m, bs, cs)
-			r.Test, r.P, r.N1, r.N2 = MannWhitney, cmp.P, cmp.N1, cmp.N2
-			for _, w := range cmp.Warnings {
-				c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
-			}
-		}
-		if min(len(bs), len(cs)) < MinSamples {
-			c.Warnings = append(c.Warnings, fmt.Errorf("run %s, %s: only %d baseline and %d current samples; at least %d make the test trustworthy",
-				cr.Name, m.Name, len(bs), len(cs), MinSamples))
+		if !paired {
+			c.unpairedTest(&r, br, cr, bs, cs, be, ce)
 		}
 	}
 	if m.Family == results.CapacityFamily && br.Capacity != nil && cr.Capacity != nil {
 		testCapacity(&r, br.Capacity, cr.Capacity)
 	}
 	return r, true
+}
+
+// unpairedTest tests the row's change over the sorted requests bs of br
+// and cs of cr, whose estimates are be and ce: the quantile test for a
+// quantile, Mann-Whitney for a mean; its warnings (and one when a side has
+// fewer than MinSamples requests) go with the row.
+func (c *Comparison) unpairedTest(r *Row, br, cr *results.Run, bs, cs []float64, be, ce estimated) {
+	m := r.Metric
+	if m.Stat == results.StatQuantile {
+		c.quantileTest(r, br, cr, bs, cs, be, ce)
+	} else {
+		cmp := c.mannWhitney(br, cr, m, bs, cs)
+		r.Test, r.P, r.N1, r.N2 = MannWhitney, cmp.P, cmp.N1, cmp.N2
+		for _, w := range cmp.Warnings {
+			r.Warnings = append(r.Warnings, fmt.Errorf("run %s, %s: %w", cr.Name, m.Name, w))
+		}
+	}
+	if min(len(bs), len(cs)) < MinSamples {
+		r.Warnings = append(r.Warnings, fmt.Errorf("run %s, %s: only %d baseline and %d current samples; at least %d make the test trustworthy",
+			cr.Name, m.Name, len(bs), len(cs), MinSamples))
+	}
 }
 
 // valueOf returns the metric's value in run's summary, and false when the

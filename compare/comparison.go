@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"slices"
+
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 	"golang.org/x/perf/benchmath"
@@ -20,8 +22,10 @@ type Comparison struct {
 	FailedAsserts []FailedAssert
 	// Environment compares the metadata that decides comparability.
 	Environment []EnvField
-	// Warnings are problems worth telling the user that do not decide
-	// the gate by themselves (environments differ, few samples, ...).
+	// Warnings are problems with the comparison as a whole worth telling
+	// the user that do not decide the gate by themselves (environments
+	// differ, a file cut short, ...); each row holds its test's own
+	// (AllWarnings gives both).
 	Warnings []error
 	// NotJudged lists what could not be judged; any entry makes the
 	// decision DecisionError unless something failed the gate.
@@ -78,12 +82,21 @@ type Row struct {
 	// Rerun is set on an inconclusive verdict that a confirming run of
 	// this run would decide (see Confirm).
 	Rerun bool
+	// SignificantInBand is set on an unchanged row whose change the
+	// evidence found significantly worse, with its estimate inside the
+	// band: the band allows it (max_regression says how much worse is
+	// acceptable), so it is no regression; reports say so.
+	SignificantInBand bool
 	// Confirm is the same comparison against the confirming run, when one
 	// was made; Change and Delta are then the mean of both runs.
 	Confirm *Row
 	// Brackets are a capacity row's search brackets (Test SearchBrackets);
 	// nil on other rows.
 	Brackets *Brackets
+	// Warnings are the problems of the tests that decided the row (few
+	// samples, ties), each naming the run and metric; a confirming
+	// rerun's test adds its own.
+	Warnings []error
 
 	// seBase and seCur are the standard errors of a quantile's estimates
 	// and shift whether a whole-distribution shift was significant, for
@@ -94,6 +107,15 @@ type Row struct {
 	// block pairs (a fraction, positive is worse) and shiftP the one-sided
 	// p-value of its paired test; NaN when none.
 	shiftEst, shiftP float64
+}
+
+// AllWarnings is the comparison's warnings, then each row's in row order.
+func (c *Comparison) AllWarnings() []error {
+	out := slices.Clone(c.Warnings)
+	for i := range c.Rows {
+		out = append(out, c.Rows[i].Warnings...)
+	}
+	return out
 }
 
 // Significant reports whether the row's test reached p < alpha.

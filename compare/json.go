@@ -29,7 +29,10 @@ type jsonRow struct {
 	Verdict   Verdict           `json:"verdict"`
 	Reason    string            `json:"reason"`
 	Rerun     bool              `json:"rerun,omitempty"`
-	Confirm   *jsonRow          `json:"confirm,omitempty"`
+	// SignificantInBand: significantly worse, inside the band.
+	SignificantInBand bool     `json:"significant_in_band,omitempty"`
+	Warnings          []string `json:"warnings,omitempty"`
+	Confirm           *jsonRow `json:"confirm,omitempty"`
 	// BaselineImported says the baseline was imported from another tool.
 	BaselineImported *results.Imported `json:"baseline_imported,omitempty"`
 }
@@ -52,7 +55,10 @@ func num(v float64) *float64 {
 func toJSONRow(r *Row) *jsonRow {
 	j := &jsonRow{Run: r.Run, Scenario: r.Scenario, Params: r.Params, Metric: r.Metric.Name, Unit: string(r.Metric.Unit), Tolerance: r.Tolerance,
 		Baseline: num(r.Baseline), Current: num(r.Current), Estimator: r.Estimator, Change: num(r.Change), ChangeLo: num(r.ChangeLo), ChangeHi: num(r.ChangeHi), Test: r.Test, Delta: num(r.Delta),
-		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason.Raw(), Rerun: r.Rerun, BaselineImported: r.BaselineImported}
+		P: num(r.P), N1: r.N1, N2: r.N2, Verdict: r.Verdict, Reason: r.Reason.Raw(), Rerun: r.Rerun, SignificantInBand: r.SignificantInBand, BaselineImported: r.BaselineImported}
+	for _, w := range r.Warnings {
+		j.Warnings = append(j.Warnings, w.Error())
+	}
 	if r.Confirm != nil {
 		j.Confirm = toJSONRow(r.Confirm)
 	}
@@ -60,8 +66,9 @@ func toJSONRow(r *Row) *jsonRow {
 }
 
 // MarshalJSON encodes the comparison for --json and for tools: the
-// verdict, counts, rows, failed asserts, environment, runs to rerun and
-// warnings. The compared files themselves are not included.
+// verdict, counts, rows (each with its tests' warnings), failed asserts,
+// environment, runs to rerun and every warning (AllWarnings). The compared
+// files themselves are not included.
 func (c *Comparison) MarshalJSON() ([]byte, error) {
 	n := c.Counts()
 	out := struct {
@@ -83,7 +90,7 @@ func (c *Comparison) MarshalJSON() ([]byte, error) {
 	for i := range c.Rows {
 		out.Rows = append(out.Rows, toJSONRow(&c.Rows[i]))
 	}
-	for _, w := range c.Warnings {
+	for _, w := range c.AllWarnings() {
 		out.Warnings = append(out.Warnings, w.Error())
 	}
 	for _, nj := range c.NotJudged {

@@ -7,6 +7,7 @@ type Verdict string
 const (
 	// Regression: worse past the band and significant (or past twice the
 	// band in one run, or past the band on average over a confirming rerun).
+	// Never a change whose estimate is inside the band (see pastBand).
 	Regression Verdict = "regression"
 	// Inconclusive: near or past the band without enough evidence either
 	// way. When Row.Rerun is set, a confirming run (see Confirm) decides.
@@ -24,7 +25,8 @@ const (
 	NotMeasured Verdict = "not measured"
 	// Improvement: better past the band and significant.
 	Improvement Verdict = "improvement"
-	// Unchanged: within the band, or not significantly outside it.
+	// Unchanged: within the band (Row.SignificantInBand when significantly
+	// worse), or not significantly outside it.
 	Unchanged Verdict = "unchanged"
 )
 

@@ -35,3 +35,26 @@ func TestABReports(t *testing.T) {
 		t.Errorf("a comparison of two jobs says %q", h)
 	}
 }
+
+// TestSignificantInBandShown checks that a significant change the band
+// allows reads as such in the terminal, markdown and HTML reports.
+func TestSignificantInBandShown(t *testing.T) {
+	spec := comparetest.RunSpec{Name: "chat", Scenario: "chat", TTFT: 100, TPOT: 10, E2EL: 500, OutTokPerSec: 500, Seed: 1}
+	c := compare.Compare(comparetest.File(results.Environment{}, spec), comparetest.File(results.Environment{}, spec), compare.DefaultConfig())
+	r := &c.Rows[0]
+	r.Verdict, r.SignificantInBand, r.Reason = compare.Unchanged, true, "significant, but within the band"
+	const want = "unchanged (significant, within the band)"
+	var term strings.Builder
+	if err := Terminal(&term, c); err != nil {
+		t.Fatal(err)
+	}
+	var html strings.Builder
+	if err := HTML(&html, c.Current, c.Baseline, c); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": Markdown(c, MarkdownOptions{}), "html": html.String()} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s report lacks %q:\n%s", name, want, out)
+		}
+	}
+}

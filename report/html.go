@@ -55,7 +55,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		}
 		d.EnvFields = c.Environment
 		d.ImportedNotes = importedNotes(c)
-		for _, w := range c.Warnings {
+		for _, w := range c.AllWarnings() {
 			d.Warnings = append(d.Warnings, w.Error())
 		}
 	}

@@ -87,9 +87,9 @@ func Terminal(w io.Writer, c *compare.Comparison, opts TerminalOptions) error {
 			b.WriteString("\n" + m)
 		}
 	}
-	if len(c.Warnings) > 0 {
+	if ws := c.AllWarnings(); len(ws) > 0 {
 		b.WriteString("\nwarnings:\n")
-		for _, w := range c.Warnings {
+		for _, w := range ws {
 			fmt.Fprintf(&b, "  %s\n", untrusted.Line(w.Error())) // may quote the server
 		}
 	}

@@ -128,7 +128,8 @@ func estimatorCell(r *compare.Row) string {
 	return r.Estimator.String()
 }
 
-// verdictCell names the verdict, noting a rerun request or a confirming run.
+// verdictCell names the verdict, noting a rerun request, a confirming run
+// and a significant change the band allows.
 func verdictCell(r *compare.Row) string {
 	s := string(r.Verdict)
 	switch {
@@ -136,6 +137,9 @@ func verdictCell(r *compare.Row) string {
 		s += " (rerun to confirm)"
 	case r.Confirm != nil:
 		s += " (2 runs)"
+	}
+	if r.SignificantInBand {
+		s += " (significant, within the band)"
 	}
 	return s
 }

@@ -39,9 +39,11 @@ estimator, the spread of both values and the evidence (the test, its p-value,
 the sample sizes and the change's 95% interval), as the markdown has them.
 
 Verdicts: regression, improvement, unchanged, inconclusive, new, missing,
-invalid. One run calls a regression only past twice the band; a change from
-75% of the band up is "inconclusive (rerun to confirm)", because run-to-run
-drift alone moves p95 that far. Rerun just those runs (llmgate run --only)
+invalid. A change inside the band is never a regression, however
+significant ("unchanged (significant, within the band)"): the band is what
+a change may cost. One run calls a regression only past twice the band; a
+change from 75% of the band up is "inconclusive (rerun to confirm)",
+because run-to-run drift alone moves p95 that far. Rerun just those runs (llmgate run --only)
 and pass the file as --rerun: the mean change over both runs then decides.
 Inconclusive verdicts fail only with --fail-on inconclusive.
 
