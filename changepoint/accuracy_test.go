@@ -76,11 +76,15 @@ type accuracyCell struct {
 func (c accuracyCell) rate(n int) float64 { return float64(n) / float64(c.trials) }
 
 func measure(nz seriesNoise, ch seriesChange, minChange float64, trials int, seed uint64) accuracyCell {
+	return measureWith(nz, ch, Options{MinChange: minChange, Worse: Up}, trials, seed)
+}
+
+func measureWith(nz seriesNoise, ch seriesChange, o Options, trials int, seed uint64) accuracyCell {
 	rng := rand.New(rand.NewPCG(seed, 0xacc))
 	c := accuracyCell{trials: trials}
 	for t := 0; t < trials; t++ {
 		hit := false
-		for _, cp := range Find(nz.draw(rng, ch), Options{MinChange: minChange}) {
+		for _, cp := range Find(nz.draw(rng, ch), o) {
 			regression := cp.Change() > 0
 			onStep := ch.step > 1 && math.Abs(float64(cp.Index-stepAt)) <= near
 			if ch.drift > 1 {

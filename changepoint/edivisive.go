@@ -209,7 +209,8 @@ func divide(x []float64, o Options) []found {
 // counted as (hits+1)/(R+1). It stops drawing once the test cannot pass
 // and then returns false.
 func permutationTest(x []float64, segs []segment, observed float64, find splitter, alpha float64, o Options, rng *rand.Rand) (float64, bool) {
-	permutations := o.Permutations
+	// Enough permutations that p can reach alpha at all (374 at 0.0027).
+	permutations := max(o.Permutations, int(math.Ceil(1/alpha-1e-9))-1)
 	perm := make([]float64, len(x))
 	// p = (hits+1)/(R+1) ≤ alpha needs hits ≤ alpha(R+1) − 1.
 	allowed := int(math.Floor(alpha*float64(permutations+1)+1e-9)) - 1

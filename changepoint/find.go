@@ -23,6 +23,14 @@ type Options struct {
 	// MinDelta, when above 0, is the least absolute change |after −
 	// before| instead, in the series' unit.
 	MinDelta float64
+	// Worse is the direction of a change for the worse. When it is Up
+	// or Down, Find also runs the recent-step test, one-sided that way,
+	// and splits Alpha between it and E-divisive (see Find); Unknown
+	// runs E-divisive alone at Alpha.
+	Worse Direction
+	// Recent is the most newest points the recent-step test takes as a
+	// new level; 0 means DefaultRecent.
+	Recent int
 }
 
 func (o Options) withDefaults() Options {
@@ -36,6 +44,9 @@ func (o Options) withDefaults() Options {
 		o.MinSize = DefaultMinSize
 	}
 	o.MinSize = max(o.MinSize, 2)
+	if o.Recent <= 0 {
+		o.Recent = DefaultRecent
+	}
 	return o
 }
 
@@ -51,6 +62,9 @@ type ChangePoint struct {
 	Before, After float64
 	// P is the permutation test's p-value when the split was found.
 	P float64
+	// Recent is true when the recent-step test found it, false when
+	// E-divisive did.
+	Recent bool
 }
 
 // Change is the relative change of level, After/Before − 1 (±Inf when
@@ -68,10 +82,24 @@ func (c ChangePoint) Change() float64 {
 // Find returns the change points of xs (in time order), ordered by index.
 // Series of positive values are searched in logs, so that a level is
 // judged by its ratio to another whatever the unit; others as they are.
-// Each change point the search finds must pass a permutation test at
-// o.Alpha; then, while one changes the level by less than the least
-// magnitude (o.MinChange, or o.MinDelta), the smallest is removed and its
+// Each change point the search finds must pass a permutation test; then,
+// while one changes the level by less than the least magnitude
+// (o.MinChange, or o.MinDelta), the smallest is removed and its
 // neighbours' levels are measured again over the merged points.
+//
+// With o.Worse set, the newest level left (the points after the last
+// change point, or the whole series) is then tested for a recent step:
+// the newest k points, for k from MinSize to Recent, against the points
+// before them, one-sided in the worse direction, by the largest Student's
+// t over k, with a permutation test of its own. A step it finds is a
+// change point too, kept when it moves the median level the worse way by
+// at least the least magnitude. The two tests share the significance
+// level (Bonferroni): the recent-step test runs at RecentShare·Alpha, and
+// E-divisive's split at α_E and its searched-end split at α_E/2, with
+// 1.5·α_E = (1−RecentShare)·Alpha; so that on a series without a change
+// the chance that any change point is reported is at most Alpha. Without
+// o.Worse, E-divisive runs as it always did: its split at Alpha, the
+// searched-end split at Alpha/2.
 func Find(xs []float64, o Options) []ChangePoint {
 	o = o.withDefaults()
 	if len(xs) < 2*o.MinSize {
@@ -84,13 +112,28 @@ func Find(xs []float64, o Options) []ChangePoint {
 			x[i] = math.Log(v)
 		}
 	}
-	fs := divide(x, o)
+	ed := o
+	if o.Worse != Unknown {
+		ed.Alpha = o.Alpha * (1 - RecentShare) / 1.5
+	}
+	fs := divide(x, ed)
 	slices.SortFunc(fs, func(a, b found) int { return a.index - b.index })
 	cps := make([]ChangePoint, len(fs))
 	for i, f := range fs {
 		cps[i] = ChangePoint{Index: f.index, P: f.p}
 	}
 	levels(xs, cps)
+	cps = o.merge(xs, cps)
+	if o.Worse == Unknown {
+		return cps
+	}
+	return o.recent(xs, x, cps)
+}
+
+// merge removes, while one changes the level by less than the least
+// magnitude, the smallest change point, and measures its neighbours'
+// levels again.
+func (o Options) merge(xs []float64, cps []ChangePoint) []ChangePoint {
 	for len(cps) > 0 {
 		weakest, size := -1, math.Inf(1)
 		for i, c := range cps {
