@@ -45,7 +45,7 @@ func TestSignificantInBandShown(t *testing.T) {
 	r.Verdict, r.SignificantInBand, r.Reason = compare.Unchanged, true, "significant, but within the band"
 	const want = "unchanged (significant, within the band)"
 	var term strings.Builder
-	if err := Terminal(&term, c); err != nil {
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var html strings.Builder
