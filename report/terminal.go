@@ -213,6 +213,9 @@ func narrowVerdictCell(r *compare.Row) string {
 	case r.Confirm != nil:
 		s += " (2 runs)"
 	}
+	if r.SignificantInBand {
+		s += " (significant, in band)"
+	}
 	return s
 }
 
