@@ -27,7 +27,11 @@ type Config struct {
 	// baseline and a candidate) get identical prompts.
 	RunName string
 	// OnMeasureStart, when set, is called once, after the warmup and before
-	// the first measured send (the runner restarts its /metrics scraper there).
+	// the first measured send (the runner restarts its /metrics scraper and
+	// GPU sampler there). It is called on the goroutine that paces the
+	// sends (an open loop's dispatcher), so it must not wait on the server:
+	// Scraper.Restart scrapes apart, and a slow /metrics would delay every
+	// send after it.
 	OnMeasureStart func()
 	// Halt, when set and closed, ends the measured phase early: no further
 	// request is started and those in flight finish normally (a capacity

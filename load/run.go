@@ -336,9 +336,10 @@ func sleepUntil(ctx context.Context, halt <-chan struct{}, t time.Time) bool {
 // is over (Requests measured, or Duration passed since the measured phase
 // began at a plan time of at).
 //
-// The sender that starts the measured phase calls OnMeasureStart (a
-// /metrics scrape, bounded by seconds) after releasing the phase lock, so
-// that the other senders are not held up by it.
+// The sender that starts the measured phase calls OnMeasureStart after
+// releasing the phase lock, so that the other senders are not held up by
+// it; in an open loop that sender is the dispatcher, so the hook must
+// return at once (see Config.OnMeasureStart).
 func (r *runner) next(at time.Time) (slot, bool) {
 	s, ok, started := r.nextSlot(at)
 	if started && r.cfg.OnMeasureStart != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -39,10 +40,12 @@ type Scraper struct {
 	maxBytes int64
 	hc       *http.Client
 
-	mu      sync.Mutex
-	origin  time.Time // series times are from here: the measured phase's start
-	snaps   []results.ServerSnapshot
-	at      []time.Time
+	mu     sync.Mutex
+	origin time.Time // series times are from here: the measured phase's start
+	// gen is bumped by Restart: a scrape begun before it is dropped, as it
+	// is of the warmup.
+	gen     int
+	snaps   []scrapeAt
 	failed  int
 	lastErr string
 	refused string // the last scrape's metrics left out (ServerSnapshot.Refused)
@@ -50,9 +53,17 @@ type Scraper struct {
 	// 404 (it has no /metrics): later scrapes would cost as much again for
 	// nothing, so there are none for the rest of the run.
 	stopped bool
-	buf     bytes.Buffer
-	cancel  context.CancelFunc
-	done    chan struct{}
+
+	bufs     sync.Pool      // *bytes.Buffer: the periodic scrape's and Restart's may overlap
+	restarts sync.WaitGroup // Restart's scrapes in flight
+	cancel   context.CancelFunc
+	done     chan struct{}
+}
+
+// scrapeAt is one scrape's snapshot and when the scrape began.
+type scrapeAt struct {
+	at   time.Time
+	snap results.ServerSnapshot
 }
 
 // NewScraper returns a scraper of baseURL + "/metrics" every interval
@@ -69,12 +80,13 @@ func NewScraper(baseURL, apiKey string, interval time.Duration) *Scraper {
 		timeout:  ScrapeTimeout,
 		maxBytes: MaxScrapeBytes,
 		hc:       &http.Client{},
+		bufs:     sync.Pool{New: func() any { return new(bytes.Buffer) }},
 	}
 }
 
 // Start takes the "before" scrape, then scrapes every interval until Stop
-// or until ctx ends. A scrape is never taken while another runs: a slow one
-// delays the next.
+// or until ctx ends. A periodic scrape is never taken while another runs:
+// a slow one delays the next.
 func (s *Scraper) Start(ctx context.Context) {
 	s.mu.Lock()
 	s.origin = time.Now()
@@ -98,113 +110,137 @@ func (s *Scraper) Start(ctx context.Context) {
 	}()
 }
 
-// Stop ends the periodic scrapes, takes the "after" scrape and returns the
-// run's server metrics (nil when the server exposed none) and the time
-// series of its scrapes.
+// Stop ends the periodic scrapes, waits for Restart's, takes the "after"
+// scrape and returns the run's server metrics (nil when the server exposed
+// none) and the time series of its scrapes, in the order they began.
 func (s *Scraper) Stop() (*results.ServerMetrics, *results.ServerSeries) {
 	if s.cancel != nil {
 		s.cancel()
 		<-s.done
 	}
+	s.restarts.Wait()
 	s.scrape(context.Background())
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// A Restart's scrape and a periodic one may overlap and end in either order.
+	sort.SliceStable(s.snaps, func(i, j int) bool { return s.snaps[i].at.Before(s.snaps[j].at) })
 	series := &results.ServerSeries{Failed: s.failed, Error: s.lastErr, Refused: s.refused,
 		TMS: []int64{}, KVCacheUsage: []float64{}, Running: []float64{}, Waiting: []float64{}, Preemptions: []float64{}}
-	for i, sn := range s.snaps {
-		series.TMS = append(series.TMS, s.at[i].Sub(s.origin).Milliseconds())
-		series.KVCacheUsage = append(series.KVCacheUsage, sn.KVCacheUsage)
-		series.Running = append(series.Running, sn.RequestsRunning)
-		series.Waiting = append(series.Waiting, sn.RequestsWaiting)
-		series.Preemptions = append(series.Preemptions, sn.Preemptions)
+	snaps := make([]results.ServerSnapshot, len(s.snaps))
+	for i, sa := range s.snaps {
+		snaps[i] = sa.snap
+		series.TMS = append(series.TMS, sa.at.Sub(s.origin).Milliseconds())
+		series.KVCacheUsage = append(series.KVCacheUsage, sa.snap.KVCacheUsage)
+		series.Running = append(series.Running, sa.snap.RequestsRunning)
+		series.Waiting = append(series.Waiting, sa.snap.RequestsWaiting)
+		series.Preemptions = append(series.Preemptions, sa.snap.Preemptions)
 	}
-	return results.ServerMetricsFrom(s.snaps), series
+	return results.ServerMetricsFrom(snaps), series
 }
 
-// Restart takes a fresh "before" scrape and forgets the earlier ones (and
-// their failures), so the run's server metrics cover only what follows: the
-// runner calls it when the warmup is over (Config.OnMeasureStart).
+// Restart forgets the scrapes so far (and their failures), so the run's
+// server metrics cover only what follows, and takes a fresh "before"
+// scrape without waiting for it: the runner calls it when the warmup is
+// over (Config.OnMeasureStart), on the goroutine that paces the sends,
+// which a slow /metrics must not hold up. The scrape records when it
+// began; a scrape in flight from before the Restart is dropped when it
+// ends. Stop waits for it.
 func (s *Scraper) Restart(ctx context.Context) {
 	s.mu.Lock()
-	s.snaps, s.at = s.snaps[:0], s.at[:0]
+	s.gen++
+	s.snaps = s.snaps[:0]
 	if !s.stopped { // a scraper that stopped keeps saying why
 		s.failed, s.lastErr = 0, ""
 	}
 	s.refused = ""
 	s.origin = time.Now()
 	s.mu.Unlock()
-	s.scrape(ctx)
+	s.restarts.Add(1)
+	go func() {
+		defer s.restarts.Done()
+		s.scrape(ctx)
+	}()
 }
 
 // maxScrapeError bounds the failure reason a run's server series keeps.
 const maxScrapeError = 300
 
+// scrape takes one scrape and records it, unless a Restart came while it
+// ran (it is then of the warmup).
 func (s *Scraper) scrape(ctx context.Context) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.stopped {
+		s.mu.Unlock()
 		return
 	}
+	gen := s.gen
+	s.mu.Unlock()
 	at := time.Now()
-	snap, err := s.fetch(ctx)
-	if err != nil {
+	snap, stop, err := s.fetch(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if stop {
+		s.stopped = true
+	}
+	switch {
+	case gen != s.gen:
+		// begun before the measured phase: not of it
+	case err != nil:
 		if ctx.Err() == nil {
 			s.failed++
 			// kept in the results file: it may quote the page (a
 			// parse error), so made safe and short
 			s.lastErr = untrusted.Short(err.Error(), maxScrapeError)
 		}
-		return
+	default:
+		if snap.Refused != "" {
+			s.refused = untrusted.Short(snap.Refused, maxScrapeError)
+		}
+		s.snaps = append(s.snaps, scrapeAt{at: at, snap: snap})
 	}
-	if snap.Refused != "" {
-		s.refused = untrusted.Short(snap.Refused, maxScrapeError)
-	}
-	s.snaps = append(s.snaps, snap)
-	s.at = append(s.at, at)
 }
 
-// fetch scrapes /metrics once, within the scraper's time and size bounds,
-// into its reused buffer; the caller holds s.mu.
-func (s *Scraper) fetch(ctx context.Context) (results.ServerSnapshot, error) {
+// fetch scrapes /metrics once, within the scraper's time and size bounds;
+// stop says that no scrape should follow (a 404, a page over the bound).
+func (s *Scraper) fetch(ctx context.Context) (snap results.ServerSnapshot, stop bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
 	if err != nil {
-		return results.ServerSnapshot{}, err
+		return results.ServerSnapshot{}, false, err
 	}
 	if s.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+s.apiKey)
 	}
 	resp, err := s.hc.Do(req)
 	if err != nil {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %w", err)
+		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound {
-		s.stopped = true
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: HTTP 404: the server has no /metrics; not scraped again this run")
+		return results.ServerSnapshot{}, true, fmt.Errorf("GET /metrics: HTTP 404: the server has no /metrics; not scraped again this run")
 	}
 	if resp.StatusCode != http.StatusOK {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: HTTP %d", resp.StatusCode)
+		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: HTTP %d", resp.StatusCode)
 	}
-	s.buf.Reset()
-	n, err := s.buf.ReadFrom(io.LimitReader(resp.Body, s.maxBytes+1))
+	buf := s.bufs.Get().(*bytes.Buffer)
+	defer s.bufs.Put(buf)
+	buf.Reset()
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, s.maxBytes+1))
 	switch {
 	case n > s.maxBytes:
-		s.stopped = true
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read, and not scraped again this run", s.maxBytes)
+		return results.ServerSnapshot{}, true, fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read, and not scraped again this run", s.maxBytes)
 	case err != nil:
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: reading the page: %w (bound %v)", err, s.timeout)
+		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: reading the page: %w (bound %v)", err, s.timeout)
 	}
-	snap, err := results.ParseServerMetrics(&s.buf)
-	if err != nil {
-		return results.ServerSnapshot{}, err
+	if snap, err = results.ParseServerMetrics(buf); err != nil {
+		return results.ServerSnapshot{}, false, err
 	}
 	if !snap.Any() && snap.Refused != "" {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %s", snap.Refused)
+		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: %s", snap.Refused)
 	}
 	if !snap.Any() {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: no vLLM, SGLang or llama.cpp metric on the page")
+		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: no vLLM, SGLang or llama.cpp metric on the page")
 	}
-	return snap, nil
+	return snap, false, nil
 }
