@@ -105,8 +105,8 @@ func Record(c runspec.Load, t *trace.Trace) results.LoadConfig {
 		Workload: kind, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
 		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, ThinkTimeS: w.ThinkTime.Seconds(), LengthBuckets: w.LengthBuckets,
 		LengthQuantiles: w.LengthQuantiles, LengthBucketNames: w.LengthBucketNames, Chat: w.Chat, TextPrompts: w.TextPrompts,
-		DatasetFilter: w.DatasetFilter,
-		TraceFormat:   w.TraceFormat, TimeScale: w.TimeScale, TraceStartS: w.TraceStart.Seconds(), BlockSize: w.BlockSize,
+		DatasetFilter: w.DatasetFilter, DatasetFormat: w.DatasetFormat, MaxPromptTokens: w.MaxPromptTokens, MaxTotalTokens: w.MaxTotalTokens,
+		TraceFormat: w.TraceFormat, TimeScale: w.TimeScale, TraceStartS: w.TraceStart.Seconds(), BlockSize: w.BlockSize,
 	}
 	if w.TracePath != "" {
 		lc.Trace = filepath.Base(w.TracePath)

@@ -296,7 +296,7 @@ func describeRun(r *results.Run) (head, figures string) {
 	if d := r.Dataset; d != nil {
 		switch {
 		case d.Dropped > 0:
-			fmt.Fprintf(&b, " (dataset_filter %s left out %d of %d entries checked)", d.Filter, d.Dropped, d.Checked)
+			fmt.Fprintf(&b, " (%s left out %d of %d entries checked)", datasetFilters(d), d.Dropped, d.Checked)
 		case d.Unfit > 0:
 			fmt.Fprintf(&b, " (%d of %d dataset entries cannot fit the model's context of %d tokens and were refused; dataset_filter = \"context\" leaves them out)", d.Unfit, d.Checked, d.Context)
 		}
@@ -327,4 +327,20 @@ func millis(ms float64) string {
 		return fmt.Sprintf("%.0f ms", ms)
 	}
 	return fmt.Sprintf("%.1f ms", ms)
+}
+
+// datasetFilters names what left a dataset's entries out: its
+// dataset_filter and its length bounds.
+func datasetFilters(d *results.DatasetFit) string {
+	var parts []string
+	if d.Filter != "" {
+		parts = append(parts, "dataset_filter "+d.Filter)
+	}
+	if d.MaxPromptTokens > 0 {
+		parts = append(parts, fmt.Sprintf("max_prompt_tokens %d", d.MaxPromptTokens))
+	}
+	if d.MaxTotalTokens > 0 {
+		parts = append(parts, fmt.Sprintf("max_total_tokens %d", d.MaxTotalTokens))
+	}
+	return strings.Join(parts, " and ")
 }

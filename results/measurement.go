@@ -61,8 +61,13 @@ type LoadConfig struct {
 	Chat bool `json:"chat,omitempty"`
 	// TextPrompts is true when /v1/completions was asked for text prompts.
 	TextPrompts bool `json:"text_prompts,omitempty"`
-	// DatasetFilter is the dataset workload's dataset_filter ("": none).
-	DatasetFilter string `json:"dataset_filter,omitempty"`
+	// DatasetFilter is the dataset workload's dataset_filter ("": none);
+	// DatasetFormat its file's format ("": ShareGPT, "jsonl", "csv");
+	// MaxPromptTokens and MaxTotalTokens its bounds (0: none).
+	DatasetFilter   string `json:"dataset_filter,omitempty"`
+	DatasetFormat   string `json:"dataset_format,omitempty" text:"name"`
+	MaxPromptTokens int    `json:"max_prompt_tokens,omitempty"`
+	MaxTotalTokens  int    `json:"max_total_tokens,omitempty"`
 	// Trace is the trace workload's file, by name; TraceFormat its format
 	// ("mooncake", "azure", "jsonl"); TraceDigest "sha256:" and the hex
 	// SHA-256 of its bytes, so that two runs that replayed the same
@@ -97,6 +102,10 @@ type DatasetFit struct {
 	// Dropped counts the entries the filter left out (Unfit included when
 	// it drops them).
 	Dropped int `json:"dropped,omitempty"`
+	// MaxPromptTokens and MaxTotalTokens are the workload's bounds on a
+	// prompt, and on a prompt and its answer (max_tokens); 0: none.
+	MaxPromptTokens int `json:"max_prompt_tokens,omitempty"`
+	MaxTotalTokens  int `json:"max_total_tokens,omitempty"`
 }
 
 // Calibration says how a run made its text prompts the requested length:

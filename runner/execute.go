@@ -257,7 +257,7 @@ func prefixHitProblem(wl runspec.Workload, server *results.ServerMetrics, templa
 // probe, -1 unknown) can account for in a chat run of these requests: that
 // prefix once for every request but the first.
 func templateHits(wl runspec.Workload, prefix int, n results.Requests) float64 {
-	chat := wl.Chat || wl.Kind == runspec.WorkloadDataset
+	chat := wl.Chat || wl.Kind == runspec.WorkloadDataset && wl.DatasetFormat == ""
 	if !chat || prefix <= 0 {
 		return 0
 	}

@@ -54,8 +54,15 @@ type Workload struct {
 	// LengthBucketNames name the buckets in metric names, one a bucket:
 	// length_bucket.<name>.ttft.p95.
 	LengthBucketNames []string
-	// DatasetPath is a ShareGPT-format JSON file for the dataset workload.
+	// DatasetPath is the dataset workload's file, absolute.
 	DatasetPath string
+	// DatasetFormat is its format: "" for ShareGPT JSON, "jsonl" (one
+	// object a line: prompt or messages, optional output_tokens) or "csv"
+	// (a prompt column, optional output_tokens).
+	DatasetFormat string
+	// MaxPromptTokens and MaxTotalTokens, when set, leave out the
+	// dataset's entries whose prompt, or prompt and answer, are longer.
+	MaxPromptTokens, MaxTotalTokens int
 	// DatasetFilter is which of a dataset's entries the run leaves out:
 	// "" none (those that cannot fit the model's context are counted and
 	// reported, and fail), DatasetFilterContext those that cannot fit,

@@ -149,6 +149,15 @@ func DescribeWorkload(w runspec.Workload) string {
 		}
 	case runspec.WorkloadDataset:
 		parts = append(parts, "dataset "+w.DatasetPath)
+		if w.DatasetFormat != "" {
+			parts = append(parts, "format "+w.DatasetFormat)
+		}
+		if w.MaxPromptTokens > 0 {
+			parts = append(parts, fmt.Sprintf("prompts of at most %d tokens", w.MaxPromptTokens))
+		}
+		if w.MaxTotalTokens > 0 {
+			parts = append(parts, fmt.Sprintf("prompt and answer of at most %d tokens", w.MaxTotalTokens))
+		}
 		if w.DatasetFilter != "" {
 			parts = append(parts, "dataset_filter "+w.DatasetFilter)
 		}

@@ -185,6 +185,9 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			cp := *lb
 			cp.traced = true
 			lb = &cp
+			if vary == results.VaryRate && sb.Capacity != nil {
+				ev.errorRange(sb.Capacity.DefRange, "Rate search with a trace", "A trace workload sends each request at its timestamp in the trace, so a capacity search has no rate to vary; search vary = \"concurrency\" (the cap on what is in flight), or sweep time_scale.")
+			}
 		}
 		lb.fill(ev, &run.Load, b.DefRange)
 		workB.fill(ev, &run.Load.Workload, l.files, b.DefRange)

@@ -193,3 +193,28 @@ func TestTracePlanText(t *testing.T) {
 		}
 	}
 }
+
+func TestTraceRateSearchRefused(t *testing.T) {
+	_, diags := loadWithTrace(t, `scenario "replay" {
+  workload {
+    kind   = "trace"
+    file   = "t.jsonl"
+    format = "mooncake"
+  }
+  load { requests = 3 }
+  capacity {
+    vary = "rate"
+    min  = 1
+    max  = 10
+    slo  = ttft.p95 < 500
+  }
+}
+`, map[string]string{"t.jsonl": threeRows})
+	var errs []string
+	for _, d := range diags.Errs() {
+		errs = append(errs, d.Error())
+	}
+	if !strings.Contains(strings.Join(errs, "\n"), "a capacity search has no rate to vary") {
+		t.Errorf("errors:\n%s\nwant the rate search refused", strings.Join(errs, "\n"))
+	}
+}

@@ -37,6 +37,8 @@ type workloadBlock struct {
 	BucketNames  *hcl.Attribute `hcl:"length_bucket_names,optional"`
 	Dataset      *hcl.Attribute `hcl:"dataset,optional"`
 	DatasetFilt  *hcl.Attribute `hcl:"dataset_filter,optional"`
+	MaxPrompt    *hcl.Attribute `hcl:"max_prompt_tokens,optional"`
+	MaxTotal     *hcl.Attribute `hcl:"max_total_tokens,optional"`
 	File         *hcl.Attribute `hcl:"file,optional"`
 	Format       *hcl.Attribute `hcl:"format,optional"`
 	TimeScale    *hcl.Attribute `hcl:"time_scale,optional"`
@@ -112,8 +114,15 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 	onlyFor(b.ThinkTime, runspec.WorkloadConversation)
 	onlyFor(b.Dataset, runspec.WorkloadDataset)
 	onlyFor(b.DatasetFilt, runspec.WorkloadDataset)
-	for _, a := range []*hcl.Attribute{b.File, b.Format, b.TimeScale, b.Start, b.BlockSize} {
+	onlyFor(b.MaxPrompt, runspec.WorkloadDataset)
+	onlyFor(b.MaxTotal, runspec.WorkloadDataset)
+	for _, a := range []*hcl.Attribute{b.TimeScale, b.Start, b.BlockSize} {
 		onlyFor(a, runspec.WorkloadTrace)
+	}
+	for _, a := range []*hcl.Attribute{b.File, b.Format} {
+		if a != nil && w.Kind != runspec.WorkloadTrace && w.Kind != runspec.WorkloadDataset {
+			ev.warnAt(a, "Attribute ignored by this workload", "%s is only used by kind = \"trace\" and kind = \"dataset\"; with kind = %q it has no effect.", a.Name, w.Kind)
+		}
 	}
 	if w.Kind == runspec.WorkloadTrace {
 		b.fillTrace(ev, w, where, within)
@@ -144,15 +153,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 		}
 	}
 	if w.Kind == runspec.WorkloadDataset {
-		if b.Dataset == nil {
-			ev.consequenceRange(where, within, "Dataset workload without a dataset", "kind = \"dataset\" needs dataset: the path of a ShareGPT-format JSON file, relative to the suite.")
-		} else if p, ok := ev.str(b.Dataset); ok {
-			if path, err := files.dataset(p); err != nil {
-				ev.errorAt(b.Dataset, "Dataset not found", "%v.", err)
-			} else {
-				w.DatasetPath = path
-			}
-		}
+		b.fillDatasetFile(ev, w, files, where, within)
 		if f, ok := ev.str(b.DatasetFilt); ok {
 			switch {
 			case !contains(runspec.DatasetFilters, f):
