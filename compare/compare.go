@@ -14,14 +14,16 @@ import (
 )
 
 // Compare judges cur against base: for every run present in either file
-// and every tolerance of cfg, one Row with a verdict. A single current run
+// and every tolerance of cfg, one Row with a verdict, each tested by the
+// design of the files (DesignOf: the two sides of an A/B job are judged
+// over their block pairs, see judgePaired). A single current run
 // calls a regression only when it is past ClearFactor times the band and
 // significant; closer calls are Inconclusive with Rerun set, for Confirm.
 // A nil base judges the asserts alone: no rows, and a warning saying so.
 // Failed asserts count only on valid runs: an invalid or partial run is not
 // judged, and its rows say why.
 func Compare(base, cur *results.File, cfg Config) *Comparison {
-	c := &Comparison{Baseline: base, Current: cur, Config: cfg}
+	c := &Comparison{Baseline: base, Current: cur, Config: cfg, Design: DesignOf(base, cur)}
 	c.notJudged()
 	if base == nil {
 		c.Warnings = append(c.Warnings, errNoBaseline)
@@ -62,7 +64,9 @@ func Compare(base, cur *results.File, cfg Config) *Comparison {
 // runs: both Mann-Whitney tests for means, the pooled quantile difference
 // or a whole shift in both runs for quantiles).
 // Every other row keeps its single-run verdict. rerun need only hold the
-// runs named by RerunRuns.
+// runs named by RerunRuns. The two sides of an A/B job (the Paired
+// design) are confirmed by an A/B rerun of both, ConfirmAB; Confirm leaves
+// their rows as Compare judged them, and says so.
 func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 	c := Compare(base, cur, cfg)
 	c.Rerun = rerun
@@ -70,6 +74,10 @@ func Confirm(base, cur, rerun *results.File, cfg Config) *Comparison {
 	for i := range c.Rows {
 		r := &c.Rows[i]
 		if !r.Rerun {
+			continue
+		}
+		if c.Design == Paired {
+			r.Reason += "; the two sides of an A/B job are confirmed by an A/B rerun of both sides"
 			continue
 		}
 		rr := rerunRuns[r.Run]
@@ -192,7 +200,7 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 			row.Verdict, row.Reason = Invalid, untrusted.String(bucketsDiffer(br, cr, m.Bucket))
 			c.bucketNotJudged(cr.Name, row.Reason.Raw())
 		default:
-			pairs := abPairs(br, cr)
+			pairs := c.pairs(br, cr)
 			measured, ok := c.measure(br, cr, m, t, pairs > 0)
 			if !ok {
 				measured = row

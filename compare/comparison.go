@@ -15,6 +15,9 @@ type Comparison struct {
 	Baseline, Current, Rerun *results.File
 	// Config is the configuration the verdicts were reached under.
 	Config Config
+	// Design is how the sides were measured (DesignOf the files), which
+	// chose every row's test.
+	Design Design
 	// Rows holds one row per run and tolerance metric, in the current
 	// file's run order, then runs found only in the baseline.
 	Rows []Row

@@ -66,13 +66,14 @@ func toJSONRow(r *Row) *jsonRow {
 }
 
 // MarshalJSON encodes the comparison for --json and for tools: the
-// verdict, counts, rows (each with its tests' warnings), failed asserts,
-// environment, runs to rerun and every warning (AllWarnings). The compared
-// files themselves are not included.
+// verdict, the design, counts, rows (each with its tests' warnings),
+// failed asserts, environment, runs to rerun and every warning
+// (AllWarnings). The compared files themselves are not included.
 func (c *Comparison) MarshalJSON() ([]byte, error) {
 	n := c.Counts()
 	out := struct {
 		Decision      Decision        `json:"decision"`
+		Design        Design          `json:"design"`
 		Failed        bool            `json:"failed"`
 		NotJudged     []jsonNotJudged `json:"not_judged"`
 		MissingRuns   []string        `json:"missing_runs"`
@@ -85,7 +86,7 @@ func (c *Comparison) MarshalJSON() ([]byte, error) {
 		Environment   []EnvField      `json:"environment"`
 		Rerun         []string        `json:"rerun"`
 		Warnings      []string        `json:"warnings"`
-	}{Decision: c.Decide(), Failed: c.Failed(), NotJudged: []jsonNotJudged{}, MissingRuns: c.MissingRuns(), SkippedRuns: c.SkippedRuns(), Counts: n.ByVerdict, Metrics: n.Metrics, Alpha: c.Config.alpha(),
+	}{Decision: c.Decide(), Design: c.Design, Failed: c.Failed(), NotJudged: []jsonNotJudged{}, MissingRuns: c.MissingRuns(), SkippedRuns: c.SkippedRuns(), Counts: n.ByVerdict, Metrics: n.Metrics, Alpha: c.Config.alpha(),
 		FailedAsserts: c.FailedAsserts, Environment: c.Environment, Rerun: c.RerunRuns(), Rows: []*jsonRow{}, Warnings: []string{}}
 	for i := range c.Rows {
 		out.Rows = append(out.Rows, toJSONRow(&c.Rows[i]))

@@ -362,7 +362,13 @@ func (c *Comparison) judgePaired(r *Row, final bool) {
 // pairs after the first job's), so that both jobs' evidence decides;
 // every other row keeps its verdict. rerunBase and rerunCur need only hold
 // the runs named by RerunRuns. The row's Confirm is the rerun's own row.
+//
+// Files that are not the two sides of an A/B job (the Unpaired design) are
+// confirmed as Confirm confirms them, by the rerun's current side.
 func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Comparison {
+	if DesignOf(base, cur) != Paired {
+		return Confirm(base, cur, rerunCur, cfg)
+	}
 	c := Compare(base, cur, cfg)
 	c.Rerun = rerunCur
 	baseRuns, curRuns := runIndex(base), runIndex(cur)
@@ -412,8 +418,6 @@ func joinBlocks(a, b *results.Run) *results.Run {
 }
 
 // InOneJob reports whether the comparison is of the two sides of an A/B
-// run measured in one job (both files marked results.AB): its rows are
-// judged over block pairs, and the environments differ on purpose.
-func (c *Comparison) InOneJob() bool {
-	return c.Baseline != nil && c.Current != nil && c.Baseline.AB != nil && c.Current.AB != nil
-}
+// run measured in one job (the Paired design): its rows are judged over
+// block pairs, and the environments differ on purpose.
+func (c *Comparison) InOneJob() bool { return c.Design == Paired }

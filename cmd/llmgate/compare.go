@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/results"
 )
 
 func init() {
@@ -43,9 +44,17 @@ invalid. A change inside the band is never a regression, however
 significant ("unchanged (significant, within the band)"): the band is what
 a change may cost. One run calls a regression only past twice the band; a
 change from 75% of the band up is "inconclusive (rerun to confirm)",
-because run-to-run drift alone moves p95 that far. Rerun just those runs (llmgate run --only)
-and pass the file as --rerun: the mean change over both runs then decides.
-Inconclusive verdicts fail only with --fail-on inconclusive.
+because run-to-run drift alone moves p95 that far. Rerun just those runs
+(llmgate run --only) and pass the file as --rerun: the mean change over
+both runs then decides. Inconclusive verdicts fail only with --fail-on
+inconclusive.
+
+BASELINE and CURRENT that are the two sides of an A/B job (llmgate run
+--ab-var writes results.baseline.json beside results.json) are judged over
+their block pairs, and so is their rerun: --rerun then takes the candidate
+side of a confirming A/B rerun, its baseline side beside it
+(rerun.baseline.json for rerun.json), and the block pairs of both jobs
+decide.
 
 Examples:
 
@@ -54,6 +63,24 @@ Examples:
   llmgate compare base.json cur.json --rerun rerun.json`,
 		run: runCompare,
 	})
+}
+
+// readRerunBaseline reads the baseline side of the confirming A/B rerun
+// whose candidate side rerun was read from path: the file beside it that
+// llmgate gate writes (results.ABBaselinePath).
+func readRerunBaseline(path string, rerun *results.File) (*results.File, error) {
+	if rerun.AB == nil || rerun.AB.Side != results.SideCandidate {
+		return nil, usagef("BASELINE and CURRENT are the two sides of an A/B job, which an A/B rerun confirms: --rerun takes its candidate side, %s is not one", path)
+	}
+	bpath := results.ABBaselinePath(path)
+	base, err := readResults(bpath, "rerun baseline side")
+	if err != nil {
+		return nil, err
+	}
+	if base.AB == nil || base.AB.Side != results.SideBaseline {
+		return nil, usagef("%s is not the baseline side of the A/B rerun %s", bpath, path)
+	}
+	return base, nil
 }
 
 func runCompare(ctx context.Context, e *env, args []string) error {
@@ -124,7 +151,15 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		c = compare.Confirm(base, cur, rerun, cfg)
+		if compare.DesignOf(base, cur) == compare.Paired {
+			rerunBase, err := readRerunBaseline(*rerunPath, rerun)
+			if err != nil {
+				return err
+			}
+			c = compare.ConfirmAB(base, cur, rerunBase, rerun, cfg)
+		} else {
+			c = compare.Confirm(base, cur, rerun, cfg)
+		}
 	} else {
 		c = compare.Compare(base, cur, cfg)
 	}
