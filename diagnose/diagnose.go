@@ -106,9 +106,18 @@ func Run(r *results.Run) []Hint {
 			Evidence{Name: "ttft.p99", Value: s.TTFT.P99}, Evidence{Name: "ttft.mean", Value: s.TTFT.Mean})
 	}
 	if st := s.Structured; st != nil && st.ValidRate < 1 {
-		add(InvalidOutput, "some structured outputs did not follow the schema",
-			"check the guided-decoding backend and the schema; look at the failing answers in the results",
-			Evidence{Name: "structured.valid_rate", Value: st.ValidRate})
+		ev := []Evidence{{Name: "structured.valid_rate", Value: st.ValidRate}}
+		what, next := "some structured outputs did not follow the schema", "check the guided-decoding backend and the schema"
+		invalid, cut := cutOffAnswers(r)
+		if cut > 0 {
+			what = "some structured outputs did not follow the schema, some of them cut off at max_tokens (finish_reason \"length\") before their JSON could close"
+			next = "raise output_tokens so that an answer fits, then check the guided-decoding backend and the schema for the rest"
+			ev = append(ev, Evidence{Name: "invalid answers", Value: float64(invalid)}, Evidence{Name: "invalid answers cut off at max_tokens", Value: float64(cut)})
+		}
+		if invalid > 0 {
+			next += "; the results file lists each failing answer by its index (requests.invalid_structured) with its finish_reason (requests.invalid_structured_finish_reason)"
+		}
+		add(InvalidOutput, what, next, ev...)
 	}
 	stale, longestIdle := staleLosses(r)
 	if stale > 0 {
@@ -163,6 +172,21 @@ func queueBound(r *results.Run) []Evidence {
 // staleLosses counts the failures of requests lost before any answer on
 // a connection that had been idle (results.RequestFailure.ConnIdleUS), and
 // the longest such idle time in seconds.
+// cutOffAnswers counts the run's invalid structured answers and, of them,
+// those the server cut off at max_tokens (finish_reason "length"); 0, 0
+// without a request log.
+func cutOffAnswers(r *results.Run) (invalid, cut int) {
+	if r.Requests == nil {
+		return 0, 0
+	}
+	for _, reason := range r.Requests.InvalidStructuredFinish {
+		if reason == "length" {
+			cut++
+		}
+	}
+	return len(r.Requests.InvalidStructured), cut
+}
+
 func staleLosses(r *results.Run) (int, float64) {
 	if r.Requests == nil {
 		return 0, 0

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/llmgate/llmgate/results"
@@ -152,3 +153,57 @@ func TestChanges(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestInvalidOutputCutOff checks the invalid-output hint says when failing
+// answers were cut off at max_tokens (finish_reason "length" in the
+// request log), with their count as evidence and output_tokens as the
+// first step, and points at what the results file does hold for each
+// failing answer: its index and finish_reason, not the answer.
+func TestInvalidOutputCutOff(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		reasons  []string // of the invalid answers; nil: no request log
+		wantCut  float64  // 0: no cut-off evidence
+		wantNext []string
+	}{
+		{name: "cut off", reasons: []string{"length", "stop", "length"}, wantCut: 2,
+			wantNext: []string{"raise output_tokens", "requests.invalid_structured", "requests.invalid_structured_finish_reason"}},
+		{name: "whole but wrong", reasons: []string{"stop", "stop"},
+			wantNext: []string{"check the guided-decoding backend", "requests.invalid_structured_finish_reason"}},
+		{name: "no request log", wantNext: []string{"check the guided-decoding backend"}},
+	} {
+		r := clean()
+		r.Summary.Structured.ValidRate = 0.9
+		if c.reasons != nil {
+			r.Requests = &results.RequestLog{StartUS: make([]int64, 30), InvalidStructuredFinish: c.reasons}
+			for i := range c.reasons {
+				r.Requests.InvalidStructured = append(r.Requests.InvalidStructured, 3*i)
+			}
+		}
+		hs := Run(&r)
+		if len(hs) != 1 || hs[0].Kind != InvalidOutput {
+			t.Fatalf("%s: hints %+v", c.name, hs)
+		}
+		h := hs[0]
+		var cut float64
+		for _, e := range h.Evidence {
+			if e.Name == "invalid answers cut off at max_tokens" {
+				cut = e.Value
+			}
+		}
+		if cut != c.wantCut || strings.Contains(h.What, "max_tokens") != (c.wantCut > 0) {
+			t.Errorf("%s: cut-off evidence %v in %+v, want %v", c.name, cut, h, c.wantCut)
+		}
+		for _, w := range c.wantNext {
+			if !strings.Contains(h.Next, w) {
+				t.Errorf("%s: next %q lacks %q", c.name, h.Next, w)
+			}
+		}
+		if strings.Contains(h.Next, "look at the failing answers") {
+			t.Errorf("%s: the hint promises answers the results do not hold: %s", c.name, h.Next)
+		}
+		if c.reasons == nil && strings.Contains(h.Next, "requests.invalid_structured") {
+			t.Errorf("%s: the hint points at a request log the run lacks: %s", c.name, h.Next)
+		}
+	}
+}

@@ -15,8 +15,9 @@ import (
 // TestPlantedTraps runs one scenario per trap on the simulator, with the
 // trap's cause planted (a KV cache too small, a stall, a queue, prefix
 // caching off, timeouts during a stall, a sweep past max-num-seqs, broken
-// structured answers, a sweep whose steps grow with the batch), and
-// checks that its hint fires and that the clean runs have none.
+// structured answers, answers cut off at max_tokens, a sweep whose steps
+// grow with the batch), and checks that its hint fires and that the clean
+// runs have none.
 func TestPlantedTraps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulator")
@@ -39,6 +40,7 @@ func TestPlantedTraps(t *testing.T) {
 		"burst":        diagnose.Errors,
 		"saturated":    diagnose.Saturated, // on either doubling: see runsOf
 		"invalid_json": diagnose.InvalidOutput,
+		"cut_json":     diagnose.InvalidOutput,
 		"batch_growth": diagnose.TPOTGrowth,
 	}
 	for _, r := range f.Runs {
@@ -80,6 +82,17 @@ func TestPlantedTraps(t *testing.T) {
 	for _, h := range got["invalid_json"] {
 		if h.Kind == diagnose.InvalidOutput && (len(h.Evidence) != 1 || h.Evidence[0].Name != "structured.valid_rate" || h.Evidence[0].Value <= 0.5 || h.Evidence[0].Value >= 0.95) {
 			t.Errorf("invalid structured output: evidence %v, want structured.valid_rate between 0.5 and 0.95 (about a quarter broken)", h.Evidence)
+		}
+	}
+	for _, h := range got["cut_json"] {
+		cut := 0.0
+		for _, e := range h.Evidence {
+			if e.Name == "invalid answers cut off at max_tokens" {
+				cut = e.Value
+			}
+		}
+		if h.Kind == diagnose.InvalidOutput && (cut != 20 || !strings.Contains(h.Next, "raise output_tokens")) {
+			t.Errorf("answers cut off at max_tokens: %s, want all 20 counted as cut off", report.HintLine(h))
 		}
 	}
 	for name, hs := range got {

@@ -26,8 +26,10 @@ type chunk struct {
 	// arguments: the output a user reads. A chunk may carry both.
 	reasoning, answer bool
 	// finished is true when the first choice has a finish_reason (the
-	// answer ended: a stop sequence, max_tokens, an EOS).
-	finished bool
+	// answer ended: a stop sequence, max_tokens, an EOS), and finishReason
+	// is it ("stop", "length"), pointing into the chunk's bytes.
+	finished     bool
+	finishReason []byte
 	// usage is true when the chunk carries a usage object.
 	usage            bool
 	promptTokens     int
@@ -150,6 +152,7 @@ func parseChoices(b []byte, i int, c *chunk) (int, error) {
 func parseChoice(b []byte, i int, c *chunk) (int, error) {
 	var text, content chunk
 	reasoning, finished := false, false
+	var reason []byte
 	var seen keySet
 	end, err := eachKey(b, i, func(key []byte, v int) (int, error) {
 		if !seen.add(key, "text", "delta", "finish_reason") {
@@ -159,9 +162,15 @@ func parseChoice(b []byte, i int, c *chunk) (int, error) {
 		case "text":
 			return stringValue(b, v, &text)
 		case "finish_reason":
-			end, err := skipValue(b, v) // a string says the answer ended; anything else does not
-			finished = err == nil && b[v] == '"'
-			return end, err
+			if v < len(b) && b[v] == '"' { // a string says the answer ended; anything else does not
+				end, esc, err := skipString(b, v)
+				if err == nil && esc {
+					return 0, errSyntax // an escaped reason: let encoding/json decode it
+				}
+				finished, reason = err == nil, b[v+1:max(end-1, v+1)]
+				return end, err
+			}
+			return skipValue(b, v)
 		case "delta":
 			if v < len(b) && b[v] == '{' {
 				var seen keySet
@@ -208,7 +217,7 @@ func parseChoice(b []byte, i int, c *chunk) (int, error) {
 	c.answer = len(c.text) > 0
 	c.reasoning = reasoning
 	c.output = c.answer || reasoning
-	c.finished = finished
+	c.finished, c.finishReason = finished, reason
 	return end, nil
 }
 
@@ -587,6 +596,10 @@ func parseChunkSlow(b []byte, c *chunk) error {
 		}
 		c.answer = len(c.text) > 0
 		c.finished = len(ch.FinishReason) > 0 && ch.FinishReason[0] == '"'
+		var reason string
+		if c.finished && json.Unmarshal(ch.FinishReason, &reason) == nil {
+			c.finishReason = []byte(reason)
+		}
 		if d := ch.Delta; d != nil {
 			if (d.ReasoningContent != nil && *d.ReasoningContent != "") || (d.Reasoning != nil && *d.Reasoning != "") {
 				c.reasoning = true

@@ -13,6 +13,7 @@ type chunkView struct {
 	Reasoning  bool
 	Answer     bool
 	Finished   bool
+	Finish     string // the finish_reason
 	Text       string
 	Usage      bool
 	Prompt     int
@@ -27,7 +28,7 @@ func view(c *chunk) chunkView {
 	if c.hasReasoningTokens {
 		reasoning = &c.reasoningTokens
 	}
-	return chunkView{Choices: c.choices, Output: c.output, Reasoning: c.reasoning, Answer: c.answer, Finished: c.finished, Text: string(c.appendText(nil)), Usage: c.usage,
+	return chunkView{Choices: c.choices, Output: c.output, Reasoning: c.reasoning, Answer: c.answer, Finished: c.finished, Finish: string(c.finishReason), Text: string(c.appendText(nil)), Usage: c.usage,
 		Prompt: c.promptTokens, Completion: c.completionTokens, ReasoningTokens: reasoning, Err: string(c.errMsg)}
 }
 
@@ -80,8 +81,10 @@ func TestParseChunk(t *testing.T) {
 		{name: "empty text", in: `{"choices":[{"text":""}]}`, want: chunkView{Choices: true}},
 		// a finish_reason says the answer ended; a stop at the first token
 		// ends it with no text (vLLM, a stop sequence matched at once)
-		{name: "stop, no text", in: `{"choices":[{"index":0,"text":"","finish_reason":"stop","stop_reason":"\n"}]}`, want: chunkView{Choices: true, Finished: true}},
-		{name: "length with text", in: `{"choices":[{"index":0,"delta":{"content":"end"},"finish_reason":"length"}]}`, want: chunkView{Choices: true, Output: true, Finished: true, Text: "end"}},
+		{name: "stop, no text", in: `{"choices":[{"index":0,"text":"","finish_reason":"stop","stop_reason":"\n"}]}`, want: chunkView{Choices: true, Finished: true, Finish: "stop"}},
+		{name: "length with text", in: `{"choices":[{"index":0,"delta":{"content":"end"},"finish_reason":"length"}]}`, want: chunkView{Choices: true, Output: true, Finished: true, Finish: "length", Text: "end"}},
+		// an escaped finish_reason goes the slow way, unescaped
+		{name: "escaped finish", in: `{"choices":[{"text":"a","finish_reason":"len\u0067th"}]}`, want: chunkView{Choices: true, Output: true, Finished: true, Finish: "length", Text: "a"}, slow: true},
 		{name: "finish not a string", in: `{"choices":[{"text":"a","finish_reason":5}]}`, want: chunkView{Choices: true, Output: true, Text: "a"}},
 		// an early role chunk with empty content carries no output
 		{name: "role empty content", in: `{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`, want: chunkView{Choices: true}},

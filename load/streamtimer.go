@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // streamTimer turns the timed chunks of one streamed response into the timing
@@ -40,22 +41,23 @@ import (
 //     chunk carries the end of the reasoning and the start of the answer,
 //     as it does when the client falls behind the server.
 type streamTimer struct {
-	sent        time.Time
-	first, last time.Time
-	outputs     int       // chunks with generated output seen
-	usage       bool      // any usage seen
-	counting    bool      // per-chunk usage has counted up: it is continuous usage
-	finished    bool      // a choice said the answer ended (finish_reason)
-	ended       time.Time // the last chunk with choices, for an answer with no output
-	prompt      int
-	completion  int
-	prevTokens  int           // cumulative completion tokens at the last content chunk
-	pending     time.Duration // gap carried from content chunks with no new token
-	itl         []float64
-	itlRoom     int    // the most ITL samples the answer can have (see overflowed)
-	overflowed  string // why the stream sent more than a request may keep
-	keepText    bool
-	text        []byte
+	sent         time.Time
+	first, last  time.Time
+	outputs      int       // chunks with generated output seen
+	usage        bool      // any usage seen
+	counting     bool      // per-chunk usage has counted up: it is continuous usage
+	finished     bool      // a choice said the answer ended (finish_reason)
+	finishReason string    // the first finish_reason, bounded (maxFinishReason)
+	ended        time.Time // the last chunk with choices, for an answer with no output
+	prompt       int
+	completion   int
+	prevTokens   int           // cumulative completion tokens at the last content chunk
+	pending      time.Duration // gap carried from content chunks with no new token
+	itl          []float64
+	itlRoom      int    // the most ITL samples the answer can have (see overflowed)
+	overflowed   string // why the stream sent more than a request may keep
+	keepText     bool
+	text         []byte
 
 	answered        time.Time // the first chunk with answer output
 	reasoningChunks int       // tokens of chunks with reasoning and no answer
@@ -72,6 +74,7 @@ func (t *streamTimer) reset(sent time.Time, expectTokens int, keepText bool) {
 	t.first, t.last = time.Time{}, time.Time{}
 	t.outputs, t.usage, t.prompt, t.completion, t.prevTokens, t.pending = 0, false, 0, 0, 0, 0
 	t.counting, t.finished, t.ended, t.overflowed = false, false, time.Time{}, ""
+	t.finishReason = ""
 	if expectTokens > 1 {
 		t.itl = make([]float64, 0, expectTokens-1)
 	} else {
@@ -100,6 +103,9 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 		t.answered = at
 	}
 	t.ended = at
+	if c.finished && !t.finished {
+		t.finishReason = untrusted.Short(string(c.finishReason), results.MaxFinishReason-len("…"))
+	}
 	t.finished = t.finished || c.finished
 	if t.keepText && c.text != nil {
 		if len(t.text)+len(c.text) > maxAnswerText {
@@ -199,6 +205,7 @@ func (t *streamTimer) fill(rec *results.Record) {
 		rec.E2EL = t.ended.Sub(t.sent)
 	}
 	rec.ITL = t.itl
+	rec.FinishReason = t.finishReason
 	rec.InputTokens = t.prompt
 	rec.OutputTokens = t.completion
 	rec.ReasoningTokens, rec.Reasoning = t.reasoningTokens()

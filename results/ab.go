@@ -205,8 +205,13 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 			f.Index += base
 			j.Failures = append(j.Failures, f)
 		}
-		for _, i := range l.InvalidStructured {
+		for k, i := range l.InvalidStructured {
 			j.InvalidStructured = append(j.InvalidStructured, i+base)
+			reason := "" // a log from before finish reasons were kept
+			if k < len(l.InvalidStructuredFinish) {
+				reason = l.InvalidStructuredFinish[k]
+			}
+			j.InvalidStructuredFinish = append(j.InvalidStructuredFinish, reason)
 		}
 	}
 	return j

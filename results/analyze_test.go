@@ -16,20 +16,22 @@ func TestAnalyzeRequestLog(t *testing.T) {
 	recs := handRecords()
 	no := false
 	recs[4].StructuredValid = &no
+	recs[4].FinishReason = "length"
 	recs[2].Turn = 1
 	recs[3].TraceRow = 7
 	a := Analyze(recs, SummarizeOptions{})
 	want := &RequestLog{
-		StartUS:           []int64{0, 10000, 20000, 30000},
-		TTFTUS:            []int64{10000, 20000, 0, 30000},
-		E2ELUS:            []int64{40000, 30000, 0, 30000},
-		ITLMaxUS:          []int64{10000, 10000, 0, 0},
-		InputTokens:       []int{10, 10, 0, 5},
-		OutputTokens:      []int{4, 2, 0, 1},
-		Turn:              []int{0, 1, 0, 0},
-		TraceRow:          []int{0, 0, 7, 0},
-		Failures:          []RequestFailure{{Index: 2, Kind: "http", Reason: "http 500: boom"}},
-		InvalidStructured: []int{3},
+		StartUS:                 []int64{0, 10000, 20000, 30000},
+		TTFTUS:                  []int64{10000, 20000, 0, 30000},
+		E2ELUS:                  []int64{40000, 30000, 0, 30000},
+		ITLMaxUS:                []int64{10000, 10000, 0, 0},
+		InputTokens:             []int{10, 10, 0, 5},
+		OutputTokens:            []int{4, 2, 0, 1},
+		Turn:                    []int{0, 1, 0, 0},
+		TraceRow:                []int{0, 0, 7, 0},
+		Failures:                []RequestFailure{{Index: 2, Kind: "http", Reason: "http 500: boom"}},
+		InvalidStructured:       []int{3},
+		InvalidStructuredFinish: []string{"length"},
 	}
 	if diff := cmp.Diff(want, a.Requests); diff != "" {
 		t.Errorf("request log (-want +got):\n%s", diff)

@@ -65,4 +65,13 @@ func (c *checker) requestLog(l *RequestLog) {
 			break
 		}
 	}
+	if f := l.InvalidStructuredFinish; f != nil && len(f) != len(l.InvalidStructured) {
+		c.fail(fmt.Sprintf("requests.invalid_structured_finish_reason has %d entries, invalid_structured %d: one finish_reason per invalid answer", len(f), len(l.InvalidStructured)))
+	}
+	for i, r := range l.InvalidStructuredFinish {
+		if len(r) > MaxFinishReason {
+			c.fail(fmt.Sprintf("requests.invalid_structured_finish_reason[%d] is %d bytes: a finish_reason is at most %d", i, len(r), MaxFinishReason))
+			break
+		}
+	}
 }

@@ -77,7 +77,15 @@ type Record struct {
 	EmptyAnswer bool `json:"empty_answer,omitempty"`
 	// StructuredValid is set for structured-output workloads: whether the answer validated.
 	StructuredValid *bool `json:"structured_valid,omitempty"`
+	// FinishReason is the finish_reason the server ended the answer with
+	// ("stop"; "length": cut off at max_tokens), at most MaxFinishReason
+	// bytes; "" when the stream gave none.
+	FinishReason string `json:"finish_reason,omitempty"`
 }
+
+// MaxFinishReason bounds a kept finish_reason, the server's text ("stop",
+// "length", "tool_calls", "abort"), in bytes.
+const MaxFinishReason = 32
 
 // OK reports whether the request completed without error.
 func (r *Record) OK() bool { return r.Error == "" }

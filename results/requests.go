@@ -36,6 +36,11 @@ type RequestLog struct {
 	// InvalidStructured lists, by index, the successful requests whose
 	// structured answer did not validate against the schema.
 	InvalidStructured []int `json:"invalid_structured,omitempty"`
+	// InvalidStructuredFinish is the finish_reason of each answer in
+	// InvalidStructured, in its order ("length": cut off at max_tokens, so
+	// its JSON could not close; "" when the server gave none); nil in files
+	// written before it was kept.
+	InvalidStructuredFinish []string `json:"invalid_structured_finish_reason,omitempty" text:"name"`
 }
 
 // RequestFailure is one failed request of a RequestLog.
@@ -83,5 +88,6 @@ func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
 		l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: r.ErrorKind, Reason: r.Error, ConnIdleUS: us(r.ConnIdle)})
 	} else if r.StructuredValid != nil && !*r.StructuredValid {
 		l.InvalidStructured = append(l.InvalidStructured, i)
+		l.InvalidStructuredFinish = append(l.InvalidStructuredFinish, r.FinishReason)
 	}
 }

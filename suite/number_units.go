@@ -129,9 +129,20 @@ func numberWithUnitAdvice(n numberWithUnit, what string, unit results.Unit, know
 		write += fmt.Sprintf(" (%s %s)", n.text, sameAs(unit))
 	}
 	if what == "" {
-		return fmt.Sprintf("%s is a number with a unit; numbers in a suite are written without one: latencies and goodput limits in milliseconds, throughputs per second, error rates and fractions as ratios (1%% is 0.01). Write %s.", n.text, write)
+		return fmt.Sprintf("%s is a number with a unit; numbers in a suite are written without one: latencies and goodput limits in milliseconds, throughputs per second, error rates and fractions as ratios (1%% is 0.01), counts as they are. As a %s, it is written %s.", n.text, kindWords(unit), write)
 	}
 	return fmt.Sprintf("%s is a number with a unit; %s is %s and is written without one: write %s.", n.text, what, unitWords(unit), write)
+}
+
+// kindWords names the kind of quantity of unit, for "as a latency".
+func kindWords(u results.Unit) string {
+	switch u {
+	case results.Milliseconds:
+		return "latency"
+	case results.PerSecond:
+		return "rate"
+	}
+	return "ratio"
 }
 
 // sameAs names the unit a converted number is in, for "(0.5s in milliseconds)".
@@ -164,6 +175,10 @@ var numberAttributeUnits = map[string]results.Unit{
 	"rate":          results.PerSecond,
 	"achieved_rate": results.Ratio, "in_flight": results.Ratio, "length": results.Ratio,
 	"range_ratio": results.Ratio, "alpha": results.Ratio,
+	// counts: a unit after one is a mistake of another kind
+	"concurrency": results.Count, "requests": results.Count, "warmup": results.Count,
+	"input_tokens": results.Count, "output_tokens": results.Count, "prefix_tokens": results.Count,
+	"prefix_groups": results.Count, "turns": results.Count, "seed": results.Count,
 }
 
 // comparedMetricRE finds the metric compared with what follows:

@@ -54,7 +54,9 @@ func TestNumberWithUnit(t *testing.T) {
 		{name: "unquoted duration", load: "duration = 3m", pos: "5:16",
 			want: []string{`duration takes a duration as a string: write "3m", in quotes.`}},
 		{name: "no metric to go by", assert: "sweep.x < 5s", pos: "11:27",
-			want: []string{"numbers in a suite are written without one", "latencies and goodput limits in milliseconds", "Write 5000 (5s in milliseconds)"}},
+			want: []string{"numbers in a suite are written without one", "latencies and goodput limits in milliseconds", "As a latency, it is written 5000 (5s in milliseconds)."}},
+		{name: "a count", load: "warmup = 10s", pos: "5:14",
+			want: []string{`10s is a number with a unit, and warmup is a count, which "10s" is not.`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -140,6 +140,26 @@ scenario "invalid_json" {
   }
 }
 
+# Answers cut off at max_tokens: output_tokens is too small for the JSON the
+# schema asks for, so every answer ends with finish_reason "length" before
+# it closes.
+scenario "cut_json" {
+  workload {
+    kind          = "structured"
+    input_tokens  = 192
+    output_tokens = 6
+    schema = {
+      type       = "object"
+      properties = { name = { type = "string" }, age = { type = "integer" } }
+      required   = ["name", "age"]
+    }
+  }
+  load {
+    concurrency = 4
+    requests    = 20
+  }
+}
+
 scenario "structured_clean" {
   workload {
     kind          = "structured"
