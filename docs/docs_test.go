@@ -256,6 +256,9 @@ func execute(t *testing.T, timeout time.Duration, args ...string) (int, string) 
 // `llmgate version` line of the pages' ```sh blocks with the binary built
 // from this tree: each must exit 0 and print something.
 func TestShellExamplesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every shell example of the docs against the simulator (about 25 s): full run only")
+	}
 	llmgate(t) // build before the parallel subtests
 	n := 0
 	for _, c := range commands(t) {

@@ -144,6 +144,9 @@ func TestHTMLInBrowser(t *testing.T) {
 // client width, and no table, chart or paragraph ends past the right edge
 // (the comparison table once cut off its verdict text at 1400 px).
 func TestHTMLFitsWidths(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders six pages in chromium (about 40 s): full run only; TestHTMLInBrowser covers one page under -short")
+	}
 	bin := chromium(t)
 	for _, f := range []struct {
 		name string

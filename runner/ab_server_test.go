@@ -60,6 +60,9 @@ func (h *heldInstance) Stop(ctx context.Context) error {
 // side once, crossover each side on its own GPUs and again on the other's
 // halfway through each run.
 func TestRunABServerModes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs A/B gates on both server modes in real time (about 15 s): full run only")
+	}
 	for _, c := range []struct {
 		mode string
 		want []string // starts: side's GPUs (0 baseline, 1 candidate) and slowdown

@@ -24,6 +24,9 @@ const simulateScale = "0.02"
 // (it could not keep its schedule on a busy two-core machine) still counts
 // as run: its requests completed and its asserts were judged.
 func TestCatalogRunsOnSimulator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every catalog suite in real time on the simulator (about 3 minutes on two cores): full run only")
+	}
 	for _, c := range catalog {
 		if c.file == "quickstart.hcl" {
 			continue // on the simulator already: make run and the cmd tests run it

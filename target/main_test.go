@@ -119,10 +119,14 @@ var (
 	buildDir, binPath string
 )
 
-// requireDocker skips the test when no Docker daemon answers, or fails it
-// under CI=true, where the container tests must run.
+// requireDocker skips the test under -short (the fast loop) and when no
+// Docker daemon answers, or fails it under CI=true, where the container
+// tests must run.
 func requireDocker(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("container test: runs in the full test run (make test), not under -short")
+	}
 	dockerOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

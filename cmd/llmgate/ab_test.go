@@ -29,6 +29,7 @@ func abGate(t *testing.T, base, cand string, extra ...string) (int, string, stri
 // side: the A/B gate calls a TPOT regression (exit 1), writes both sides
 // marked as one A/B job, and compare on the two files agrees.
 func TestGateABSlowdown(t *testing.T) {
+	fullRunOnly(t)
 	code, stdout, stderr, out := abGate(t, "1", "1.1")
 	if code != exitGate {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitGate, stdout, stderr)
@@ -56,6 +57,7 @@ func TestGateABSlowdown(t *testing.T) {
 
 // TestGateABSame measures the same version on both sides: the gate passes.
 func TestGateABSame(t *testing.T) {
+	fullRunOnly(t)
 	code, stdout, stderr, _ := abGate(t, "1", "1")
 	if code != exitPass {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)

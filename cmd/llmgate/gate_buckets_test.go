@@ -15,6 +15,7 @@ const bucketSuite = "testdata/gate/buckets.hcl"
 // slower one: the tolerance on length_bucket.long.e2el.p95 calls the
 // regression and the report names the bucket's metric.
 func TestGateLengthBuckets(t *testing.T) {
+	fullRunOnly(t)
 	gateNotActions(t)
 	dir := t.TempDir()
 	base := filepath.Join(dir, "baseline.json")

@@ -164,6 +164,7 @@ func TestGateNoBaselineJudgesAsserts(t *testing.T) {
 }
 
 func TestGatePassThenRegressionUnderActions(t *testing.T) {
+	fullRunOnly(t)
 	// The full gate under a fake Actions runner and a fake GitHub: a pass
 	// creates the PR comment; a planted 3x slowdown fails the gate, is
 	// annotated, and updates that same comment.

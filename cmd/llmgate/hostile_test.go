@@ -150,6 +150,7 @@ func (h hostileRun) checkPublished(t *testing.T) {
 // failed run where the server never answered properly, and nothing
 // published unmasked or unescaped.
 func TestHostileServerModes(t *testing.T) {
+	fullRunOnly(t)
 	type tc struct {
 		mode    hostile.Mode
 		command string

@@ -81,6 +81,7 @@ func (s *tailServer) handle(w http.ResponseWriter, r *http.Request) {
 // 50% band, and the gate must fail on it with the quantile's own evidence.
 // A rerun of the unchanged server passes, so the failure is the tail's.
 func TestGateTailOnlyRegression(t *testing.T) {
+	fullRunOnly(t)
 	gateNotActions(t)
 	const suite = "testdata/gate/tail.hcl"
 	dir := t.TempDir()
