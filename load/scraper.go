@@ -156,6 +156,17 @@ func (s *Scraper) scrape(ctx context.Context) {
 	}
 	s.snaps = append(s.snaps, snap)
 	s.at = append(s.at, at)
+	s.dropMiddleSplit()
+}
+
+// dropMiddleSplit forgets the latency histograms of the scrape before the
+// latest unless it is the first: the split is read from the first scrape
+// and the last, and a long run scraped every 250 ms would otherwise keep
+// some hundred numbers a scrape for nothing.
+func (s *Scraper) dropMiddleSplit() {
+	if n := len(s.snaps); n > 2 {
+		s.snaps[n-2].Split = nil
+	}
 }
 
 // fetch scrapes /metrics once, within the scraper's time and size bounds,

@@ -150,6 +150,21 @@ func (c *checker) summary(s *Summary) {
 		c.value("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, 1, "a ratio")
 		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, MaxRate*MaxDurationS, "a token count")
 		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, MaxRate*MaxDurationS, "a token count")
+		for _, p := range []struct {
+			name string
+			l    *ServerLatency
+		}{{"queue_time", m.QueueTime}, {"prefill_time", m.PrefillTime}, {"decode_time", m.DecodeTime}, {"inference_time", m.InferenceTime}} {
+			if l := p.l; l != nil {
+				f := "summary.server." + p.name
+				c.value(f+".requests", l.Requests, MaxRate*MaxDurationS, "a count")
+				for _, v := range []struct {
+					stat string
+					v    float64
+				}{{"mean", l.Mean}, {"p50", l.P50}, {"p90", l.P90}, {"p95", l.P95}, {"p99", l.P99}} {
+					c.value(f+"."+v.stat, v.v, MaxLatencyMs, "a latency (ms)")
+				}
+			}
+		}
 	}
 	if r := s.Reasoning; r != nil {
 		c.count("summary.reasoning.requests", int64(r.Requests))

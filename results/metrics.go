@@ -121,6 +121,9 @@ type Metric struct {
 	// fromLog, when set, takes the per-request values from the run's
 	// request log instead (a length bucket's requests).
 	fromLog func(*Run) []float64
+	// split marks a statistic of the server's latency split (its
+	// histograms), which a server with /metrics may still lack.
+	split bool
 }
 
 // String is the metric's name.
@@ -251,6 +254,32 @@ func reasoningStat(stats func(*Reasoning) *Stats, field func(*Stats) float64) fu
 	}
 }
 
+// serverLatencyStats are the statistics of a phase of the server's
+// latency split: the mean and the quantiles its histogram gives.
+var serverLatencyStats = []struct {
+	name     string
+	kind     Statistic
+	quantile float64
+	field    func(*ServerLatency) float64
+}{
+	{"mean", StatMean, 0, func(l *ServerLatency) float64 { return l.Mean }},
+	{"p50", StatQuantile, 0.5, func(l *ServerLatency) float64 { return l.P50 }},
+	{"p90", StatQuantile, 0.9, func(l *ServerLatency) float64 { return l.P90 }},
+	{"p95", StatQuantile, 0.95, func(l *ServerLatency) float64 { return l.P95 }},
+	{"p99", StatQuantile, 0.99, func(l *ServerLatency) float64 { return l.P99 }},
+}
+
+// splitStat reads a statistic of a phase of the server's latency split,
+// missing for a server without the histogram.
+func splitStat(of func(*ServerMetrics) *ServerLatency, field func(*ServerLatency) float64) func(*Summary) (float64, bool) {
+	return func(s *Summary) (float64, bool) {
+		if s.Server == nil || of(s.Server) == nil {
+			return 0, false
+		}
+		return field(of(s.Server)), true
+	}
+}
+
 func server(f func(*ServerMetrics) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) {
 		if s.Server == nil {
@@ -308,6 +337,21 @@ func buildNamespace() map[string]Metric {
 	value("server.requests_waiting.max", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.RequestsWaitingMax }))
 	value("server.preemptions", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.Preemptions }))
 	value("server.prefix_cache_hit_rate", "server", Ratio, HigherIsBetter, server(func(m *ServerMetrics) float64 { return m.PrefixCacheHitRate }))
+	// the server's latency split: server.queue_time.p95, server.prefill_time.mean, ...
+	for _, phase := range []struct {
+		name string
+		of   func(*ServerMetrics) *ServerLatency
+	}{
+		{"queue_time", func(m *ServerMetrics) *ServerLatency { return m.QueueTime }},
+		{"prefill_time", func(m *ServerMetrics) *ServerLatency { return m.PrefillTime }},
+		{"decode_time", func(m *ServerMetrics) *ServerLatency { return m.DecodeTime }},
+		{"inference_time", func(m *ServerMetrics) *ServerLatency { return m.InferenceTime }},
+	} {
+		for _, st := range serverLatencyStats {
+			add(Metric{Name: "server." + phase.name + "." + st.name, Family: "server", Stat: st.kind, Quantile: st.quantile,
+				Unit: Milliseconds, Better: LowerIsBetter, get: splitStat(phase.of, st.field), split: true})
+		}
+	}
 	value("structured.valid_rate", "structured", Ratio, HigherIsBetter, func(s *Summary) (float64, bool) {
 		if s.Structured == nil {
 			return 0, false

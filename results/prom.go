@@ -32,6 +32,9 @@ type ServerSnapshot struct {
 	// Family is the server whose names the page used (MetricsVLLM,
 	// MetricsSGLang, MetricsLlamaCpp), "" when it held none llmgate reads.
 	Family string
+	// Split is the server's own latency histograms (queue, prefill, decode
+	// and inference time), nil when the page had none of them.
+	Split *SplitSnapshot
 }
 
 // Any reports whether the scrape held any server metric we use.
@@ -96,6 +99,7 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 			break
 		}
 	}
+	s.Split = parseSplit(fams)
 	return s, nil
 }
 
@@ -160,8 +164,9 @@ func label(m *dto.Metric, name string) (string, bool) {
 
 // ServerMetricsFrom reduces the scrapes of one run (in time order: before,
 // during, after) to its ServerMetrics: maxima of the gauges over all scrapes,
-// counter deltas from first to last, and the prefix-cache hit rate as
-// Δhits/Δqueries (0 when no queries). It returns nil when no scrape held any
+// counter deltas from first to last, the prefix-cache hit rate as
+// Δhits/Δqueries (0 when no queries), and the latency split from the
+// histograms' deltas between the first and the last scrape that had them. It returns nil when no scrape held any
 // vLLM metric, i.e. the server has no usable /metrics.
 func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 	var have []ServerSnapshot
@@ -184,6 +189,7 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 		m.PrefixCacheQueries, m.PrefixCacheHits = dq, nonNeg(last.PrefixHits-first.PrefixHits)
 		m.PrefixCacheHitRate = m.PrefixCacheHits / dq
 	}
+	addSplit(m, have)
 	return m
 }
 
