@@ -28,7 +28,10 @@ type request struct {
 	committed  int      // blocks registered in the prefix cache
 	cachedHits int      // prompt tokens served from the prefix cache (first schedule)
 	scheduled  bool     // has been scheduled at least once
-	lastToken  time.Time
+	// scheduledAt is when it was first scheduled, firstToken when its
+	// first token was sampled (zero before): vLLM's request intervals
+	scheduledAt, firstToken time.Time
+	lastToken               time.Time
 	running    bool
 	finished   bool
 
