@@ -32,8 +32,8 @@ type request struct {
 	// first token was sampled (zero before): vLLM's request intervals
 	scheduledAt, firstToken time.Time
 	lastToken               time.Time
-	running    bool
-	finished   bool
+	running                 bool
+	finished                bool
 
 	// Shared with the handler under mu. tokens = prompt then output; the
 	// engine appends, the handler reads tokens[:n] for n it saw under mu.
