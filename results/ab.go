@@ -172,7 +172,8 @@ func mergeLatency(acc, b *ServerLatency) *ServerLatency {
 		return acc
 	}
 	mix := func(x, y float64) float64 { return (x*acc.Requests + y*b.Requests) / n }
-	return &ServerLatency{Requests: n, Mean: mix(acc.Mean, b.Mean), P50: mix(acc.P50, b.P50), P90: mix(acc.P90, b.P90), P95: mix(acc.P95, b.P95), P99: mix(acc.P99, b.P99)}
+	return &ServerLatency{Requests: n, Mean: mix(acc.Mean, b.Mean), P50: mix(acc.P50, b.P50), P90: mix(acc.P90, b.P90), P95: mix(acc.P95, b.P95), P99: mix(acc.P99, b.P99),
+		FirstBucket: max(acc.FirstBucket, b.FirstBucket)}
 }
 
 // mergeStats weighs each block's statistics of one family by its count.

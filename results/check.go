@@ -160,7 +160,7 @@ func (c *checker) summary(s *Summary) {
 				for _, v := range []struct {
 					stat string
 					v    float64
-				}{{"mean", l.Mean}, {"p50", l.P50}, {"p90", l.P90}, {"p95", l.P95}, {"p99", l.P99}} {
+				}{{"mean", l.Mean}, {"p50", l.P50}, {"p90", l.P90}, {"p95", l.P95}, {"p99", l.P99}, {"first_bucket", l.FirstBucket}} {
 					c.value(f+"."+v.stat, v.v, MaxLatencyMs, "a latency (ms)")
 				}
 			}

@@ -197,7 +197,8 @@ func (h *PromHistogram) Quantile(q float64) float64 {
 // buckets as Prometheus's histogram_quantile does. vLLM's buckets are
 // coarse (0.3 s, 0.5 s, 0.8 s, 1 s, ...): a quantile below 300 ms is read
 // off the first bucket as if its values were spread evenly from 0 to
-// 300 ms.
+// 300 ms (FirstBucket says how wide it was; reports show such a quantile
+// as "≤ 300ms").
 type ServerLatency struct {
 	Requests float64 `json:"requests"`
 	Mean     float64 `json:"mean"`
@@ -205,7 +206,14 @@ type ServerLatency struct {
 	P90      float64 `json:"p90"`
 	P95      float64 `json:"p95"`
 	P99      float64 `json:"p99"`
+	// FirstBucket is the upper bound of the histogram's first bucket, ms:
+	// a quantile at or below it is only known to be at most this.
+	FirstBucket float64 `json:"first_bucket,omitempty"`
 }
+
+// Bounded reports whether v, one of l's quantiles, lies in the histogram's
+// first bucket, where the interpolation knows no more than v ≤ FirstBucket.
+func (l *ServerLatency) Bounded(v float64) bool { return l.FirstBucket > 0 && v <= l.FirstBucket }
 
 // serverLatency is the phase's figures from the window's histogram of
 // seconds; nil when the window observed no request.
@@ -215,6 +223,9 @@ func serverLatency(d *PromHistogram) *ServerLatency {
 	}
 	q := func(p float64) float64 { return 1000 * d.Quantile(p) }
 	l := &ServerLatency{Requests: d.Count, Mean: 1000 * d.Sum / d.Count, P50: q(0.5), P90: q(0.9), P95: q(0.95), P99: q(0.99)}
+	if b := d.Bounds[0]; !math.IsInf(b, 1) && b > 0 {
+		l.FirstBucket = 1000 * b
+	}
 	for _, v := range []float64{l.P50, l.P90, l.P95, l.P99} {
 		if math.IsNaN(v) {
 			return nil

@@ -106,6 +106,10 @@ func TestServerSplitFromScrapes(t *testing.T) {
 	}
 	q := m.QueueTime
 	// the window's 10 queue times: 0.1 0.2 | 0.4 0.4 | 0.6 | 0.9 | 1.2 1.2 | 1.8 | 3 (by bucket)
+	if q.FirstBucket != 300 || q.Bounded(q.P50) || !m.PrefillTime.Bounded(m.PrefillTime.P50) {
+		t.Errorf("first bucket %v ms; queue p50 %v bounded %v, prefill p50 %v bounded %v; want 300, no, yes",
+			q.FirstBucket, q.P50, q.Bounded(q.P50), m.PrefillTime.P50, m.PrefillTime.Bounded(m.PrefillTime.P50))
+	}
 	if q.Requests != 10 || math.Abs(q.Mean-980) > 1e-9 {
 		t.Errorf("queue: %v requests, mean %v ms; want 10, 980 (9.8 s / 10)", q.Requests, q.Mean)
 	}
