@@ -24,7 +24,7 @@ func Value(v float64, u results.Unit) string {
 		return fmtNum(v) + "/s"
 	case results.Percent:
 		return fmtNum(v) + "%"
-	case results.MiB, results.Watts:
+	case results.MiB, results.Watts, results.Joules, results.JoulesPerToken:
 		return fmtNum(v) + " " + string(u)
 	default:
 		return fmtNum(v)

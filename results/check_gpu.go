@@ -23,6 +23,10 @@ func (c *checker) gpu(m *GPUMetrics, s *GPUSeries) {
 		if m.PowerMaxWatts != nil {
 			c.value("summary.gpu.power_max_w", *m.PowerMaxWatts, 1e5*MaxGPUs, "a power (W)")
 		}
+		if e := m.Energy; e != nil {
+			c.value("summary.gpu.energy.joules", e.Joules, 1e5*MaxGPUs*MaxDurationS, "an energy (J)")
+			c.value("summary.gpu.energy.per_token", e.PerToken, 1e5*MaxGPUs*MaxDurationS, "an energy per token (J)")
+		}
 	}
 	if s == nil {
 		return

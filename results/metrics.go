@@ -26,6 +26,9 @@ const (
 	Percent      Unit = "%"
 	MiB          Unit = "MiB"
 	Watts        Unit = "W"
+	Joules       Unit = "J"
+	// JoulesPerToken is energy per output token.
+	JoulesPerToken Unit = "J/token"
 )
 
 // Family is the first part of a metric's name: a per-request latency
@@ -397,6 +400,18 @@ func buildNamespace() map[string]Metric {
 	value("gpu.memory_used.max", "gpu", MiB, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return &g.MemoryUsedMaxMiB }))
 	value("gpu.power.mean", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMeanWatts }))
 	value("gpu.power.max", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMaxWatts }))
+	value("gpu.energy", "gpu", Joules, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 {
+		if g.Energy == nil {
+			return nil
+		}
+		return &g.Energy.Joules
+	}))
+	value("gpu.energy_per_token", "gpu", JoulesPerToken, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 {
+		if g.Energy == nil || g.Energy.PerToken == 0 {
+			return nil
+		}
+		return &g.Energy.PerToken
+	}))
 	value("capacity.concurrency", CapacityFamily, Count, HigherIsBetter, capacity(VaryConcurrency))
 	value("capacity.rate", CapacityFamily, PerSecond, HigherIsBetter, capacity(VaryRate))
 	return ns
