@@ -23,6 +23,7 @@ const (
 	Saturated       Kind = "saturated"
 	ColdPrefixCache Kind = "cold_prefix_cache"
 	QueueBound      Kind = "queue_bound"
+	PrefillBound    Kind = "prefill_bound"
 	InvalidOutput   Kind = "invalid_structured_output"
 	TPOTGrowth      Kind = "tpot_growth"
 	Errors          Kind = "errors"
@@ -72,6 +73,16 @@ const (
 	// MinTailMs is how far (ms) TTFT p99 must be above its mean to be a
 	// tail worth a hint: a 5 ms mean with a 20 ms p99 is jitter, not queueing.
 	MinTailMs = 100.0
+	// SplitShare is the share of the client's mean TTFT that the server's
+	// own mean queue (or prefill) time must take, and more than the other,
+	// for the run to be queue-bound (prefill-bound) by its histograms.
+	SplitShare = 0.5
+	// MinSplitTTFTMs is the mean TTFT (ms) below which where it went is
+	// not worth a hint: a fast first token is prefill-dominated by nature.
+	MinSplitTTFTMs = 100.0
+	// MinSplitRequests is the fewest requests the server's histograms must
+	// have observed in the run for their split to mean anything.
+	MinSplitRequests = 10
 )
 
 // Run returns the hints that fire for one run, in a fixed order.
@@ -95,9 +106,21 @@ func Run(r *results.Run) []Hint {
 				"check --enable-prefix-caching, and whether the KV cache is large enough to keep the shared prefixes",
 				Evidence{Name: "server.prefix_cache_hit_rate", Value: m.PrefixCacheHitRate})
 		}
-		if q := queueBound(r); q != nil {
+		split, splitEv := splitBound(s)
+		switch q := queueBound(r); {
+		case q != nil && split == QueueBound:
+			add(QueueBound, "requests were waiting in the server's queue through the whole run, and waiting took most of their TTFT: queue-bound",
+				"lower the offered load, or raise --max-num-seqs if memory allows", append(q, splitEv...)...)
+		case q != nil:
 			add(QueueBound, "requests were waiting in the server's queue through the whole run: queue-bound",
 				"lower the offered load, or raise --max-num-seqs if memory allows", q...)
+		case split == QueueBound:
+			add(QueueBound, "requests spent most of their TTFT waiting in the server's queue (its own histograms): queue-bound",
+				"lower the offered load, or raise --max-num-seqs if memory allows", splitEv...)
+		}
+		if split == PrefillBound {
+			add(PrefillBound, "prefill took most of the TTFT (the server's own histograms), not waiting: prefill-bound",
+				"shorten or share the prompts (prefix caching), raise --max-num-batched-tokens so a prefill takes fewer steps, or spread the model over more GPUs (--tensor-parallel-size)", splitEv...)
 		}
 	}
 	if s.TTFT.N >= MinRequestsForTail && s.TTFT.Mean > 0 && s.TTFT.P99 > TailRatio*s.TTFT.Mean && s.TTFT.P99-s.TTFT.Mean >= MinTailMs {
@@ -141,6 +164,37 @@ func Run(r *results.Run) []Hint {
 			Evidence{Name: "client.schedule_lag.p99", Value: s.Client.ScheduleLagP99})
 	}
 	return hints
+}
+
+// splitBound says which of the server's queue and prefill time took most
+// of the client's TTFT by the server's own histograms (QueueBound,
+// PrefillBound, or "" for neither), with the evidence: the one that took
+// at least SplitShare of the mean TTFT, and more than the other, of a run
+// whose mean TTFT is at least MinSplitTTFTMs over at least
+// MinSplitRequests requests.
+func splitBound(s *results.Summary) (Kind, []Evidence) {
+	m := s.Server
+	if m == nil || s.TTFT.N == 0 || s.TTFT.Mean < MinSplitTTFTMs {
+		return "", nil
+	}
+	var queue, prefill float64
+	var ev []Evidence
+	if q := m.QueueTime; q != nil && q.Requests >= MinSplitRequests {
+		queue = q.Mean
+		ev = append(ev, Evidence{Name: "server.queue_time.mean", Value: q.Mean})
+	}
+	if p := m.PrefillTime; p != nil && p.Requests >= MinSplitRequests {
+		prefill = p.Mean
+		ev = append(ev, Evidence{Name: "server.prefill_time.mean", Value: p.Mean})
+	}
+	ev = append(ev, Evidence{Name: "ttft.mean", Value: s.TTFT.Mean})
+	switch share := SplitShare * s.TTFT.Mean; {
+	case queue >= share && queue > prefill:
+		return QueueBound, ev
+	case prefill >= share && prefill > queue:
+		return PrefillBound, ev
+	}
+	return "", nil
 }
 
 // QueueShare is the share of a run's scrapes that must see waiting

@@ -40,6 +40,18 @@ func TestRunHints(t *testing.T) {
 		{TTFTTail, func(r *results.Run) { r.Summary.TTFT.P99 = 400 }},
 		{ColdPrefixCache, func(r *results.Run) { r.Load = &results.LoadConfig{Workload: "prefix"} }},
 		{QueueBound, func(r *results.Run) { r.ServerSeries.Waiting = []float64{2, 3, 5, 4, 1} }},
+		// the server's own histograms: waiting took 420 of 600 ms of TTFT
+		{QueueBound, func(r *results.Run) {
+			r.Summary.TTFT.Mean, r.Summary.TTFT.P99 = 600, 900
+			r.Summary.Server.QueueTime = &results.ServerLatency{Requests: 500, Mean: 420}
+			r.Summary.Server.PrefillTime = &results.ServerLatency{Requests: 500, Mean: 150}
+		}},
+		// ...prefill 450 of 600 ms
+		{PrefillBound, func(r *results.Run) {
+			r.Summary.TTFT.Mean, r.Summary.TTFT.P99 = 600, 900
+			r.Summary.Server.QueueTime = &results.ServerLatency{Requests: 500, Mean: 100}
+			r.Summary.Server.PrefillTime = &results.ServerLatency{Requests: 500, Mean: 450}
+		}},
 		{InvalidOutput, func(r *results.Run) { r.Summary.Structured.ValidRate = 0.98 }},
 		{Errors, func(r *results.Run) { r.Summary.ErrorRate = 0.01; r.Summary.Requests.Failed = 5 }},
 		{ClientLag, func(r *results.Run) { r.Summary.Client.ScheduleLagP99 = 40 }},
@@ -50,6 +62,25 @@ func TestRunHints(t *testing.T) {
 		if !got[c.kind] || len(got) != 1 {
 			t.Errorf("planted %s: hints %v", c.kind, got)
 		}
+	}
+	// A fast first token is prefill by nature: no hint below MinSplitTTFTMs,
+	// and none when neither phase takes half of TTFT.
+	for _, c := range []struct{ ttft, queue, prefill float64 }{{40, 2, 35}, {600, 250, 250}} {
+		r := clean()
+		r.Summary.TTFT.Mean = c.ttft
+		r.Summary.Server.QueueTime = &results.ServerLatency{Requests: 500, Mean: c.queue}
+		r.Summary.Server.PrefillTime = &results.ServerLatency{Requests: 500, Mean: c.prefill}
+		if hs := Run(&r); len(hs) != 0 {
+			t.Errorf("TTFT %v ms, queue %v, prefill %v: hints %+v, want none", c.ttft, c.queue, c.prefill, hs)
+		}
+	}
+	// The series and the histograms agreeing make one hint with both's evidence.
+	r0 := clean()
+	r0.ServerSeries.Waiting = []float64{2, 3, 5, 4, 1}
+	r0.Summary.TTFT.Mean, r0.Summary.TTFT.P99 = 600, 900
+	r0.Summary.Server.QueueTime = &results.ServerLatency{Requests: 500, Mean: 420}
+	if hs := Run(&r0); len(hs) != 1 || hs[0].Kind != QueueBound || len(hs[0].Evidence) != 4 {
+		t.Errorf("series and histograms queue-bound: %+v, want one hint with four pieces of evidence", hs)
 	}
 	// A tail of a few ms over a tiny mean is jitter, not queueing.
 	r := clean()

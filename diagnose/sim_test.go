@@ -14,10 +14,10 @@ import (
 
 // TestPlantedTraps runs one scenario per trap on the simulator, with the
 // trap's cause planted (a KV cache too small, a stall, a queue, prefix
-// caching off, timeouts during a stall, a sweep past max-num-seqs, broken
-// structured answers, answers cut off at max_tokens, a sweep whose steps
-// grow with the batch), and checks that its hint fires and that the clean
-// runs have none.
+// caching off, long prompts prefilled in small chunks, timeouts during a
+// stall, a sweep past max-num-seqs, broken structured answers, answers cut
+// off at max_tokens, a sweep whose steps grow with the batch), and checks
+// that its hint fires and that the clean runs have none.
 func TestPlantedTraps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulator")
@@ -36,6 +36,7 @@ func TestPlantedTraps(t *testing.T) {
 		"memory":       diagnose.MemoryBound,
 		"tail":         diagnose.TTFTTail,
 		"queue":        diagnose.QueueBound,
+		"prefill":      diagnose.PrefillBound,
 		"prefix_off":   diagnose.ColdPrefixCache,
 		"burst":        diagnose.Errors,
 		"saturated":    diagnose.Saturated, // on either doubling: see runsOf

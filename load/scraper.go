@@ -197,6 +197,17 @@ func (s *Scraper) scrape(ctx context.Context) {
 			s.refused = untrusted.Short(snap.Refused, maxScrapeError)
 		}
 		s.snaps = append(s.snaps, scrapeAt{at: at, snap: snap})
+		s.dropMiddleSplit()
+	}
+}
+
+// dropMiddleSplit forgets the latency histograms of the scrape before the
+// latest unless it is the first: the split is read from the first scrape
+// and the last, and a long run scraped every 250 ms would otherwise keep
+// some hundred numbers a scrape for nothing.
+func (s *Scraper) dropMiddleSplit() {
+	if n := len(s.snaps); n > 2 {
+		s.snaps[n-2].snap.Split = nil
 	}
 }
 

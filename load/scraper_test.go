@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -332,5 +333,57 @@ func TestScraperRefusesNaN(t *testing.T) {
 	}
 	if back.Runs[0].ServerSeries.Refused != series.Refused {
 		t.Errorf("refusal read back as %q, want %q", back.Runs[0].ServerSeries.Refused, series.Refused)
+	}
+}
+
+// TestScraperServerSplit scrapes an exporter whose request-time histograms
+// change by known observations between the "before" and the "after"
+// scrape: the run's split is the window's (mean queue time 250 ms over 4
+// requests, prefill 20 ms), and only the first and the last scrape keep
+// their histograms.
+func TestScraperServerSplit(t *testing.T) {
+	page := func(queueSum, prefillSum float64, n int) string {
+		var b strings.Builder
+		for _, h := range []struct {
+			name string
+			sum  float64
+		}{{"vllm:request_queue_time_seconds", queueSum}, {"vllm:request_prefill_time_seconds", prefillSum}} {
+			// every observation below 0.3 s: all in vLLM's first bucket
+			fmt.Fprintf(&b, "# TYPE %s histogram\n%s_bucket{le=\"0.3\",model_name=\"m\"} %d\n%s_bucket{le=\"0.5\",model_name=\"m\"} %d\n%s_bucket{le=\"+Inf\",model_name=\"m\"} %d\n%s_sum{model_name=\"m\"} %g\n%s_count{model_name=\"m\"} %d\n",
+				h.name, h.name, n, h.name, n, h.name, n, h.name, h.sum, h.name, n)
+		}
+		b.WriteString("# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{model_name=\"m\"} 1\n")
+		return b.String()
+	}
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) > 1 { // every scrape after the "before" one
+			io.WriteString(w, page(2+1.0, 0.1+0.08, 6)) // 4 more: 1 s of queueing, 80 ms of prefill
+			return
+		}
+		io.WriteString(w, page(2, 0.1, 2))
+	}))
+	defer srv.Close()
+	s := NewScraper(srv.URL, "", time.Hour)
+	s.Start(context.Background())
+	s.scrape(context.Background())
+	s.scrape(context.Background())
+	s.mu.Lock()
+	kept := 0
+	for _, sn := range s.snaps {
+		if sn.snap.Split != nil {
+			kept++
+		}
+	}
+	s.mu.Unlock()
+	if kept != 2 {
+		t.Errorf("%d scrapes keep their histograms, want 2 (the first and the last)", kept)
+	}
+	m, _ := s.Stop()
+	if m == nil || m.QueueTime == nil || m.PrefillTime == nil {
+		t.Fatalf("server metrics %+v: want a queue and a prefill time", m)
+	}
+	if q, p := m.QueueTime, m.PrefillTime; q.Requests != 4 || math.Abs(q.Mean-250) > 1e-9 || math.Abs(p.Mean-20) > 1e-9 || math.Abs(q.P50-150) > 1e-9 {
+		t.Errorf("queue %+v, prefill %+v; want 4 requests, mean 250 ms, p50 150 ms (half the first bucket), prefill mean 20 ms", q, p)
 	}
 }

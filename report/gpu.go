@@ -23,14 +23,15 @@ func gpuRuns(f *results.File) []*results.Run {
 
 // gpuDetailHead heads the GPU details: per run, the GPU count, where the
 // readings came from, utilisation (mean, max), the most memory one GPU used,
-// the GPUs' total power (mean, max) and the reads summarized and failed.
-var gpuDetailHead = []string{"run", "GPUs", "source", "util mean", "util max", "mem max", "power mean", "power max", "reads", "failed"}
+// the GPUs' total power (mean, max), the energy they drew over the measured
+// phase and per output token, and the reads summarized and failed.
+var gpuDetailHead = []string{"run", "GPUs", "source", "util mean", "util max", "mem max", "power mean", "power max", "energy", "per token", "reads", "failed"}
 
 // gpuDetailCells are a run's cells after its name; "-" for what was not measured.
 func gpuDetailCells(r *results.Run) []string {
-	cells := []string{"-", gpuSource(r.GPUSeries), "-", "-", "-", "-", "-", "0", "0"}
+	cells := []string{"-", gpuSource(r.GPUSeries), "-", "-", "-", "-", "-", "-", "-", "0", "0"}
 	if s := r.GPUSeries; s != nil {
-		cells[8] = strconv.Itoa(s.Dropped)
+		cells[10] = strconv.Itoa(s.Dropped)
 	}
 	g := r.Summary.GPU
 	if g == nil {
@@ -46,7 +47,13 @@ func gpuDetailCells(r *results.Run) []string {
 	cells[2], cells[3] = Value(g.UtilMeanPercent, results.Percent), Value(g.UtilMaxPercent, results.Percent)
 	cells[4] = Value(g.MemoryUsedMaxMiB, results.MiB)
 	cells[5], cells[6] = watts(g.PowerMeanWatts), watts(g.PowerMaxWatts)
-	cells[7] = strconv.Itoa(g.Samples)
+	if e := g.Energy; e != nil {
+		cells[7] = Value(e.Joules, results.Joules)
+		if e.PerToken > 0 {
+			cells[8] = Value(e.PerToken, results.JoulesPerToken)
+		}
+	}
+	cells[9] = strconv.Itoa(g.Samples)
 	return cells
 }
 
@@ -100,7 +107,7 @@ func mdGPUs(m *mdBuilder, cur *results.File) {
 		return
 	}
 	lines := []string{"**GPUs** (utilisation over every GPU; memory of the fullest GPU; power of all GPUs together)", "",
-		"| " + strings.Join(gpuDetailHead, " | ") + " |", "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"}
+		"| " + strings.Join(gpuDetailHead, " | ") + " |", "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"}
 	var failed []string
 	for _, r := range runs {
 		lines = append(lines, "| "+untrusted.Markdown(r.Name)+" | "+strings.Join(gpuDetailCells(r), " | ")+" |")

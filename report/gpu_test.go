@@ -55,9 +55,9 @@ func TestMarkdownGPUs(t *testing.T) {
 	// The figures of chat's ten samples, without reading the golden file:
 	// mean utilisation (72.5 + 39) / 2, the fullest GPU, the total power.
 	for _, want := range []string{
-		"| chat | 2 | DCGM exporter | 55.8% | 95.0% | 70900 MiB | 545 W | 590 W | 10 | 0 |",
-		"| sweep\\[concurrency=1\\] | 2 | nvidia-smi | 55.8% | 95.0% | 70900 MiB | 545 W | 590 W | 10 | 1 |",
-		"| bursty | - | DCGM exporter | - | - | - | - | - | 0 | 12 |",
+		"| chat | 2 | DCGM exporter | 55.8% | 95.0% | 70900 MiB | 545 W | 590 W | - | - | 10 | 0 |",
+		"| sweep\\[concurrency=1\\] | 2 | nvidia-smi | 55.8% | 95.0% | 70900 MiB | 545 W | 590 W | - | - | 10 | 1 |",
+		"| bursty | - | DCGM exporter | - | - | - | - | - | - | - | 0 | 12 |",
 		"<summary>All 28 metrics, GPUs, environment and warnings</summary>",
 	} {
 		if !strings.Contains(md, want) {

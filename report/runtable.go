@@ -33,6 +33,7 @@ func RunTable(w io.Writer, f *results.File) error {
 	}
 	writeSlices(&b, f)
 	writeReasoning(&b, f)
+	writeServerSplit(&b, f)
 	writeGPUFailures(&b, f)
 	writeKnees(&b, f)
 	writeHints(&b, f)

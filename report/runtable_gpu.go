@@ -3,7 +3,7 @@ package report
 import "github.com/llmgate/llmgate/results"
 
 // gpuHeads are the run table's GPU columns, shown when a run has GPU figures.
-var gpuHeads = []string{"GPU util", "GPU mem", "GPU power"}
+var gpuHeads = []string{"GPU util", "GPU mem", "GPU power", "J/token"}
 
 // hasGPUFigures reports whether any run of f had its GPUs sampled.
 func hasGPUFigures(f *results.File) bool {
@@ -16,14 +16,18 @@ func hasGPUFigures(f *results.File) bool {
 }
 
 // gpuCells are a run's GPU columns: mean utilisation, the most memory a GPU
-// used, mean total power; "-" for what was not measured.
+// used, mean total power, energy per output token; "-" for what was not
+// measured.
 func gpuCells(g *results.GPUMetrics) []string {
 	if g == nil {
-		return []string{"-", "-", "-"}
+		return []string{"-", "-", "-", "-"}
 	}
-	power := "-"
+	power, energy := "-", "-"
 	if g.PowerMeanWatts != nil {
 		power = Value(*g.PowerMeanWatts, results.Watts)
 	}
-	return []string{Value(g.UtilMeanPercent, results.Percent), Value(g.MemoryUsedMaxMiB, results.MiB), power}
+	if e := g.Energy; e != nil && e.PerToken > 0 {
+		energy = fmtNum(e.PerToken) // the head names the unit
+	}
+	return []string{Value(g.UtilMeanPercent, results.Percent), Value(g.MemoryUsedMaxMiB, results.MiB), power, energy}
 }

@@ -10,7 +10,8 @@ import (
 func TestRunTableGPUColumns(t *testing.T) {
 	w := 662.5
 	f := &results.File{Runs: []results.Run{
-		{Name: "gpu", Status: results.StatusOK, Summary: results.Summary{GPU: &results.GPUMetrics{Count: 2, Samples: 3, UtilMeanPercent: 66, UtilMaxPercent: 87, MemoryUsedMaxMiB: 70000, PowerMeanWatts: &w, PowerMaxWatts: &w}}},
+		{Name: "gpu", Status: results.StatusOK, Summary: results.Summary{GPU: &results.GPUMetrics{Count: 2, Samples: 3, UtilMeanPercent: 66, UtilMaxPercent: 87, MemoryUsedMaxMiB: 70000, PowerMeanWatts: &w, PowerMaxWatts: &w,
+			Energy: &results.Energy{Joules: 6625, PerToken: 0.331}}}},
 		{Name: "nogpu", Status: results.StatusOK},
 		{Name: "failed", Status: results.StatusFailed},
 	}}
@@ -20,8 +21,8 @@ func TestRunTableGPUColumns(t *testing.T) {
 	}
 	lines := strings.Split(b.String(), "\n")
 	for i, want := range [][]string{
-		{"GPU util", "GPU mem", "GPU power", "asserts"},
-		{"66.0%", "70000 MiB", "662 W"},
+		{"GPU util", "GPU mem", "GPU power", "J/token", "asserts"},
+		{"66.0%", "70000 MiB", "662 W", "0.331"},
 	} {
 		for _, w := range want {
 			if !strings.Contains(lines[i], w) {
@@ -29,8 +30,8 @@ func TestRunTableGPUColumns(t *testing.T) {
 			}
 		}
 	}
-	if n := len(strings.Fields(lines[3])); n != 19 {
-		t.Errorf("failed row has %d cells, want 19 (15 + 3 GPU + asserts): %q", n, lines[3])
+	if n := len(strings.Fields(lines[3])); n != 20 {
+		t.Errorf("failed row has %d cells, want 20 (15 + 4 GPU + asserts): %q", n, lines[3])
 	}
 
 	// Without GPU figures the table is as before.

@@ -99,6 +99,10 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			s.Server.PrefixCacheHitRate = math.Max(s.Server.PrefixCacheHitRate, bs.Server.PrefixCacheHitRate)
 			s.Server.PrefixCacheQueries += bs.Server.PrefixCacheQueries
 			s.Server.PrefixCacheHits += bs.Server.PrefixCacheHits
+			s.Server.QueueTime = mergeLatency(s.Server.QueueTime, bs.Server.QueueTime)
+			s.Server.PrefillTime = mergeLatency(s.Server.PrefillTime, bs.Server.PrefillTime)
+			s.Server.DecodeTime = mergeLatency(s.Server.DecodeTime, bs.Server.DecodeTime)
+			s.Server.InferenceTime = mergeLatency(s.Server.InferenceTime, bs.Server.InferenceTime)
 		}
 		if bs.Structured != nil {
 			if s.Structured == nil {
@@ -150,6 +154,26 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 		all = nil
 	}
 	return s, all
+}
+
+// mergeLatency adds a block's latency split to the blocks' so far: the
+// means weighed by their requests (exact), the quantiles too (an estimate,
+// as each block's are).
+func mergeLatency(acc, b *ServerLatency) *ServerLatency {
+	if b == nil {
+		return acc
+	}
+	if acc == nil {
+		c := *b
+		return &c
+	}
+	n := acc.Requests + b.Requests
+	if !(n > 0) {
+		return acc
+	}
+	mix := func(x, y float64) float64 { return (x*acc.Requests + y*b.Requests) / n }
+	return &ServerLatency{Requests: n, Mean: mix(acc.Mean, b.Mean), P50: mix(acc.P50, b.P50), P90: mix(acc.P90, b.P90), P95: mix(acc.P95, b.P95), P99: mix(acc.P99, b.P99),
+		FirstBucket: max(acc.FirstBucket, b.FirstBucket)}
 }
 
 // mergeStats weighs each block's statistics of one family by its count.

@@ -130,6 +130,21 @@ func (c *checker) summary(s *Summary) {
 		c.value("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, LimitRatio)
 		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, LimitTokens)
 		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, LimitTokens)
+		for _, p := range []struct {
+			name string
+			l    *ServerLatency
+		}{{"queue_time", m.QueueTime}, {"prefill_time", m.PrefillTime}, {"decode_time", m.DecodeTime}, {"inference_time", m.InferenceTime}} {
+			if l := p.l; l != nil {
+				f := "summary.server." + p.name
+				c.value(f+".requests", l.Requests, LimitRequestCount)
+				for _, v := range []struct {
+					stat string
+					v    float64
+				}{{"mean", l.Mean}, {"p50", l.P50}, {"p90", l.P90}, {"p95", l.P95}, {"p99", l.P99}, {"first_bucket", l.FirstBucket}} {
+					c.value(f+"."+v.stat, v.v, LimitLatency)
+				}
+			}
+		}
 	}
 	if r := s.Reasoning; r != nil {
 		c.count("summary.reasoning.requests", int64(r.Requests))

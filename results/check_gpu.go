@@ -36,6 +36,10 @@ func (c *checker) gpu(m *GPUMetrics, s *GPUSeries) {
 				c.value(at+".power_max_w", *g.PowerMaxWatts, LimitPower)
 			}
 		}
+		if e := m.Energy; e != nil {
+			c.value("summary.gpu.energy.joules", e.Joules, LimitEnergy)
+			c.value("summary.gpu.energy.per_token", e.PerToken, LimitEnergyPerToken)
+		}
 	}
 	if s == nil {
 		return

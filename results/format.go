@@ -22,7 +22,7 @@ func (u Unit) Format(v float64) string {
 		return FormatNumber(v) + "/s"
 	case Percent:
 		return FormatNumber(v) + "%"
-	case MiB, Watts:
+	case MiB, Watts, Joules, JoulesPerToken:
 		return FormatNumber(v) + " " + string(u)
 	case Count:
 		if v == math.Trunc(v) && math.Abs(v) < 1e15 {

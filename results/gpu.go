@@ -87,6 +87,10 @@ type GPUMetrics struct {
 
 	// PerGPU holds each GPU's own figures, in nvidia-smi's order.
 	PerGPU []GPUStats `json:"per_gpu"`
+
+	// Energy is what the GPUs drew over the measured phase; nil when power
+	// was not reported.
+	Energy *Energy `json:"energy,omitempty"`
 }
 
 // ParseGPUReadings reads nvidia-smi's answer to GPUQueryArgs. The text is

@@ -42,6 +42,9 @@ var (
 	// LimitTokens bounds a count of tokens: a billion a second for the
 	// longest run.
 	LimitTokens = Limit{MaxRate * MaxDurationS, "a token count"}
+	// LimitRequestCount bounds a count of requests over a run: a billion
+	// a second for the longest run.
+	LimitRequestCount = Limit{MaxRate * MaxDurationS, "a count"}
 	// LimitRequestTokens bounds one request's token count: no context is
 	// ten million tokens long.
 	LimitRequestTokens = Limit{1e7, "a token count"}
@@ -51,6 +54,11 @@ var (
 	LimitMemory = Limit{1 << 24, "a memory size (MiB)"}
 	// LimitPower bounds one GPU's power draw, in W.
 	LimitPower = Limit{1e5, "a power (W)"}
+	// LimitEnergy bounds the energy of all a server's GPUs over a run, in
+	// J: their most power for the longest run.
+	LimitEnergy = Limit{1e5 * MaxGPUs * MaxDurationS, "an energy (J)"}
+	// LimitEnergyPerToken bounds the energy per output token, in J.
+	LimitEnergyPerToken = Limit{1e5 * MaxGPUs * MaxDurationS, "an energy per token (J)"}
 	// LimitTotalPower bounds the draw of all a server's GPUs, in W.
 	LimitTotalPower = Limit{1e5 * MaxGPUs, "a power (W)"}
 )

@@ -26,6 +26,9 @@ const (
 	Percent      Unit = "%"
 	MiB          Unit = "MiB"
 	Watts        Unit = "W"
+	Joules       Unit = "J"
+	// JoulesPerToken is energy per output token.
+	JoulesPerToken Unit = "J/token"
 )
 
 // Family is the first part of a metric's name: a per-request latency
@@ -121,6 +124,9 @@ type Metric struct {
 	// fromLog, when set, takes the per-request values from the run's
 	// request log instead (a length bucket's requests).
 	fromLog func(*Run) []float64
+	// split marks a statistic of the server's latency split (its
+	// histograms), which a server with /metrics may still lack.
+	split bool
 }
 
 // String is the metric's name.
@@ -251,6 +257,32 @@ func reasoningStat(stats func(*Reasoning) *Stats, field func(*Stats) float64) fu
 	}
 }
 
+// serverLatencyStats are the statistics of a phase of the server's
+// latency split: the mean and the quantiles its histogram gives.
+var serverLatencyStats = []struct {
+	name     string
+	kind     Statistic
+	quantile float64
+	field    func(*ServerLatency) float64
+}{
+	{"mean", StatMean, 0, func(l *ServerLatency) float64 { return l.Mean }},
+	{"p50", StatQuantile, 0.5, func(l *ServerLatency) float64 { return l.P50 }},
+	{"p90", StatQuantile, 0.9, func(l *ServerLatency) float64 { return l.P90 }},
+	{"p95", StatQuantile, 0.95, func(l *ServerLatency) float64 { return l.P95 }},
+	{"p99", StatQuantile, 0.99, func(l *ServerLatency) float64 { return l.P99 }},
+}
+
+// splitStat reads a statistic of a phase of the server's latency split,
+// missing for a server without the histogram.
+func splitStat(of func(*ServerMetrics) *ServerLatency, field func(*ServerLatency) float64) func(*Summary) (float64, bool) {
+	return func(s *Summary) (float64, bool) {
+		if s.Server == nil || of(s.Server) == nil {
+			return 0, false
+		}
+		return field(of(s.Server)), true
+	}
+}
+
 func server(f func(*ServerMetrics) float64) func(*Summary) (float64, bool) {
 	return func(s *Summary) (float64, bool) {
 		if s.Server == nil {
@@ -308,6 +340,21 @@ func buildNamespace() map[string]Metric {
 	value("server.requests_waiting.max", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.RequestsWaitingMax }))
 	value("server.preemptions", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.Preemptions }))
 	value("server.prefix_cache_hit_rate", "server", Ratio, HigherIsBetter, server(func(m *ServerMetrics) float64 { return m.PrefixCacheHitRate }))
+	// the server's latency split: server.queue_time.p95, server.prefill_time.mean, ...
+	for _, phase := range []struct {
+		name string
+		of   func(*ServerMetrics) *ServerLatency
+	}{
+		{"queue_time", func(m *ServerMetrics) *ServerLatency { return m.QueueTime }},
+		{"prefill_time", func(m *ServerMetrics) *ServerLatency { return m.PrefillTime }},
+		{"decode_time", func(m *ServerMetrics) *ServerLatency { return m.DecodeTime }},
+		{"inference_time", func(m *ServerMetrics) *ServerLatency { return m.InferenceTime }},
+	} {
+		for _, st := range serverLatencyStats {
+			add(Metric{Name: "server." + phase.name + "." + st.name, Family: "server", Stat: st.kind, Quantile: st.quantile,
+				Unit: Milliseconds, Better: LowerIsBetter, get: splitStat(phase.of, st.field), split: true})
+		}
+	}
 	value("structured.valid_rate", "structured", Ratio, HigherIsBetter, func(s *Summary) (float64, bool) {
 		if s.Structured == nil {
 			return 0, false
@@ -353,6 +400,18 @@ func buildNamespace() map[string]Metric {
 	value("gpu.memory_used.max", "gpu", MiB, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return &g.MemoryUsedMaxMiB }))
 	value("gpu.power.mean", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMeanWatts }))
 	value("gpu.power.max", "gpu", Watts, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 { return g.PowerMaxWatts }))
+	value("gpu.energy", "gpu", Joules, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 {
+		if g.Energy == nil {
+			return nil
+		}
+		return &g.Energy.Joules
+	}))
+	value("gpu.energy_per_token", "gpu", JoulesPerToken, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 {
+		if g.Energy == nil || g.Energy.PerToken == 0 {
+			return nil
+		}
+		return &g.Energy.PerToken
+	}))
 	value("capacity.concurrency", CapacityFamily, Count, HigherIsBetter, capacity(VaryConcurrency))
 	value("capacity.rate", CapacityFamily, PerSecond, HigherIsBetter, capacity(VaryRate))
 	return ns

@@ -27,6 +27,9 @@ func (m Metric) WhyNotMeasured(s *Summary) string {
 	}
 	switch fam {
 	case "server":
+		if s.Server != nil && m.split {
+			return "the server's /metrics has no histogram of it (vLLM's vllm:request_queue_time_seconds, ..._prefill_, ..._decode_, ..._inference_time_seconds), or no request was observed in the measured phase"
+		}
 		return "the server exposes no Prometheus /metrics endpoint (or it could not be read)"
 	case "gpu":
 		return "GPU metrics need a server target with gpus whose container has nvidia-smi, or a dcgm_exporter in the target block"

@@ -37,6 +37,9 @@ type ServerSnapshot struct {
 	// absurd), and why; "" when none was. llmgate's own words and the
 	// metric's name, one of the names it looks for: nothing else of the page.
 	Refused string
+	// Split is the server's own latency histograms (queue, prefill, decode
+	// and inference time), nil when the page had none of them.
+	Split *SplitSnapshot
 }
 
 // Any reports whether the scrape held any server metric we use.
@@ -115,6 +118,7 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 		}
 	}
 	s.Refused = strings.Join(refused, "; ")
+	s.Split = parseSplit(fams)
 	return s, nil
 }
 
@@ -191,8 +195,9 @@ func label(m *dto.Metric, name string) (string, bool) {
 
 // ServerMetricsFrom reduces the scrapes of one run (in time order: before,
 // during, after) to its ServerMetrics: maxima of the gauges over all scrapes,
-// counter deltas from first to last, and the prefix-cache hit rate as
-// Δhits/Δqueries (0 when no queries). It returns nil when no scrape held any
+// counter deltas from first to last, the prefix-cache hit rate as
+// Δhits/Δqueries (0 when no queries), and the latency split from the
+// histograms' deltas between the first and the last scrape that had them. It returns nil when no scrape held any
 // vLLM metric, i.e. the server has no usable /metrics.
 func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 	var have []ServerSnapshot
@@ -216,6 +221,7 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 		m.PrefixCacheQueries, m.PrefixCacheHits = dq, min(nonNeg(last.PrefixHits-first.PrefixHits), dq)
 		m.PrefixCacheHitRate = m.PrefixCacheHits / dq
 	}
+	addSplit(m, have)
 	return m
 }
 

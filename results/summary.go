@@ -96,6 +96,16 @@ type ServerMetrics struct {
 	// terms); 0 in files that predate them.
 	PrefixCacheQueries float64 `json:"prefix_cache_queries,omitempty"`
 	PrefixCacheHits    float64 `json:"prefix_cache_hits,omitempty"`
+	// QueueTime, PrefillTime, DecodeTime and InferenceTime are the server's
+	// own split of its requests' time over the measured phase (vLLM's
+	// vllm:request_*_time_seconds histograms): waiting in its queue, from
+	// scheduled to first token, from first to last token, and from
+	// scheduled to last token. Nil when the server exports no such
+	// histogram or observed no request in the window.
+	QueueTime     *ServerLatency `json:"queue_time,omitempty"`
+	PrefillTime   *ServerLatency `json:"prefill_time,omitempty"`
+	DecodeTime    *ServerLatency `json:"decode_time,omitempty"`
+	InferenceTime *ServerLatency `json:"inference_time,omitempty"`
 }
 
 // Reasoning describes the reasoning of a run whose model reasons before it

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -87,8 +88,16 @@ func TestRunReadsDCGMExporter(t *testing.T) {
 	if n == 0 || g.Samples != n || int64(n) > scrapes.Load() {
 		t.Errorf("%d samples summarized of %d in the series, %d scrapes", g.Samples, n, scrapes.Load())
 	}
-	if len(run.Asserts) != 2 || !run.Asserts[0].Passed || run.Asserts[1].Passed {
-		t.Errorf("asserts %+v: want busy passed, frugal failed (389.5 W)", run.Asserts)
+	if len(run.Asserts) != 3 || !run.Asserts[0].Passed || run.Asserts[1].Passed || !run.Asserts[2].Passed {
+		t.Errorf("asserts %+v: want busy passed, frugal failed (389.5 W), efficient passed", run.Asserts)
+	}
+	// constant power: the energy is 389.5 W over the measured window, per
+	// output token of the window's completed requests
+	d, toks := run.Summary.DurationSeconds, run.Summary.OutputTokens
+	if e := g.Energy; e == nil || math.Abs(e.Joules-389.5*d) > 1e-6*e.Joules || toks == 0 || math.Abs(e.PerToken-389.5*d/float64(toks)) > 1e-9 {
+		t.Errorf("energy %+v, want %v J over %.3f s, %v J a token of %d", e, 389.5*d, d, 389.5*d/float64(toks), toks)
+	} else {
+		t.Logf("energy %.1f J over %.3f s, %.4f J a token of %d (constant 389.5 W)", e.Joules, d, e.PerToken, toks)
 	}
 }
 

@@ -71,6 +71,9 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		run.Summary, run.Samples, run.Requests = a.Summary, a.Samples, a.Requests
 		run.Summary.Server = server
 		run.Summary.GPU = series.gpuSummary
+		if g := run.Summary.GPU; g != nil {
+			g.SetEnergy(series.gpu, run.Summary.DurationSeconds, run.Summary.OutputTokens)
+		}
 		cal := res.Calibration
 		run.Calibration = &cal
 		run.Dataset = res.Dataset

@@ -366,6 +366,7 @@ func (e *engine) schedule(now time.Time) {
 		if !r.scheduled {
 			r.scheduled = true
 			r.cachedHits = cachedTokens
+			r.scheduledAt = now
 			e.stats.observeQueue(now.Sub(r.arrival))
 		}
 		r.running = true
@@ -483,7 +484,8 @@ func (e *engine) complete(t time.Time) (produced int) {
 		}
 		r.mu.Unlock()
 		if out == 0 {
-			st.firstTokenLocked(t.Sub(r.arrival), r.promptLen)
+			r.firstToken = t
+			st.firstTokenLocked(t.Sub(r.arrival), t.Sub(r.scheduledAt), r.promptLen)
 		} else {
 			st.tokenLocked(t.Sub(r.lastToken))
 		}

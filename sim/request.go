@@ -28,9 +28,12 @@ type request struct {
 	committed  int      // blocks registered in the prefix cache
 	cachedHits int      // prompt tokens served from the prefix cache (first schedule)
 	scheduled  bool     // has been scheduled at least once
-	lastToken  time.Time
-	running    bool
-	finished   bool
+	// scheduledAt is when it was first scheduled, firstToken when its
+	// first token was sampled (zero before): vLLM's request intervals
+	scheduledAt, firstToken time.Time
+	lastToken               time.Time
+	running                 bool
+	finished                bool
 
 	// Shared with the handler under mu. tokens = prompt then output; the
 	// engine appends, the handler reads tokens[:n] for n it saw under mu.

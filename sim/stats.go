@@ -25,6 +25,9 @@ type stats struct {
 	success                   map[string]float64 // by finished_reason
 
 	ttft, itl, e2e, queue, iterTokens *histogram
+	// prefill, decode and inference are vLLM's request intervals: from
+	// (first) scheduled to first token, first token to last, scheduled to last
+	prefill, decode, inference *histogram
 }
 
 // histogram is a fixed-bucket histogram.
@@ -62,6 +65,9 @@ func newStats() *stats {
 		e2e:        newHistogram(reqBuckets),
 		queue:      newHistogram(reqBuckets),
 		iterTokens: newHistogram(iterBuckets),
+		prefill:    newHistogram(reqBuckets),
+		decode:     newHistogram(reqBuckets),
+		inference:  newHistogram(reqBuckets),
 	}
 }
 
@@ -95,8 +101,9 @@ func (s *stats) observeQueue(d time.Duration) {
 
 func (s *stats) iterationTokens(n int) { s.iterTokens.observe(float64(n)) }
 
-func (s *stats) firstTokenLocked(ttft time.Duration, promptLen int) {
+func (s *stats) firstTokenLocked(ttft, prefill time.Duration, promptLen int) {
 	s.ttft.observe(ttft.Seconds())
+	s.prefill.observe(prefill.Seconds())
 	s.promptTokens += float64(promptLen)
 	s.genTokens++
 }
@@ -109,6 +116,10 @@ func (s *stats) tokenLocked(itl time.Duration) {
 func (s *stats) finishLocked(r *request, reason string, t time.Time) {
 	s.success[reason]++
 	s.e2e.observe(t.Sub(r.arrival).Seconds())
+	if !r.firstToken.IsZero() { // it was scheduled and answered: vLLM's decode and inference intervals
+		s.decode.observe(t.Sub(r.firstToken).Seconds())
+		s.inference.observe(t.Sub(r.scheduledAt).Seconds())
+	}
 }
 
 // Snapshot is a point-in-time copy of the simulator's main counters, for
@@ -191,5 +202,8 @@ func (s *stats) families(model string) []*dto.MetricFamily {
 		hist("vllm:inter_token_latency_seconds", "Histogram of inter-token latency in seconds.", s.itl),
 		hist("vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.", s.e2e),
 		hist("vllm:request_queue_time_seconds", "Histogram of time spent in WAITING phase for request.", s.queue),
+		hist("vllm:request_inference_time_seconds", "Histogram of time spent in RUNNING phase for request.", s.inference),
+		hist("vllm:request_prefill_time_seconds", "Histogram of time spent in PREFILL phase for request.", s.prefill),
+		hist("vllm:request_decode_time_seconds", "Histogram of time spent in DECODE phase for request.", s.decode),
 	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -133,6 +134,7 @@ func TestMetricsNames(t *testing.T) {
 		"vllm:prompt_tokens_total", "vllm:generation_tokens_total", "vllm:request_success_total",
 		"vllm:time_to_first_token_seconds_bucket", "vllm:inter_token_latency_seconds_bucket",
 		"vllm:e2e_request_latency_seconds_bucket", "vllm:request_queue_time_seconds_bucket",
+		"vllm:request_prefill_time_seconds_bucket", "vllm:request_decode_time_seconds_bucket", "vllm:request_inference_time_seconds_bucket",
 	} {
 		if !strings.Contains(text, name+"{engine=\"0\",") {
 			t.Errorf("/metrics lacks %s with an engine label", name)
@@ -147,6 +149,20 @@ func TestMetricsNames(t *testing.T) {
 	}
 	if m["vllm:time_to_first_token_seconds_count"] != 4 || m["vllm:inter_token_latency_seconds_count"] != 16 {
 		t.Errorf("TTFT/ITL counts = %v/%v, want 4/16", m["vllm:time_to_first_token_seconds_count"], m["vllm:inter_token_latency_seconds_count"])
+	}
+	// vLLM's request intervals, one of each per request: queue + prefill is
+	// the engine's TTFT, prefill + decode its inference time
+	for _, n := range []string{"queue", "prefill", "decode", "inference"} {
+		if c := m["vllm:request_"+n+"_time_seconds_count"]; c != 4 {
+			t.Errorf("%s time count %v, want 4", n, c)
+		}
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
+	if q, p, ttft := m["vllm:request_queue_time_seconds_sum"], m["vllm:request_prefill_time_seconds_sum"], m["vllm:time_to_first_token_seconds_sum"]; !near(q+p, ttft) {
+		t.Errorf("queue %v + prefill %v s, want the TTFT sum %v", q, p, ttft)
+	}
+	if p, d, inf := m["vllm:request_prefill_time_seconds_sum"], m["vllm:request_decode_time_seconds_sum"], m["vllm:request_inference_time_seconds_sum"]; !near(p+d, inf) || d <= 0 {
+		t.Errorf("prefill %v + decode %v s, want the inference sum %v (decode above 0)", p, d, inf)
 	}
 }
 

@@ -9,6 +9,12 @@ simulator "few_seqs" {
   args    = ["--max-num-seqs", 4]
 }
 
+# Prefills of 8 tokens a step: a 1000-token prompt takes some 125 steps.
+simulator "small_chunks" {
+  profile = "tiny"
+  args    = ["--max-num-batched-tokens", 8, "--max-num-seqs", 8]
+}
+
 simulator "no_prefix_cache" {
   profile = "tiny"
   args    = ["--no-enable-prefix-caching"]
@@ -74,6 +80,20 @@ scenario "queue" {
   load {
     concurrency = 32
     requests    = 160
+  }
+}
+
+# One user with long prompts prefilled in small chunks: TTFT is prefill.
+scenario "prefill" {
+  target = simulator.small_chunks
+  workload {
+    kind          = "random"
+    input_tokens  = 1000
+    output_tokens = 4
+  }
+  load {
+    concurrency = 1
+    requests    = 20
   }
 }
 

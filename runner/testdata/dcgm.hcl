@@ -1,6 +1,6 @@
 # A simulator whose GPUs a DCGM exporter reports (the runner test serves the
 # exporter on loopback and passes its URL): asserts on the gpu.* metrics,
-# one that passes and one that fails.
+# two that pass and one that fails.
 suite "runner-dcgm" {}
 
 variable "dcgm" {}
@@ -35,5 +35,9 @@ scenario "chat" {
   assert "frugal" {
     condition     = gpu.power.max < 300
     error_message = "the GPUs must draw under 300 W together"
+  }
+  assert "efficient" {
+    condition     = gpu.energy_per_token < 10 && gpu.energy > 0
+    error_message = "under 10 J an output token"
   }
 }
