@@ -124,6 +124,7 @@ func recentTest(z []float64, worse Direction, alpha float64, o Options, rng *ran
 	for i, v := range z {
 		y[i] = sign * v
 	}
+	winsorise(y, winsorC)
 	observed := recentStep(y, o.MinSize, o.Recent)
 	if !observed.ok || observed.stat <= 0 {
 		return 0, 1, false
@@ -177,4 +178,32 @@ func (o Options) worse(c ChangePoint) bool {
 		return c.After < c.Before
 	}
 	return false
+}
+
+// winsorC is how many robust standard deviations (1.4826 × the median
+// absolute deviation) from the median the recent-step test clips a
+// segment's values to before its t: one run slowed by a shared machine
+// would otherwise swell the variance of the points before a step and hide
+// it (heavy-tailed noise, +10% step: found 70% of the time unclipped, 93%
+// clipped at 3), while normal noise is rarely clipped at 3 (no change
+// measured 5 entries after a +5% step under 2% noise). Clipping depends
+// on the segment's values only, not their order, so the permutation test
+// stays exact.
+const winsorC = 3
+
+// winsorise clips y's values to its median ± c robust standard
+// deviations; a y with no spread is left as it is.
+func winsorise(y []float64, c float64) {
+	med := Median(y)
+	dev := make([]float64, len(y))
+	for i, v := range y {
+		dev[i] = math.Abs(v - med)
+	}
+	s := 1.4826 * Median(dev)
+	if s == 0 {
+		return
+	}
+	for i, v := range y {
+		y[i] = min(max(v, med-c*s), med+c*s)
+	}
 }

@@ -90,8 +90,11 @@ type ChangePoint struct {
 	From, To float64
 	// Change is To/From − 1, as the values moved (+ = up).
 	Change float64
-	// P is the permutation test's p-value.
+	// P is the p-value of the permutation test that found it.
 	P float64
+	// Recent is true when the recent-step test found it (a step among
+	// the newest entries), false when E-divisive did.
+	Recent bool
 	// Regression is true when the change is for the worse (latency up,
 	// throughput down).
 	Regression bool
@@ -222,7 +225,10 @@ func (o CheckOptions) find(s *Series) {
 	for i, p := range used {
 		xs[i] = s.Points[p].Estimate.Value
 	}
-	co := changepoint.Options{Alpha: o.Alpha, Permutations: o.Permutations}
+	co := changepoint.Options{Alpha: o.Alpha, Permutations: o.Permutations, Worse: changepoint.Up}
+	if s.Metric.Better == results.HigherIsBetter {
+		co.Worse = changepoint.Down
+	}
 	switch {
 	case o.MinChange > 0:
 		co.MinChange = o.MinChange
@@ -239,7 +245,7 @@ func (o CheckOptions) find(s *Series) {
 		up := c.After > c.Before
 		s.ChangePoints = append(s.ChangePoints, ChangePoint{
 			Before: used[c.Index-1], After: used[c.Index],
-			From: c.Before, To: c.After, Change: c.Change(), P: c.P,
+			From: c.Before, To: c.After, Change: c.Change(), P: c.P, Recent: c.Recent,
 			Regression: up == (s.Metric.Better == results.LowerIsBetter) && c.After != c.Before,
 			Since:      since,
 		})
