@@ -21,12 +21,12 @@ const (
 
 // DefaultRecent is the most newest points the recent-step test takes as
 // a new level: it looks for a step among the last MinSize to
-// DefaultRecent points. Chosen with TestAccuracy: every further k the
-// test scans dilutes its power a few entries after a step, where it is
-// needed (a +5% step under 2% noise found 5 entries after it: 92% with
-// 6, 91% with 7, 90% with 8), and fewer leave a step 7 or 8 entries old
-// to E-divisive alone at its smaller share of Alpha (88% 8 entries after
-// with 6, 91% with 7).
+// DefaultRecent points. Chosen with TestAccuracy (5,000 series): a +5%
+// step under 2% noise is found 5 entries after it 91.5% of the time with
+// 5, 92.2% with 6, 91.5% with 7; but with 5 or 6 a step 7 or 8 entries
+// old is left to E-divisive at its smaller share of the level (8 entries
+// after: 86.9%, 88.2%, and 91.9% with 7), and every further k dilutes the
+// test's power at the few entries after a step where it is needed.
 const DefaultRecent = 7
 
 // RecentShare is the share of Options.Alpha the recent-step test gets
@@ -114,7 +114,8 @@ func recentStep(y []float64, minSize, maxK int) recentSplit {
 // points that recentStep finds, and the share of permutations of z whose
 // statistic is as large, counted as (hits+1)/(R+1), with R large enough
 // for alpha; ok when that p is at most alpha. It stops drawing once the
-// test cannot pass.
+// test cannot pass. When the k found is o.Recent, the largest scanned, k
+// is the least-squares split among the k beyond it (largest t).
 func recentTest(z []float64, worse Direction, alpha float64, o Options, rng *rand.Rand) (k int, p float64, ok bool) {
 	y := make([]float64, len(z))
 	sign := 1.0
@@ -143,7 +144,21 @@ func recentTest(z []float64, worse Direction, alpha float64, o Options, rng *ran
 			}
 		}
 	}
-	return observed.k, float64(hits+1) / float64(permutations+1), true
+	k = observed.k
+	if k == o.Recent {
+		// Every one of the newest Recent points looks like the new level:
+		// it may have started further back (a step E-divisive missed ten
+		// entries ago). Place it at the least-squares split beyond.
+		copy(y, z)
+		for i := range y {
+			y[i] *= sign
+		}
+		winsorise(y, winsorC)
+		if at := recentStep(y, o.Recent, len(y)); at.ok {
+			k = at.k
+		}
+	}
+	return k, float64(hits+1) / float64(permutations+1), true
 }
 
 // recent runs the recent-step test over the newest level that E-divisive
