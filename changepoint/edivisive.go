@@ -8,17 +8,21 @@ import (
 )
 
 // Defaults of Options, chosen with TestAccuracy (docs/history.md): at
-// these, A/A series of 25 entries show well under one false regression per
-// hundred, and a +5% step under 2% noise is found within five entries.
+// these, with a worse direction, A/A series of 25 entries show under one
+// false regression per hundred, and a +5% step under 2% noise is found
+// within five entries nine times in ten.
 const (
-	// DefaultAlpha is the permutation test's significance level. MongoDB's
+	// DefaultAlpha is the significance level, shared by E-divisive's
+	// permutation tests and the recent-step test (see Find). MongoDB's
 	// signal-processing library defaults to 0.05 and Otava's t-test to
-	// 0.001; 0.01 keeps false change points near one in a hundred series
-	// before the least magnitude removes most of those.
+	// 0.001; 0.01 bounds the series without a change that report any
+	// change point to one in a hundred.
 	DefaultAlpha = 0.01
 	// DefaultPermutations is how many permutations each test draws at
-	// most, as the ecp package's R = 199: the smallest p-value it can give
-	// is 1/200.
+	// least, as the ecp package's R = 199; a test draws more when its
+	// level needs them (1/level − 1 for E-divisive's, so that p can reach
+	// it, 10/level − 1 for the recent-step test's), and stops early once
+	// it cannot pass.
 	DefaultPermutations = 199
 	// DefaultMinSize is the fewest points each side of a change point must
 	// have: three, so that a step is found three entries after it happened

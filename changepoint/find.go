@@ -7,11 +7,12 @@ import (
 
 // Options configures Find. Zero values take the defaults.
 type Options struct {
-	// Alpha is the significance level a split's permutation test must
-	// reach (p ≤ Alpha); 0 means DefaultAlpha.
+	// Alpha is the significance level: a split's permutation test must
+	// reach p ≤ Alpha, or with Worse set the tests share it (see Find);
+	// 0 means DefaultAlpha.
 	Alpha float64
-	// Permutations is how many permutations a test draws at most; 0 means
-	// DefaultPermutations.
+	// Permutations is how many permutations a test draws at least; 0
+	// means DefaultPermutations.
 	Permutations int
 	// MinSize is the fewest points on either side of a change point; 0
 	// means DefaultMinSize, and it is at least 2.

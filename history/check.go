@@ -23,14 +23,14 @@ type CheckOptions struct {
 	// Tolerances are the metrics to search and their gate bands; the least
 	// magnitude of each is half its band unless MinChange is set.
 	Tolerances []compare.Tolerance
-	// Alpha is the permutation test's significance level; 0 means
-	// changepoint.DefaultAlpha.
+	// Alpha is the significance level E-divisive and the recent-step
+	// test share; 0 means changepoint.DefaultAlpha.
 	Alpha float64
 	// MinChange, when above 0, is the least relative change for every
 	// metric instead of half its band.
 	MinChange float64
-	// Permutations is how many permutations a test draws; 0 means the
-	// default.
+	// Permutations is how many permutations a test draws at least; 0
+	// means the default.
 	Permutations int
 	// Window is how many newest healthy entries of each series are
 	// searched; 0 means DefaultWindow.
@@ -90,8 +90,11 @@ type ChangePoint struct {
 	From, To float64
 	// Change is To/From − 1, as the values moved (+ = up).
 	Change float64
-	// P is the permutation test's p-value.
+	// P is the p-value of the permutation test that found it.
 	P float64
+	// Recent is true when the recent-step test found it (a step among
+	// the newest entries), false when E-divisive did.
+	Recent bool
 	// Regression is true when the change is for the worse (latency up,
 	// throughput down).
 	Regression bool
@@ -139,8 +142,10 @@ type Found struct {
 
 // Check builds, for each suite of entries, each run and each tolerance, the
 // series of estimates, and finds its change points among the healthy
-// entries: E-divisive with a permutation test at o.Alpha, then those
-// smaller than the least magnitude merged away. Acceptances cover the
+// entries: E-divisive with a permutation test, those smaller than the
+// least magnitude merged away, then the recent-step test for a step among
+// the newest entries in the metric's worse direction, the two sharing
+// o.Alpha. Acceptances cover the
 // change points of their series whose new level starts within AcceptSlack
 // entries of the accepted entry.
 func Check(entries []*Entry, accepted []*Acceptance, o CheckOptions) *Result {
@@ -222,7 +227,10 @@ func (o CheckOptions) find(s *Series) {
 	for i, p := range used {
 		xs[i] = s.Points[p].Estimate.Value
 	}
-	co := changepoint.Options{Alpha: o.Alpha, Permutations: o.Permutations}
+	co := changepoint.Options{Alpha: o.Alpha, Permutations: o.Permutations, Worse: changepoint.Up}
+	if s.Metric.Better == results.HigherIsBetter {
+		co.Worse = changepoint.Down
+	}
 	switch {
 	case o.MinChange > 0:
 		co.MinChange = o.MinChange
@@ -239,7 +247,7 @@ func (o CheckOptions) find(s *Series) {
 		up := c.After > c.Before
 		s.ChangePoints = append(s.ChangePoints, ChangePoint{
 			Before: used[c.Index-1], After: used[c.Index],
-			From: c.Before, To: c.After, Change: c.Change(), P: c.P,
+			From: c.Before, To: c.After, Change: c.Change(), P: c.P, Recent: c.Recent,
 			Regression: up == (s.Metric.Better == results.LowerIsBetter) && c.After != c.Before,
 			Since:      since,
 		})

@@ -32,6 +32,16 @@ func fmtP(p float64) string {
 	return fmt.Sprintf("p=%.3f", p)
 }
 
+// significance is a change point's p-value and, for a step the
+// recent-step test found among the newest entries, "(recent)": its p is
+// judged at that test's share of the level, not E-divisive's.
+func significance(c *history.ChangePoint) string {
+	if c.Recent {
+		return fmtP(c.P) + " (recent)"
+	}
+	return fmtP(c.P)
+}
+
 // HistoryHeadline says whether a history check passes: the unaccepted
 // regression change points, else that there are none.
 func HistoryHeadline(r *history.Result) string {
@@ -95,7 +105,7 @@ func HistoryCheck(w io.Writer, r *history.Result, o HistoryOptions) error {
 			from, to := commitsAround(f)
 			u := f.Series.Metric.Unit
 			t.add(untrusted.Short(f.Series.Suite, 40), untrusted.Short(f.Series.Run, 60), f.Series.Metric.Name, kind(f), from+" → "+to,
-				Value(f.From, u), Value(f.To, u), fmtChange(f.Change), fmtP(f.P), fmt.Sprint(f.Since))
+				Value(f.From, u), Value(f.To, u), fmtChange(f.Change), significance(f.ChangePoint), fmt.Sprint(f.Since))
 		}
 		if err := t.write(w); err != nil {
 			return err
@@ -195,7 +205,7 @@ func HistoryMarkdown(r *history.Result, o HistoryOptions) string {
 			from, to := commitsAround(f)
 			u := f.Series.Metric.Unit
 			fmt.Fprintf(&b, "| %s | %s | %s | `%s` | %s → %s | %s → %s | %s | %s | %d |\n", icon, untrusted.Code(f.Series.Suite), untrusted.Code(f.Series.Run), f.Series.Metric.Name,
-				untrusted.Code(from), untrusted.Code(to), Value(f.From, u), Value(f.To, u), fmtChange(f.Change), fmtP(f.P), f.Since)
+				untrusted.Code(from), untrusted.Code(to), Value(f.From, u), Value(f.To, u), fmtChange(f.Change), significance(f.ChangePoint), f.Since)
 		}
 	}
 	fmt.Fprintf(&b, "\n<sub>%d entries of %s · E-divisive means with a permutation test</sub>\n", o.Entries, untrusted.Markdown(o.Store))
@@ -240,7 +250,7 @@ func HistoryHTML(w io.Writer, r *history.Result, o HistoryOptions) error {
 		from, to := commitsAround(f)
 		u := f.Series.Metric.Unit
 		d.Changes = append(d.Changes, trendChange{Kind: kind(f), Regression: f.Regression && f.Accepted == nil, Suite: untrusted.Line(f.Series.Suite), Run: untrusted.Line(f.Series.Run),
-			Metric: f.Series.Metric.Name, From: from, To: to, Before: Value(f.From, u), After: Value(f.To, u), Change: fmtChange(f.Change), P: fmtP(f.P),
+			Metric: f.Series.Metric.Name, From: from, To: to, Before: Value(f.From, u), After: Value(f.To, u), Change: fmtChange(f.Change), P: significance(f.ChangePoint),
 			Accepted: acceptedText(f.Accepted)})
 	}
 	if err := trendPage.Execute(w, d); err != nil {

@@ -50,11 +50,15 @@ are kept and marked, and never used as evidence.
 
 check searches, for each suite, run and gated metric (--suite FILE's gate
 block, else compare's default metrics), the newest healthy entries with
-E-divisive means and a permutation test (--alpha, default 0.01), keeping
+E-divisive means and a permutation test, then the newest level for a step
+for the worse among its last 3 to 7 entries (the recent-step test, marked
+"(recent)"); the two share the significance level (--alpha, default 0.01),
+so a history without a change reports none 99 times in 100. It keeps
 change points that move the level by at least half the metric's band
-(--min-change overrides). It prints each one: the commits either side, the
-medians before and after, the change and its significance. A regression
-stays failing until 'history accept' records who accepted it and why.
+(--min-change overrides), and prints each one: the commits either side,
+the medians before and after, the change and its significance. A
+regression stays failing until 'history accept' records who accepted it
+and why.
 
 The gate can judge a pull request against the history instead of one
 baseline file: llmgate gate SUITE --baseline history:DIR (or
@@ -216,11 +220,11 @@ func (c *checkFlags) register(fs *flag.FlagSet) {
 	c.vars = varFlag(fs)
 	fs.StringVar(&c.store, "store", defaultStore, "the history: a `DIR`ectory or a postgres:// URL")
 	fs.StringVar(&c.suitePath, "suite", "", "search the metrics of the gate block of the suite `FILE` (and only its entries)")
-	fs.Float64Var(&c.alpha, "alpha", 0, "significance level of the permutation test (default 0.01)")
+	fs.Float64Var(&c.alpha, "alpha", 0, "significance level, shared by E-divisive and the recent-step test (default 0.01)")
 	fs.StringVar(&c.minChange, "min-change", "", "least change of level to report, as `PCT` (\"3%\"; default half each metric's band)")
 	fs.IntVar(&c.last, "last", 0, "only change points among the newest `N` healthy entries")
 	fs.IntVar(&c.window, "window", 0, "search the newest `N` healthy entries of each series (default 100)")
-	fs.IntVar(&c.perm, "permutations", 0, "permutations a test draws at most (default 199)")
+	fs.IntVar(&c.perm, "permutations", 0, "permutations a test draws at least (default 199; more when its level needs them)")
 	fs.StringVar(&c.markdown, "markdown", "", "also write the markdown summary of the newest change points to `FILE`")
 }
 

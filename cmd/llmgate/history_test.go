@@ -142,8 +142,14 @@ func checkStepGate(t *testing.T, store, dir string) {
 // same requests keeps the run's real structure and makes the noise the
 // planted one alone.
 func plantedHistory(t *testing.T, dir, real string) []string {
+	return plantedStep(t, dir, real, 13, 13)
+}
+
+// plantedStep is plantedHistory with the +8% step from entry `from` on
+// (1-based) and the noise drawn from seed.
+func plantedStep(t *testing.T, dir, real string, from int, seed uint64) []string {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(13, 24))
+	rng := rand.New(rand.NewPCG(seed, 24))
 	var files []string
 	for i := 0; i < 24; i++ {
 		f, err := results.ReadFile(real)
@@ -151,7 +157,7 @@ func plantedHistory(t *testing.T, dir, real string) []string {
 			t.Fatal(err)
 		}
 		level := math.Exp(0.02 * rng.NormFloat64())
-		if i >= 12 {
+		if i >= from-1 {
 			level *= 1.08
 		}
 		f.Created = time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
@@ -226,6 +232,41 @@ func TestHistoryPlantedStep(t *testing.T) {
 		}
 		if code, stdout, _ := runCLI(t, "history", "check", "--store", store, "--suite", historySuite); code != exitPass || !strings.Contains(stdout, "regression (accepted)") {
 			t.Errorf("%s: after accepting, exit %d\n%s", kind, code, stdout)
+		}
+	}
+	if len(outs) == 2 && outs[0] != outs[1] {
+		t.Errorf("the stores printed differently:\n%s\n%s", outs[0], outs[1])
+	}
+}
+
+// TestHistoryRecentStep plants the +8% step at entry 20 of 24, so that
+// only 5 entries follow it, with a noise draw where E-divisive's test is
+// at its edge: it finds the step in tpot.p50 (p=0.003, the least p its
+// 374 permutations give) and not in e2el.p50, whose permutations differ,
+// where the recent-step test finds it; check reports both alike, the
+// second marked (recent).
+func TestHistoryRecentStep(t *testing.T) {
+	t.Setenv("GITHUB_ACTIONS", "")
+	dir := t.TempDir()
+	files := plantedStep(t, dir, "testdata/history/real-run.json", 20, 35)
+	var outs []string
+	for kind, store := range historyStores(t) {
+		addAll(t, store, "r", files)
+		code, stdout, stderr := runCLI(t, "history", "check", "--store", store, "--suite", historySuite)
+		if code != exitGate {
+			t.Errorf("%s: exit %d, want 1\n%s\n%s", kind, code, stdout, stderr)
+		}
+		if !strings.Contains(stdout, "(recent)") {
+			t.Errorf("%s: no change point of the recent-step test:\n%s", kind, stdout)
+		}
+		out := strings.ReplaceAll(strings.ReplaceAll(stdout, "'"+store+"'", "STORE"), store, "STORE")
+		if kind == "dir" {
+			golden.Check(t, "testdata/history/recent-step.golden", out)
+		}
+		outs = append(outs, out)
+		// --last 5 keeps it: its new level is the newest 5 entries.
+		if code, stdout, _ := runCLI(t, "history", "check", "--store", store, "--suite", historySuite, "--last", "5"); code != exitGate || !strings.Contains(stdout, "r190000 → r200000") {
+			t.Errorf("%s --last 5: exit %d\n%s", kind, code, stdout)
 		}
 	}
 	if len(outs) == 2 && outs[0] != outs[1] {
