@@ -69,3 +69,37 @@ func TestConfirmedRowShowsWhatDecided(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsOnceAfterRerun checks a warning the confirming rerun repeats
+// (too few samples, about the same run and metric) is printed once in
+// every report.
+func TestWarningsOnceAfterRerun(t *testing.T) {
+	run := func(ttft float64, seed uint64) *results.File {
+		return comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: ttft, TPOT: 9, E2EL: 2000,
+			OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.1, N: 20, Seed: seed})
+	}
+	cfg := compare.Config{Tolerances: []compare.Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
+	c := compare.Confirm(run(100, 1), run(112, 2), run(100, 3), cfg)
+	const w = "run chat, ttft.p95: only 20 baseline and 20 current samples"
+	n := 0
+	for _, e := range c.Warnings {
+		if strings.HasPrefix(e.Error(), w) {
+			n++
+		}
+	}
+	if n < 2 || c.Rows[0].Confirm == nil {
+		t.Fatalf("the comparison has the warning %d times (confirmed: %v); the test needs it twice", n, c.Rows[0].Confirm != nil)
+	}
+	var term, html strings.Builder
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, c.Current, c.Baseline, c); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": Markdown(c, MarkdownOptions{}), "html": html.String()} {
+		if got := strings.Count(out, w); got != 1 {
+			t.Errorf("%s has the warning %d times, want once", name, got)
+		}
+	}
+}

@@ -55,9 +55,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		}
 		d.EnvFields = c.Environment
 		d.ImportedNotes = importedNotes(c)
-		for _, w := range c.Warnings {
-			d.Warnings = append(d.Warnings, w.Error())
-		}
+		d.Warnings = warnings(c)
 	}
 	knees := map[string]diagnose.Knee{}
 	for _, k := range diagnose.Knees(cur) {

@@ -158,11 +158,11 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	case !differs:
 		mdEnv(m, c.Environment, false)
 	}
-	if len(c.Warnings) > 0 {
+	if ws := warnings(c); len(ws) > 0 {
 		m.line("**Warnings**")
 		m.line("")
-		for _, w := range c.Warnings {
-			m.line("- " + untrusted.Markdown(w.Error())) // may quote the server
+		for _, w := range ws {
+			m.line("- " + untrusted.Markdown(w)) // may quote the server
 		}
 		m.line("")
 	}

@@ -87,10 +87,10 @@ func Terminal(w io.Writer, c *compare.Comparison, opts TerminalOptions) error {
 			b.WriteString("\n" + m)
 		}
 	}
-	if len(c.Warnings) > 0 {
+	if ws := warnings(c); len(ws) > 0 {
 		b.WriteString("\nwarnings:\n")
-		for _, w := range c.Warnings {
-			fmt.Fprintf(&b, "  %s\n", untrusted.Line(w.Error())) // may quote the server
+		for _, w := range ws {
+			fmt.Fprintf(&b, "  %s\n", untrusted.Line(w)) // may quote the server
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", Headline(c))
