@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	stdhtml "html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/diagnose"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -163,4 +165,38 @@ func tail(s string, n int) string {
 		return s
 	}
 	return s[len(s)-n:]
+}
+
+// TestHTMLRunsAreTables checks the page's Runs section is HTML that wraps
+// to the window: the run table a table with a row per run, the hints
+// whole in list items. It was the terminal's text in a <pre> that scrolled
+// sideways and cut the hints off.
+func TestHTMLRunsAreTables(t *testing.T) {
+	f := runTableFile()
+	var b bytes.Buffer
+	if err := HTML(&b, f, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	page := stdhtml.UnescapeString(b.String())
+	if strings.Contains(page, "<pre") {
+		t.Error("the page still has a <pre> block")
+	}
+	_, runs, ok := strings.Cut(page, "<h2>Runs</h2>")
+	if !ok {
+		t.Fatal("the page has no Runs section")
+	}
+	table, _, _ := strings.Cut(runs, "</table>")
+	if n := strings.Count(table, "<tr>"); n != 1+len(f.Runs) {
+		t.Errorf("the run table has %d rows, want a head and %d runs:\n%s", n, len(f.Runs), table)
+	}
+	for _, r := range f.Runs {
+		if !strings.Contains(table, `<td class="l">`+r.Name+`</td>`) {
+			t.Errorf("the run table has no cell for %s", r.Name)
+		}
+	}
+	for _, h := range diagnose.File(f) {
+		if !strings.Contains(runs, "<li>"+HintLine(h)+"</li>") {
+			t.Errorf("the hint is not whole in a list item: %s", HintLine(h))
+		}
+	}
 }
