@@ -202,6 +202,7 @@ table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 6px}table.runs
 {{with .RunsSection}}{{template "table" .Table}}
 {{range .Capacity}}<p>{{.Run}}: {{.Line}}</p>
 {{template "table" .Probes}}
+{{end}}{{with .Shortfalls}}<h3>` + shortfallsTitle + `</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Slices}}<h3>By turn and input length</h3>
 {{template "table" .}}
 {{end}}{{with .GPUFailures}}<h3>GPUs</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>

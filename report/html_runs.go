@@ -26,8 +26,8 @@ type htmlRuns struct {
 	Table    htmlTable
 	Capacity []htmlCapacity
 	Slices   *htmlTable
-	// GPUFailures, Knees and Hints are one line each.
-	GPUFailures, Knees, Hints []string
+	// Shortfalls, GPUFailures, Knees and Hints are one line each.
+	Shortfalls, GPUFailures, Knees, Hints []string
 }
 
 // runsSection gathers f's Runs section. Its strings are outside text;
@@ -41,6 +41,7 @@ func runsSection(f *results.File) htmlRuns {
 		s.Capacity = append(s.Capacity, htmlCapacity{Run: untrusted.Line(r.Name), Line: CapacityLine(r.Capacity),
 			Probes: htmlTable{Head: ph, Rows: lines(pr), Text: map[int]bool{2: true, 3: true}}})
 	}
+	s.Shortfalls = shortfalls(f) // ShortfallLine makes each one line
 	if rows := sliceRows(f); len(rows) > 0 {
 		s.Slices = &htmlTable{Head: sliceHeader, Rows: lines(rows), Text: map[int]bool{0: true, 1: true}}
 	}

@@ -70,6 +70,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 		m.line("")
 	}
+	mdShortfalls(m, c.Current)
 	if c.Baseline == nil && c.Current != nil { // nothing to compare: the run's own numbers and asserts
 		mdRuns(m, c.Current)
 		mdAsserts(m, c.Current)
