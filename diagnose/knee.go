@@ -27,17 +27,21 @@ const MinKneePoints = 3
 // together) has none.
 const MinKneeScore = 0.1
 
+// sample is one run of a sweep at its key's value v.
+type sample struct {
+	v   float64
+	run *results.Run
+}
+
 // Knees returns the knee of every sweep of f over one numeric key, in
 // file order. The knee is the run farthest above the chord of the curve
 // once throughput (output tokens/s) and TTFT p95 are each scaled to 0..1:
-// the run that maximises scaled throughput less scaled latency.
+// the run that maximises scaled throughput less scaled latency. Only a
+// sweep of the load has one (loadAxis): a curve over burstiness or the
+// server's memory is not a load curve, and its "knee" means nothing.
 func Knees(f *results.File) []Knee {
 	if f == nil {
 		return nil
-	}
-	type sample struct {
-		v   float64
-		run *results.Run
 	}
 	bySc := map[string][]sample{}
 	keys := map[string]string{}
@@ -77,7 +81,7 @@ func Knees(f *results.File) []Knee {
 				k.BestPassing = p.run
 			}
 		}
-		if len(pts) >= MinKneePoints {
+		if len(pts) >= MinKneePoints && loadAxis(keys[sc], pts) {
 			x0, y0 := point(pts[0].run)
 			minX, maxX, minY, maxY := x0, x0, y0, y0
 			for _, p := range pts {
@@ -99,6 +103,25 @@ func Knees(f *results.File) []Knee {
 		}
 	}
 	return out
+}
+
+// loadAxis reports whether a sweep's key sets its runs' load: their
+// recorded concurrency (users, or an open loop's cap) or arrival rate
+// differs between its runs. In files that predate the recorded load, the
+// key's name says it: concurrency or rate.
+func loadAxis(key string, pts []sample) bool {
+	for _, p := range pts {
+		if p.run.Load == nil {
+			return key == "concurrency" || key == "rate"
+		}
+	}
+	first := pts[0].run.Load
+	for _, p := range pts[1:] {
+		if l := p.run.Load; l.Concurrency != first.Concurrency || l.Rate != first.Rate {
+			return true
+		}
+	}
+	return false
 }
 
 // point returns a run's point on the curve: output tokens/s and TTFT p95.

@@ -38,3 +38,46 @@ func TestKnees(t *testing.T) {
 		t.Errorf("knees = %+v", k)
 	}
 }
+
+// TestKneesOnlyOnLoad checks a knee is found only where the sweep sets the
+// load: a sweep of burstiness at one rate (its runs' recorded load the
+// same) has none, whatever its curve looks like ("knee at
+// burstiness=0.5" was reported), while the same curve over the rate, or
+// over a key of another name that sets the users, has one. A file without
+// the recorded load goes by the key's name.
+func TestKneesOnlyOnLoad(t *testing.T) {
+	tput, ttft := []float64{100, 200, 400, 790, 800, 805}, []float64{20, 21, 23, 30, 90, 200}
+	sweep := func(key string, load func(i int) *results.LoadConfig) *results.File {
+		f := sweepFile(tput, ttft, nil)
+		for i := range f.Runs {
+			r := &f.Runs[i]
+			v := strconv.FormatFloat(float64(i+1)/2, 'f', -1, 64)
+			r.Params = map[string]string{key: v}
+			r.Name = "u[" + key + "=" + v + "]"
+			if load != nil {
+				r.Load = load(i)
+			}
+		}
+		return f
+	}
+	tests := []struct {
+		name string
+		f    *results.File
+		knee bool
+	}{
+		{"burstiness at one rate", sweep("burstiness", func(i int) *results.LoadConfig {
+			return &results.LoadConfig{Rate: 10, Burstiness: float64(i+1) / 2}
+		}), false},
+		{"gpu memory at one concurrency", sweep("gpu_memory_utilization", func(int) *results.LoadConfig { return &results.LoadConfig{Concurrency: 128} }), false},
+		{"rate", sweep("rate", func(i int) *results.LoadConfig { return &results.LoadConfig{Rate: float64(i+1) / 2} }), true},
+		{"users setting the concurrency", sweep("users", func(i int) *results.LoadConfig { return &results.LoadConfig{Concurrency: 1 << i} }), true},
+		{"burstiness, no recorded load", sweep("burstiness", nil), false},
+		{"concurrency, no recorded load", sweepFile(tput, ttft, nil), true},
+	}
+	for _, tt := range tests {
+		k := Knees(tt.f)
+		if got := len(k) == 1 && k[0].At != nil; got != tt.knee {
+			t.Errorf("%s: knee found %v, want %v (%+v)", tt.name, got, tt.knee, k)
+		}
+	}
+}

@@ -82,13 +82,13 @@ func judgeHealth(cfg Config, c results.Client, measured, maxInFlight int) Health
 	if cfg.Concurrency > 0 && maxInFlight > cfg.Concurrency {
 		h.Problems = append(h.Problems, fmt.Sprintf("%d requests were in flight at once, above the configured concurrency %d", maxInFlight, cfg.Concurrency))
 	}
-	if !cfg.OpenLoop() && cfg.Concurrency > 0 && measured >= 2 && measured <= 2*cfg.Concurrency {
-		h.Unchecked = append(h.Unchecked, fmt.Sprintf("mean in flight (Little's law): not checked: %d measured requests, at most 2 × the concurrency %d", measured, cfg.Concurrency))
+	if !cfg.OpenLoop() && cfg.Concurrency > 0 && measured >= 2 && measured <= results.LevelRequestsPerUser*cfg.Concurrency {
+		h.Unchecked = append(h.Unchecked, fmt.Sprintf("mean in flight (Little's law): not checked: %d measured requests, at most %d × the concurrency %d", measured, results.LevelRequestsPerUser, cfg.Concurrency))
 	}
 	// a user holding its next turn for its think time is busy, as the
 	// workload asks: it counts as in flight
 	busy := h.MeanInFlight + h.MeanThinking
-	if !cfg.OpenLoop() && cfg.Concurrency > 0 && measured > 2*cfg.Concurrency && h.MeanInFlight > 0 &&
+	if !cfg.OpenLoop() && cfg.Concurrency > 0 && measured > results.LevelRequestsPerUser*cfg.Concurrency && h.MeanInFlight > 0 &&
 		busy < bounds.MinInFlightRatio*float64(cfg.Concurrency) {
 		what := fmt.Sprintf("mean in flight %.1f", h.MeanInFlight)
 		if h.MeanThinking > 0 {

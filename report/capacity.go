@@ -115,7 +115,20 @@ func capacityRuns(f *results.File) []*results.Run {
 // whether it stopped early, requests and TTFT/TPOT p95.
 func ProbeTable(c *results.Capacity) string {
 	t := &table{left: map[int]bool{}}
-	t.add("probe", c.Vary, "SLO", "stopped", "requests", "TTFT p95", "TPOT p95")
+	head, rows := probeTable(c)
+	t.add(head...)
+	for _, r := range rows {
+		t.add(r...)
+	}
+	var b strings.Builder
+	_ = t.write(&b)
+	return b.String()
+}
+
+// probeTable is the probe table's heads and cells, for the terminal and
+// the HTML to lay out.
+func probeTable(c *results.Capacity) (head []string, rows [][]string) {
+	head = []string{"probe", c.Vary, "SLO", "stopped", "requests", "TTFT p95", "TPOT p95"}
 	for i, p := range c.Probes {
 		outcome := "met"
 		if !p.Passed {
@@ -128,12 +141,10 @@ func ProbeTable(c *results.Capacity) string {
 		case results.ProbeMetWithConfidence:
 			stopped = "met w/ confidence"
 		}
-		t.add(fmt.Sprint(i+1), capacityLoad(p.Load, c.Vary), outcome, stopped, fmt.Sprint(p.Requests),
-			fmtMs(p.Summary.TTFT.P95), fmtMs(p.Summary.TPOT.P95))
+		rows = append(rows, []string{fmt.Sprint(i + 1), capacityLoad(p.Load, c.Vary), outcome, stopped, fmt.Sprint(p.Requests),
+			fmtMs(p.Summary.TTFT.P95), fmtMs(p.Summary.TPOT.P95)})
 	}
-	var b strings.Builder
-	_ = t.write(&b)
-	return b.String()
+	return head, rows
 }
 
 // capacityBracket is where a search put the capacity: "[8, 12)", or

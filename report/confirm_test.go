@@ -69,3 +69,42 @@ func TestConfirmedRowShowsWhatDecided(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsOnceAfterRerun checks a warning the confirming rerun repeats
+// (too few samples, about the same run and metric) is printed once in
+// every report.
+func TestWarningsOnceAfterRerun(t *testing.T) {
+	run := func(ttft float64, seed uint64) *results.File {
+		return comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: ttft, TPOT: 9, E2EL: 2000,
+			OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.1, N: 20, Seed: seed})
+	}
+	cfg := compare.Config{Tolerances: []compare.Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}}}
+	c := compare.Confirm(run(100, 1), run(112, 2), run(100, 3), cfg)
+	const w = "run chat, ttft.p95: only 20 baseline and 20 current samples"
+	var found error
+	for _, e := range c.AllWarnings() { // the rows' warnings and the comparison's
+		if strings.HasPrefix(e.Error(), w) { // the first run's, not the rerun's
+			found = e
+		}
+	}
+	if found == nil || c.Rows[0].Confirm == nil {
+		t.Fatalf("the comparison lacks the warning (confirmed: %v)", c.Rows[0].Confirm != nil)
+	}
+	// the row carries it once (its deciding test's); the same text about
+	// the same run may come from the comparison too, as it did from each
+	// run of a rerun
+	c.Warnings = append(c.Warnings, found)
+	var term, html strings.Builder
+	if err := Terminal(&term, c, TerminalOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, c.Current, c.Baseline, c); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"terminal": term.String(), "markdown": Markdown(c, MarkdownOptions{}), "html": html.String()} {
+		// the rerun's own warning ("confirming rerun: " + w) is another
+		if got := strings.Count(out, w) - strings.Count(out, "confirming rerun: "+w); got != 1 {
+			t.Errorf("%s has the warning %d times, want once", name, got)
+		}
+	}
+}

@@ -85,18 +85,25 @@ func gpuFailure(r *results.Run) string {
 
 // writeGPUFailures adds, under the run table, the runs whose GPU reads failed.
 func writeGPUFailures(b *strings.Builder, f *results.File) {
-	first := true
-	for _, r := range gpuRuns(f) {
-		msg := gpuFailure(r)
-		if msg == "" {
-			continue
-		}
-		if first {
-			b.WriteString("\nGPUs:\n")
-			first = false
-		}
-		b.WriteString("- " + r.Name + ": " + msg + "\n")
+	lines := gpuFailures(f)
+	if len(lines) == 0 {
+		return
 	}
+	b.WriteString("\nGPUs:\n")
+	for _, l := range lines {
+		b.WriteString("- " + untrusted.Line(l) + "\n") // a run name and nvidia-smi's words
+	}
+}
+
+// gpuFailures are "run: why its GPU reads failed", one per such run.
+func gpuFailures(f *results.File) []string {
+	var out []string
+	for _, r := range gpuRuns(f) {
+		if msg := gpuFailure(r); msg != "" {
+			out = append(out, r.Name+": "+msg)
+		}
+	}
+	return out
 }
 
 // mdGPUs is the Markdown table of the current runs' GPU figures, and why

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/history"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
@@ -45,16 +46,24 @@ func significance(c *history.ChangePoint) string {
 // HistoryHeadline says whether a history check passes: the unaccepted
 // regression change points, else that there are none.
 func HistoryHeadline(r *history.Result) string {
+	if len(r.Unaccepted()) > 0 {
+		return verdictMark(compare.DecisionFail) + " " + historyText(r)
+	}
+	return verdictMark(compare.DecisionPass) + " " + historyText(r)
+}
+
+// historyText is the history headline without its mark.
+func historyText(r *history.Result) string {
 	all, un := len(r.All()), len(r.Unaccepted())
 	series := len(r.Series)
 	points := plural(all, "change point", "change points")
 	switch {
 	case un > 0:
-		return fmt.Sprintf("❌ %s not accepted (%s in %d series)", plural(un, "regression change point", "regression change points"), points, series)
+		return fmt.Sprintf("%s not accepted (%s in %d series)", plural(un, "regression change point", "regression change points"), points, series)
 	case all > 0:
-		return fmt.Sprintf("✅ no unaccepted regression (%s in %d series)", points, series)
+		return fmt.Sprintf("no unaccepted regression (%s in %d series)", points, series)
 	}
-	return fmt.Sprintf("✅ no change point in %d series", series)
+	return fmt.Sprintf("no change point in %d series", series)
 }
 
 // changeRows are the change points, newest first.
@@ -225,7 +234,7 @@ const (
 // evidence as crosses apart from the line; then the change points and the
 // unused entries as tables. It loads nothing from anywhere.
 func HistoryHTML(w io.Writer, r *history.Result, o HistoryOptions) error {
-	d := trendData{Title: "llmgate history", Store: untrusted.Line(o.Store), Entries: o.Entries, Headline: HistoryHeadline(r), Failed: len(r.Unaccepted()) > 0}
+	d := trendData{Title: "llmgate history", Store: untrusted.Line(o.Store), Entries: o.Entries, Headline: historyText(r), Failed: len(r.Unaccepted()) > 0}
 	bySuite := map[string]*trendSuite{}
 	for _, s := range r.Series {
 		ts := bySuite[s.Suite]
@@ -345,10 +354,10 @@ table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 10px;border-bottom
 .regression td{background:#ffebe9}.chart{max-width:100%;height:auto}
 .verdict{font-size:18px;padding:8px 12px;border-radius:6px;background:#dafbe1}.verdict.fail{background:#ffebe9}
 .charts{display:flex;flex-wrap:wrap;gap:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
-</style></head><body>
+` + markCSS + `</style></head><body>
 <h1>{{.Title}}</h1>
 <p>{{.Entries}} entries of <code>{{.Store}}</code></p>
-<p class="verdict{{if .Failed}} fail{{end}}">{{.Headline}}</p>
+<p class="verdict{{if .Failed}} fail{{end}}"><span class="verdict-mark {{if .Failed}}fail{{else}}pass{{end}}" role="img" aria-label="{{if .Failed}}fail{{else}}pass{{end}}"></span>{{.Headline}}</p>
 {{if .Changes}}<h2>Change points, newest first</h2>
 <table><tr><th></th><th>suite</th><th>run</th><th>metric</th><th>commits</th><th>before</th><th>after</th><th>change</th><th>significance</th><th>accepted</th></tr>
 {{range .Changes}}<tr{{if .Regression}} class="regression"{{end}}><td>{{.Kind}}</td><td>{{.Suite}}</td><td>{{.Run}}</td><td>{{.Metric}}</td><td><code>{{.From}}</code> → <code>{{.To}}</code></td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.Change}}</td><td>{{.P}}</td><td>{{.Accepted}}</td></tr>

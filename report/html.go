@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/diagnose"
@@ -23,12 +21,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 	if d.Title == "" {
 		d.Title = "llmgate report"
 	}
-	var rt strings.Builder
-	if err := RunTable(&rt, cur); err != nil {
-		return err
-	}
-	d.RunTable = rt.String()
-	d.RunTableStyle = runTableStyle(d.RunTable)
+	d.RunsSection = runsSection(cur)
 	for i := range cur.Runs {
 		r := &cur.Runs[i]
 		d.Runs = append(d.Runs, r)
@@ -42,7 +35,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		d.Missing = append(d.Missing, htmlMissing{Feature: untrusted.Line(m.Feature), Runs: untrusted.Line(m.runsPhrase(len(cur.Runs))), Cost: untrusted.Line(m.Cost)})
 	}
 	if c != nil {
-		d.Headline = Headline(c)
+		d.Headline, d.Mark = headlineText(c), htmlMark(c.Decide())
 		// A gate that could not judge is no more green than one that failed.
 		d.Failed = c.Decide() == compare.DecisionFail || c.Decide() == compare.DecisionError
 		alpha := alphaOf(c)
@@ -55,9 +48,7 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		}
 		d.EnvFields = c.Environment
 		d.ImportedNotes = importedNotes(c)
-		for _, w := range c.AllWarnings() {
-			d.Warnings = append(d.Warnings, w.Error())
-		}
+		d.Warnings = warnings(c)
 	}
 	knees := map[string]diagnose.Knee{}
 	for _, k := range diagnose.Knees(cur) {
@@ -107,6 +98,28 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 	return nil
 }
 
+// markCSS draws a headline's mark, a span of class verdict-mark and fail, error or
+// pass, with shapes only: no font is needed.
+const markCSS = `.verdict-mark{display:inline-block;position:relative;width:1em;height:1em;border-radius:50%;vertical-align:-0.15em;margin-right:.4em}
+.verdict-mark.fail{background:#cf222e}.verdict-mark.error{background:#bc4c00}.verdict-mark.pass{background:#1a7f37}
+.verdict-mark.fail::before,.verdict-mark.fail::after,.verdict-mark.error::before{content:"";position:absolute;background:#fff;left:.2em;top:.45em;width:.6em;height:.1em}
+.verdict-mark.fail::before{transform:rotate(45deg)}.verdict-mark.fail::after{transform:rotate(-45deg)}
+.verdict-mark.pass::before{content:"";position:absolute;left:.34em;top:.16em;width:.22em;height:.46em;border:solid #fff;border-width:0 .12em .12em 0;transform:rotate(45deg)}
+`
+
+// htmlMark names the headline's mark of a decision, drawn by the page's
+// CSS: the emoji the terminal and markdown use (❌, ⛔, ✅) have no glyph in
+// the fonts of a plain Debian chromium, which drew them as empty boxes.
+func htmlMark(d compare.Decision) string {
+	switch d {
+	case compare.DecisionFail:
+		return "fail"
+	case compare.DecisionError:
+		return "error"
+	}
+	return "pass"
+}
+
 // sweepChart is the throughput–latency curve of a sweep: output tokens/s
 // against TTFT p95, one point per sweep value.
 func sweepChart(s sweep, k diagnose.Knee) template.HTML {
@@ -138,9 +151,11 @@ type htmlRow struct{ Run, Metric, Estimator, Verdict, Baseline, Current, Delta, 
 type htmlMissing struct{ Feature, Runs, Cost string }
 
 type htmlData struct {
-	Title, Created, Headline, RunTable string
-	// RunTableStyle sizes the run table's font so its widest line fits.
-	RunTableStyle template.CSS
+	Title, Created, Headline string
+	// Mark is the class of the headline's mark (htmlMark).
+	Mark string
+	// RunsSection is the run table and what goes with it, as HTML tables.
+	RunsSection   htmlRuns
 	Failed        bool
 	Env           results.Environment
 	EnvFields     []compare.EnvField
@@ -168,12 +183,12 @@ td:first-child,th:first-child,td.l,th.l{text-align:left}.n,td:first-child{white-
 code{overflow-wrap:anywhere}.chart{max-width:100%;height:auto}
 .regression td{background:#ffebe9}.improvement td{background:#dafbe1}.inconclusive td{background:#fff8c5}
 .verdict{font-size:18px;padding:8px 12px;border-radius:6px;background:#dafbe1}.verdict.fail{background:#ffebe9}
-.charts{display:flex;flex-wrap:wrap;gap:12px}.charts+.charts{margin-top:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
-pre{background:#f6f8fa;padding:8px;overflow:auto}
+` + markCSS + `.charts{display:flex;flex-wrap:wrap;gap:12px}.charts+.charts{margin-top:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
+table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 6px}table.runs th{font-weight:600;vertical-align:bottom}h3{font-size:15px;margin:16px 0 4px}
 </style></head><body>
 <h1>{{.Title}}</h1>
 <p>Created {{.Created}}{{with .Env.Image}} · image <code>{{.}}</code>{{end}}{{with .Env.VLLMVersion}} · vLLM {{.}}{{end}}{{with .Env.GPU}} · {{.}}{{end}}{{with .Env.Model}} · model <code>{{.}}</code>{{end}}</p>
-{{if .Headline}}<p class="verdict{{if .Failed}} fail{{end}}">{{.Headline}}</p>
+{{if .Headline}}<p class="verdict{{if .Failed}} fail{{end}}"><span class="verdict-mark {{.Mark}}" role="img" aria-label="{{.Mark}}"></span>{{.Headline}}</p>
 <h2>Comparison with the baseline</h2>
 <table><tr><th>run</th><th class="l">metric</th><th class="l">estimator</th><th>baseline</th><th>current</th><th>change</th><th>band</th><th class="l">verdict</th></tr>
 {{range .Rows}}<tr class="{{.Verdict}}"><td>{{.Run}}</td><td class="l n">{{.Metric}}</td><td class="l n">{{.Estimator}}</td><td class="n">{{.Baseline}}</td><td class="n">{{.Current}}</td><td class="chg">{{.Delta}}</td><td class="n">{{.Band}}</td><td class="l why">{{.Reason}}</td></tr>
@@ -184,8 +199,16 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 {{range .Missing}}<tr><td><code>{{.Feature}}</code></td><td class="l">{{.Runs}}</td><td class="l">{{.Cost}}</td></tr>
 {{end}}</table>
 {{end}}<h2>Runs</h2>
-<pre style="{{.RunTableStyle}}">{{.RunTable}}</pre>
-{{if .Charts}}<h2>Sweeps: throughput against latency</h2><div class="charts">{{range .Charts}}{{.}}{{end}}</div>
+{{with .RunsSection}}{{template "table" .Table}}
+{{range .Capacity}}<p>{{.Run}}: {{.Line}}</p>
+{{template "table" .Probes}}
+{{end}}{{with .Shortfalls}}<h3>` + shortfallsTitle + `</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{with .Slices}}<h3>By turn and input length</h3>
+{{template "table" .}}
+{{end}}{{with .GPUFailures}}<h3>GPUs</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{with .Knees}}<h3>Sweeps</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{with .Hints}}<h3>Diagnosis hints</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{end}}{{if .Charts}}<h2>Sweeps: throughput against latency</h2><div class="charts">{{range .Charts}}{{.}}{{end}}</div>
 {{end}}{{if .RunCharts}}<h2>Latency distributions, server and GPUs over time</h2>{{range .RunCharts}}<div class="charts">{{range .}}{{.}}{{end}}</div>
 {{end}}
 {{end}}{{if .EnvFields}}<h2>Environment</h2><table><tr><th>attribute</th><th class="l">baseline</th><th class="l">current</th></tr>
@@ -193,23 +216,9 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 {{end}}</table>
 {{end}}{{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
 {{end}}</body></html>
-`))
-
-// runTableStyle shrinks the run table's font from 13 px down to 10 px, as
-// far as the window needs for its widest line (a monospace character is
-// about 0.61 em wide; the page's margins and the block's padding take
-// 96 px), so the columns the GPUs add stay in view; a window too narrow
-// even at 10 px scrolls the block.
-func runTableStyle(text string) template.CSS {
-	widest := 0
-	for _, l := range strings.Split(text, "\n") {
-		widest = max(widest, utf8.RuneCountInString(l))
-	}
-	if widest == 0 {
-		return ""
-	}
-	return template.CSS(fmt.Sprintf("font-size:clamp(10px, calc((100vw - 96px) / %.1f), 13px)", 0.61*float64(widest)))
-}
+{{define "table"}}<table class="runs"><tr>{{range $i, $h := .Head}}<th{{if index $.Text $i}} class="l"{{end}}>{{$h}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range $i, $c := .}}<td class="{{if index $.Text $i}}l{{else}}n{{end}}">{{$c}}</td>{{end}}</tr>
+{{end}}</table>{{end}}`))
 
 // serverSeriesChart plots a run's server time series: KV cache usage (in
 // %), requests running and waiting, against seconds into the run.

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	stdhtml "html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/diagnose"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -166,4 +169,80 @@ func tail(s string, n int) string {
 		return s
 	}
 	return s[len(s)-n:]
+}
+
+// TestHTMLRunsAreTables checks the page's Runs section is HTML that wraps
+// to the window: the run table a table with a row per run, the hints
+// whole in list items. It was the terminal's text in a <pre> that scrolled
+// sideways and cut the hints off.
+func TestHTMLRunsAreTables(t *testing.T) {
+	f := runTableFile()
+	var b bytes.Buffer
+	if err := HTML(&b, f, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	page := stdhtml.UnescapeString(b.String())
+	if strings.Contains(page, "<pre") {
+		t.Error("the page still has a <pre> block")
+	}
+	_, runs, ok := strings.Cut(page, "<h2>Runs</h2>")
+	if !ok {
+		t.Fatal("the page has no Runs section")
+	}
+	table, _, _ := strings.Cut(runs, "</table>")
+	if n := strings.Count(table, "<tr>"); n != 1+len(f.Runs) {
+		t.Errorf("the run table has %d rows, want a head and %d runs:\n%s", n, len(f.Runs), table)
+	}
+	for _, r := range f.Runs {
+		if !strings.Contains(table, `<td class="l">`+r.Name+`</td>`) {
+			t.Errorf("the run table has no cell for %s", r.Name)
+		}
+	}
+	for _, h := range diagnose.File(f) {
+		if !strings.Contains(runs, "<li>"+HintLine(h)+"</li>") {
+			t.Errorf("the hint is not whole in a list item: %s", HintLine(h))
+		}
+	}
+}
+
+// TestHTMLMarkWithoutEmoji checks the page draws the verdict's mark with
+// its CSS and holds no emoji: Debian's chromium, without an emoji font,
+// drew the headline's ❌ as an empty box. (⚠, which its DejaVu fonts have,
+// may stay.)
+func TestHTMLMarkWithoutEmoji(t *testing.T) {
+	env := results.Environment{Model: "m"}
+	spec := comparetest.RunSpec{Name: "chat", TTFT: 100, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.1, N: 200}
+	other := spec
+	other.Seed = 7
+	invalid := other
+	invalid.Status = results.StatusInvalid
+	base, cur, failing := fixture()
+	for _, tc := range []struct {
+		mark      string
+		base, cur *results.File
+		c         *compare.Comparison
+	}{
+		{"fail", base, cur, failing},
+		{"pass", comparetest.File(env, spec), comparetest.File(env, other), nil},
+		{"error", comparetest.File(env, spec), comparetest.File(env, invalid), nil},
+	} {
+		c := tc.c
+		if c == nil {
+			c = compare.Compare(tc.base, tc.cur, compare.DefaultConfig())
+		}
+		var b bytes.Buffer
+		if err := HTML(&b, tc.cur, tc.base, c); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if htmlMark(c.Decide()) != tc.mark || !strings.Contains(page, `<span class="verdict-mark `+tc.mark+`" role="img" aria-label="`+tc.mark+`"></span>`) {
+			t.Errorf("decision %s: the page lacks the %s mark", c.Decide(), tc.mark)
+		}
+		for _, r := range page {
+			if (r >= 0x2600 && r <= 0x27BF && r != '⚠') || r >= 0x1F000 {
+				t.Errorf("decision %s: the page holds %q (U+%04X), which a browser without an emoji font draws as a box", c.Decide(), r, r)
+				break
+			}
+		}
+	}
 }

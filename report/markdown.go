@@ -70,6 +70,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 		}
 		m.line("")
 	}
+	mdShortfalls(m, c.Current)
 	if c.Baseline == nil && c.Current != nil { // nothing to compare: the run's own numbers and asserts
 		mdRuns(m, c.Current)
 		mdAsserts(m, c.Current)
@@ -160,11 +161,11 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	case !differs:
 		mdEnv(m, c.Environment, false)
 	}
-	if ws := c.AllWarnings(); len(ws) > 0 {
+	if ws := warnings(c); len(ws) > 0 {
 		m.line("**Warnings**")
 		m.line("")
 		for _, w := range ws {
-			m.line("- " + untrusted.Markdown(w.Error())) // may quote the server
+			m.line("- " + untrusted.Markdown(w)) // may quote the server
 		}
 		m.line("")
 	}

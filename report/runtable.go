@@ -31,6 +31,7 @@ func RunTable(w io.Writer, f *results.File) error {
 	for _, r := range capacityRuns(f) {
 		fmt.Fprintf(&b, "\n%s: %s\n%s", untrusted.Line(r.Name), CapacityLine(r.Capacity), ProbeTable(r.Capacity))
 	}
+	writeShortfalls(&b, f)
 	writeSlices(&b, f)
 	writeReasoning(&b, f)
 	writeServerSplit(&b, f)

@@ -45,19 +45,30 @@ var sliceHeader = []string{"run", "slice", "ok", "failed", "in tok", "TTFT p50",
 
 // writeSlices adds the table of the runs' slices, when any run has some.
 func writeSlices(b *strings.Builder, f *results.File) {
+	rows := sliceRows(f)
+	if len(rows) == 0 {
+		return
+	}
 	t := &table{left: map[int]bool{1: true}}
+	t.add(sliceHeader...)
+	for _, r := range rows {
+		t.add(r...)
+	}
+	b.WriteString("\nby turn and input length:\n")
+	_ = t.write(b) // a strings.Builder does not fail
+}
+
+// sliceRows are the rows of the slices table: each run's name and its
+// slices' cells.
+func sliceRows(f *results.File) [][]string {
+	var rows [][]string
 	for i := range f.Runs {
 		r := &f.Runs[i]
 		for _, s := range runSlices(r) {
-			t.add(append([]string{r.Name}, sliceCells(s)...)...)
+			rows = append(rows, append([]string{r.Name}, sliceCells(s)...))
 		}
 	}
-	if len(t.rows) == 0 {
-		return
-	}
-	t.rows = append([][]string{sliceHeader}, t.rows...)
-	b.WriteString("\nby turn and input length:\n")
-	_ = t.write(b) // a strings.Builder does not fail
+	return rows
 }
 
 // mdSlices is the Markdown table of the current runs' slices.

@@ -90,9 +90,13 @@ func ruledChart(title, xLabel, yLabel string, ss []series, rules []rule) templat
 			sx(r.X), padT, sx(r.X), padT+plotH, r.Color, sx(r.X)+3, padT+10, html.EscapeString(r.Label))
 	}
 	labels := labelPlacer{bounds: box{padL, padT, padL + plotW, padT + plotH}}
-	for _, s := range ss { // the curves' points are kept clear of labels
-		for _, p := range s.Pts {
+	for _, s := range ss { // the curves' points and lines are kept clear of labels
+		for j, p := range s.Pts {
 			labels.taken = append(labels.taken, box{sx(p[0]) - 3, sy(p[1]) - 3, sx(p[0]) + 3, sy(p[1]) + 3})
+			if j > 0 && !s.Marks {
+				q := s.Pts[j-1]
+				labels.lines = append(labels.lines, segment{sx(q[0]), sy(q[1]), sx(p[0]), sy(p[1])})
+			}
 		}
 	}
 	legendX := float64(padL)
@@ -261,38 +265,76 @@ func (a box) inside(b box) bool {
 }
 
 // labelPlacer puts point labels where they overlap no label, no point and
-// stay in the plot; a label with no free place is left out.
+// no curve and stay in the plot; a label with no free place is left out.
+// Near a sweep's origin the points of both curves crowd together, and a
+// label beside one point lay across the other curve.
 type labelPlacer struct {
 	bounds box
 	taken  []box
+	lines  []segment
 }
 
-// Label sizes: 11 px text (the chart's font size) is about 6.2 px a character.
+// segment is a straight piece of a curve, in SVG units.
+type segment struct{ x0, y0, x1, y1 float64 }
+
+// crosses reports whether s passes through b (Liang-Barsky clipping).
+func (s segment) crosses(b box) bool {
+	dx, dy := s.x1-s.x0, s.y1-s.y0
+	t0, t1 := 0.0, 1.0
+	for _, e := range [][2]float64{{-dx, s.x0 - b.x0}, {dx, b.x1 - s.x0}, {-dy, s.y0 - b.y0}, {dy, b.y1 - s.y0}} {
+		p, q := e[0], e[1]
+		switch {
+		case p == 0:
+			if q < 0 {
+				return false // parallel to this edge, outside it
+			}
+		case p < 0:
+			t0 = math.Max(t0, q/p)
+		default:
+			t1 = math.Min(t1, q/p)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
+}
+
+// Label sizes: 11 px text (the chart's font size) is at most about 7 px a
+// character (a digit of DejaVu Sans, 0.636 em, the widest of the usual
+// fonts').
 const (
 	labelHeight = 11
 	labelGap    = 4
-	charWidthPx = 6.2
+	charWidthPx = 7
 )
 
 func textWidth(s string) float64 { return charWidthPx * float64(len([]rune(s))) }
 
 // place returns where the text of a label for the point at (px, py) goes
-// (its baseline's left end), trying right-above, right-below, left-above
-// and left-below of the point.
+// (its baseline's left end), trying beside the point (right-above,
+// right-below, left-above, left-below), then straight above, below, right
+// and left of it, then the same twice as far.
 func (l *labelPlacer) place(px, py float64, text string) (x, y float64, ok bool) {
 	w := textWidth(text)
-	for _, c := range [][2]float64{
-		{px + labelGap, py - labelGap},               // right, above
-		{px + labelGap, py + labelGap + labelHeight}, // right, below
-		{px - labelGap - w, py - labelGap},           // left, above
-		{px - labelGap - w, py + labelGap + labelHeight},
-	} {
-		b := box{c[0], c[1] - labelHeight, c[0] + w, c[1]}
-		if !b.inside(l.bounds) || slices.ContainsFunc(l.taken, b.overlaps) {
-			continue
+	for _, gap := range []float64{labelGap, 3 * labelGap} {
+		for _, c := range [][2]float64{
+			{px + gap, py - gap},               // right, above
+			{px + gap, py + gap + labelHeight}, // right, below
+			{px - gap - w, py - gap},           // left, above
+			{px - gap - w, py + gap + labelHeight},
+			{px - w/2, py - gap},               // above
+			{px - w/2, py + gap + labelHeight}, // below
+			{px + gap, py + labelHeight/2},     // right
+			{px - gap - w, py + labelHeight/2}, // left
+		} {
+			b := box{c[0], c[1] - labelHeight, c[0] + w, c[1]}
+			if !b.inside(l.bounds) || slices.ContainsFunc(l.taken, b.overlaps) || slices.ContainsFunc(l.lines, func(s segment) bool { return s.crosses(b) }) {
+				continue
+			}
+			l.taken = append(l.taken, b)
+			return c[0], c[1], true
 		}
-		l.taken = append(l.taken, b)
-		return c[0], c[1], true
 	}
 	return 0, 0, false
 }

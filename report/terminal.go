@@ -87,10 +87,10 @@ func Terminal(w io.Writer, c *compare.Comparison, opts TerminalOptions) error {
 			b.WriteString("\n" + m)
 		}
 	}
-	if ws := c.AllWarnings(); len(ws) > 0 {
+	if ws := warnings(c); len(ws) > 0 {
 		b.WriteString("\nwarnings:\n")
 		for _, w := range ws {
-			fmt.Fprintf(&b, "  %s\n", untrusted.Line(w.Error())) // may quote the server
+			fmt.Fprintf(&b, "  %s\n", untrusted.Line(w)) // may quote the server
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", Headline(c))
@@ -109,11 +109,29 @@ func Terminal(w io.Writer, c *compare.Comparison, opts TerminalOptions) error {
 // metrics", with what else happened in parentheses. Without a baseline it
 // says plainly that no regression was checked.
 func Headline(c *compare.Comparison) string {
+	return verdictMark(c.Decide()) + " " + headlineText(c)
+}
+
+// headlineText is the headline without its mark, for a page that draws
+// the mark itself.
+func headlineText(c *compare.Comparison) string {
 	h := headline(c)
 	if c.InOneJob() {
 		h += " " + ABPhrase
 	}
 	return h
+}
+
+// verdictMark is the headline's mark of a decision: ❌ failed, ⛔ not
+// judged, ✅ otherwise.
+func verdictMark(d compare.Decision) string {
+	switch d {
+	case compare.DecisionFail:
+		return "❌"
+	case compare.DecisionError:
+		return "⛔"
+	}
+	return "✅"
 }
 
 // ABPhrase marks every report of an A/B comparison.
@@ -150,23 +168,23 @@ func headline(c *compare.Comparison) string {
 	var s string
 	switch c.Decide() {
 	case compare.DecisionFail:
-		s = "❌ " + strings.Join(bad, ", ") + " in " + metrics
+		s = strings.Join(bad, ", ") + " in " + metrics
 		if c.Baseline == nil {
-			s = "❌ " + strings.Join(bad, ", ") + " (no baseline, so no regression was checked)"
+			s = strings.Join(bad, ", ") + " (no baseline, so no regression was checked)"
 		}
 		if nj := notJudgedPhrase(c); nj != "" {
 			notes = append([]string{"not judged: " + nj}, notes...)
 		}
 	case compare.DecisionError:
-		s = "⛔ not judged: " + notJudgedPhrase(c)
+		s = "not judged: " + notJudgedPhrase(c)
 		if c.Baseline == nil {
 			s += " (no baseline, so no regression was checked)"
 		}
 	default:
 		if c.Baseline == nil {
-			return "✅ every assert passed (no baseline, so no regression was checked)"
+			return "every assert passed (no baseline, so no regression was checked)"
 		}
-		s = "✅ no regression in " + metrics
+		s = "no regression in " + metrics
 	}
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, ", ") + ")"

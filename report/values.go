@@ -170,6 +170,21 @@ func invalidRuns(c *compare.Comparison) []notJudged {
 	return out
 }
 
+// warnings are the comparison's warnings and its rows' (compare.AllWarnings),
+// each text once: a confirming rerun measures its runs again, and the same
+// warning about them (too few samples) came twice.
+func warnings(c *compare.Comparison) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range c.AllWarnings() {
+		if s := w.Error(); !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func alphaOf(c *compare.Comparison) float64 {
 	if c.Config.Alpha > 0 {
 		return c.Config.Alpha

@@ -54,3 +54,32 @@ func TestNamespaceHasDesignNames(t *testing.T) {
 		}
 	}
 }
+
+// TestShortfall checks which runs are not shown at their level: a closed
+// loop of at most LevelRequestsPerUser requests per user, as the load
+// generator leaves its mean in flight unchecked; not a longer one, an
+// open loop, one user, a failed run or a file without the recorded load.
+func TestShortfall(t *testing.T) {
+	run := func(l *LoadConfig, status string, completed, failed int) *Run {
+		return &Run{Status: status, Load: l, Summary: Summary{Requests: Requests{Completed: completed, Failed: failed}, Client: Client{MeanInFlight: 3}}}
+	}
+	tests := []struct {
+		name string
+		r    *Run
+		want *Shortfall
+	}{
+		{"at most 2 per user", run(&LoadConfig{Concurrency: 32}, StatusOK, 60, 4), &Shortfall{Concurrency: 32, Measured: 64, MeanInFlight: 3}},
+		{"more than 2 per user", run(&LoadConfig{Concurrency: 32}, StatusOK, 65, 0), nil},
+		{"an open loop", run(&LoadConfig{Concurrency: 32, Rate: 4}, StatusOK, 10, 0), nil},
+		{"one user", run(&LoadConfig{Concurrency: 1}, StatusOK, 2, 0), nil},
+		{"failed", run(&LoadConfig{Concurrency: 32}, StatusFailed, 0, 0), nil},
+		{"no recorded load", run(nil, StatusOK, 10, 0), nil},
+		{"invalid, still short", run(&LoadConfig{Concurrency: 8}, StatusInvalid, 16, 0), &Shortfall{Concurrency: 8, Measured: 16, MeanInFlight: 3}},
+	}
+	for _, tt := range tests {
+		got := tt.r.Shortfall()
+		if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+			t.Errorf("%s: Shortfall() = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -23,7 +23,8 @@ func init() {
 Gate is what CI runs: it runs SUITE like 'llmgate run', checks every assert,
 compares the results with a baseline results file metric by metric (the
 suite's gate block sets the tolerance bands and the significance level),
-prints the verdict, and exits 1 when the gate fails.
+prints the verdict, and exits 1 when the gate fails. The comparison table fits
+100 columns; --wide adds each row's estimator, spreads, test and interval.
 
 The baseline is --baseline FILE, else the suite's gate { baseline = ... },
 relative to the suite file. When the gate block's file does not exist yet
