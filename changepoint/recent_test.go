@@ -178,3 +178,27 @@ func TestWinsorise(t *testing.T) {
 		t.Errorf("a series without spread was clipped: %v", flat)
 	}
 }
+
+// TestFindRecentStepAfterOlder has an old +10% step that E-divisive finds
+// and a +5% step on top 5 entries from the end that it does not: the
+// recent-step test looks at the newest level E-divisive left, after 15.
+func TestFindRecentStepAfterOlder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	xs := noisy(rng, 40, 100, 0.02)
+	for i := 15; i < 40; i++ {
+		xs[i] *= 1.1
+	}
+	for i := 35; i < 40; i++ {
+		xs[i] *= 1.05
+	}
+	if cps := Find(xs, Options{MinChange: 0.025}); len(cps) != 1 || cps[0].Index != 15 {
+		t.Fatalf("E-divisive alone: %+v, want the old step at 15 only", cps)
+	}
+	cps := Find(xs, Options{MinChange: 0.025, Worse: Up})
+	if len(cps) != 2 || cps[0].Index != 15 || cps[0].Recent || cps[1].Index != 35 || !cps[1].Recent {
+		t.Fatalf("found %+v, want E-divisive's 15 and the recent step at 35", cps)
+	}
+	if cps[0].End != 35 || cps[1].Start != 15 || cps[1].Change() < 0.025 {
+		t.Errorf("levels: %+v", cps)
+	}
+}
