@@ -73,6 +73,7 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	cl.headers = canonicalHeaders(cfg.Request.Headers)
 	defer cl.close()
 	if err := cl.pool.fill(ctx, conns); err != nil {
 		if ctx.Err() != nil {
