@@ -40,9 +40,9 @@ const bodyExcerpt = 512
 
 // client sends streamed requests and times their chunks.
 type client struct {
-	hc      *http.Client
-	base    string
-	apiKey  string
+	hc     *http.Client
+	base   string
+	apiKey string
 	// headers are the suite's request headers (runspec.Request.Headers),
 	// each name canonical, set on every request after llmgate's own.
 	headers []runspec.Header
