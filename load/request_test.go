@@ -151,3 +151,25 @@ func BenchmarkRequestBody(b *testing.B) {
 		})
 	}
 }
+
+// TestAuthorizationTwiceRefused checks that a request block's
+// Authorization and an API key given elsewhere (--api-key) are not both
+// sent: the run is refused before any request.
+func TestAuthorizationTwiceRefused(t *testing.T) {
+	f := newFakeServer(t)
+	cfg := Config{
+		Load: runspec.Load{Concurrency: 1, Requests: 1, Workload: runspec.Workload{OutputTokens: 1},
+			Request: runspec.Request{Headers: []runspec.Header{{Name: "authorization", Value: "Bearer abcdefgh", Secret: true}}}},
+		BaseURL: f.URL(), Model: "m", APIKey: "sk-0123456789",
+	}
+	_, err := Run(context.Background(), cfg, nil)
+	if err == nil || !strings.Contains(err.Error(), "Authorization") {
+		t.Fatalf("err = %v, want the Authorization refusal", err)
+	}
+	f.mu.Lock()
+	n := len(f.headers)
+	f.mu.Unlock()
+	if n != 0 {
+		t.Errorf("server saw %d requests", n)
+	}
+}
