@@ -111,6 +111,12 @@ func TestCheckComparable(t *testing.T) {
 		{name: "other quantile count", edit: loaded(func(l *results.LoadConfig) { l.LengthQuantiles = 4 }), want: "length buckets 3 quantiles in the baseline, 4 quantiles now"},
 		{name: "declared edges", edit: loaded(func(l *results.LoadConfig) { l.LengthQuantiles = 0 }), want: "length buckets 3 quantiles in the baseline, edges 200,300 now"},
 		{name: "other seed, warmup and quantile edges", edit: loaded(func(l *results.LoadConfig) { l.Seed, l.Warmup, l.LengthBuckets = 8, 0, []int{210, 290} })},
+		{name: "thinking off", edit: loaded(func(l *results.LoadConfig) {
+			l.Request = &results.RequestShape{ExtraBody: `{"chat_template_kwargs":{"enable_thinking":false}}`}
+		}), want: `request extra_body none in the baseline, {"chat_template_kwargs":{"enable_thinking":false}} now`},
+		{name: "a header", edit: loaded(func(l *results.LoadConfig) {
+			l.Request = &results.RequestShape{Headers: []results.RequestHeader{{Name: "X-Tenant", Value: "team-a"}}}
+		}), want: "request headers none in the baseline, X-Tenant: team-a now"},
 		{name: "load not recorded now", edit: func(f *results.File) { f.Runs[0].Load = nil }},
 	}
 	for _, tt := range tests {

@@ -70,6 +70,22 @@ var loadFacets = []loadFacet{
 		return "completions"
 	}},
 	{"dataset filter", func(l *results.LoadConfig) string { return orNone(l.DatasetFilter) }},
+	{"request extra_body", func(l *results.LoadConfig) string {
+		if l.Request == nil {
+			return "none"
+		}
+		return orNone(l.Request.ExtraBody)
+	}},
+	{"request headers", func(l *results.LoadConfig) string {
+		if l.Request == nil || len(l.Request.Headers) == 0 {
+			return "none"
+		}
+		hs := make([]string, len(l.Request.Headers))
+		for i, h := range l.Request.Headers {
+			hs[i] = h.Name + ": " + h.Value
+		}
+		return strings.Join(hs, ", ")
+	}},
 }
 
 // loadDiff says how two runs' recorded loads differ, one clause a facet,

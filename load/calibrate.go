@@ -213,7 +213,7 @@ func wordCosts(ctx context.Context, cfg Config) ([]int, error) {
 // probeTokenIDs sends one token-id completion of one token and returns the
 // server's answer when it refused the prompt with 400, else "".
 func probeTokenIDs(ctx context.Context, cfg Config, cl *client) string {
-	b := bodyMaker{model: cfg.Model}
+	b := bodyMaker{model: cfg.Model, extra: cfg.Request.ExtraBody}
 	ids := tokenIDs(rng(promptKey{seed: cfg.Seed, salt: 0xca1}, 8, 0), 8)
 	var rec results.Record
 	req := b.completion(ids, 1)
@@ -229,7 +229,7 @@ func probeTokenIDs(ctx context.Context, cfg Config, cl *client) string {
 // chat message or a completion prompt, from the usage of a one-token
 // request.
 func usageTokens(ctx context.Context, cfg Config, cl *client, chat bool, x string) (int, error) {
-	b := bodyMaker{model: cfg.Model}
+	b := bodyMaker{model: cfg.Model, extra: cfg.Request.ExtraBody}
 	req := b.completion(x, 1)
 	if chat {
 		req = b.chat([]message{{Role: "user", Content: x}}, 1, nil)
@@ -271,6 +271,9 @@ func tokenize(ctx context.Context, cfg Config, chat bool, x string) (int, error)
 	req.Header.Set("Content-Type", "application/json")
 	if cfg.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+cfg.APIKey)
+	}
+	for _, h := range cfg.Request.Headers {
+		req.Header[h.Name] = append(req.Header[h.Name], h.Value)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -39,9 +40,12 @@ const bodyExcerpt = 512
 
 // client sends streamed requests and times their chunks.
 type client struct {
-	hc      *http.Client
-	base    string
-	apiKey  string
+	hc     *http.Client
+	base   string
+	apiKey string
+	// headers are the suite's request headers (runspec.Request.Headers),
+	// each name canonical, set on every request after llmgate's own.
+	headers []runspec.Header
 	timeout time.Duration
 	pool    *connPool
 	readers sync.Pool // *streamState
@@ -164,6 +168,17 @@ func newClient(base, apiKey string, conns int, timeout, idle time.Duration) (*cl
 	}
 	c.readers.New = func() any { return newStreamState() }
 	return c, nil
+}
+
+// canonicalHeaders returns hs with canonical names, once per run, so that
+// each request sets them without canonicalising again.
+func canonicalHeaders(hs []runspec.Header) []runspec.Header {
+	out := make([]runspec.Header, len(hs))
+	for i, h := range hs {
+		h.Name = textproto.CanonicalMIMEHeaderKey(h.Name)
+		out[i] = h
+	}
+	return out
 }
 
 func trimSlash(s string) string {
@@ -351,6 +366,10 @@ func (c *client) send(ctx context.Context, req *request) (*http.Response, error)
 		hr.Header.Set("Accept", "text/event-stream")
 		if c.apiKey != "" {
 			hr.Header.Set("Authorization", "Bearer "+c.apiKey)
+		}
+		for _, h := range c.headers {
+			// canonical already (the suite's check): no re-canonicalising
+			hr.Header[h.Name] = append(hr.Header[h.Name], h.Value)
 		}
 		if req.calibration {
 			hr.Header.Set(CalibrationHeader, "1")

@@ -1,12 +1,14 @@
 package load
 
 import (
+	"net/textproto"
 	"path/filepath"
 	"time"
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/trace"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // Config is everything one run of the load generator needs: the run's
@@ -114,5 +116,27 @@ func Record(c runspec.Load, t *trace.Trace) results.LoadConfig {
 	if t != nil {
 		lc.TraceDigest = t.Digest
 	}
+	lc.Request = recordRequest(c.Request)
 	return lc
+}
+
+// recordRequest is r as the results file keeps it: the extra body as one
+// JSON object, the headers with their secret values masked; nil for an
+// empty r.
+func recordRequest(r runspec.Request) *results.RequestShape {
+	if len(r.ExtraBody) == 0 && len(r.Headers) == 0 {
+		return nil
+	}
+	rs := &results.RequestShape{}
+	if len(r.ExtraBody) > 0 {
+		rs.ExtraBody = "{" + string(r.ExtraBody) + "}"
+	}
+	for _, h := range r.Headers {
+		v := h.Value
+		if h.Secret {
+			v = untrusted.Masked
+		}
+		rs.Headers = append(rs.Headers, results.RequestHeader{Name: textproto.CanonicalMIMEHeaderKey(h.Name), Value: v})
+	}
+	return rs
 }

@@ -32,6 +32,8 @@ type fakeServer struct {
 	inFlight, maxInFlight atomic.Int64
 	mu                    sync.Mutex
 	bodies                []map[string]any
+	// headers are the headers of every request, calibration included
+	headers []http.Header
 }
 
 func newFakeServer(t *testing.T, opts ...func(*fakeServer)) *fakeServer {
@@ -69,6 +71,9 @@ func (f *fakeServer) handle(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	f.mu.Lock()
+	f.headers = append(f.headers, r.Header.Clone())
+	f.mu.Unlock()
 	var body map[string]any
 	raw, _ := io.ReadAll(r.Body)
 	if err := json.Unmarshal(raw, &body); err != nil {

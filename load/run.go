@@ -69,10 +69,17 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	if tw, ok := wl.(*traceWorkload); ok && cfg.Concurrency == 0 {
 		conns = tw.poolSize()
 	}
+	headers := canonicalHeaders(cfg.Request.Headers)
+	for _, h := range headers {
+		if h.Name == "Authorization" && cfg.APIKey != "" {
+			return nil, errors.New("load: the request block's Authorization header and an API key (api_key or --api-key) would both be sent; keep one")
+		}
+	}
 	cl, err := newClient(cfg.BaseURL, cfg.APIKey, connLimit(cfg), timeout, cfg.IdleLimit())
 	if err != nil {
 		return nil, err
 	}
+	cl.headers = headers
 	defer cl.close()
 	if err := cl.pool.fill(ctx, conns); err != nil {
 		if ctx.Err() != nil {

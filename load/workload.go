@@ -73,7 +73,7 @@ const (
 // newWorkload builds the workload cfg asks for.
 func newWorkload(cfg Config) (workload, error) {
 	w := cfg.Workload
-	b := bodyMaker{model: cfg.Model, ignoreEOS: w.IgnoreEOS == nil || *w.IgnoreEOS}
+	b := bodyMaker{model: cfg.Model, ignoreEOS: w.IgnoreEOS == nil || *w.IgnoreEOS, extra: cfg.Request.ExtraBody}
 	k := newPromptKey(cfg.Seed, cfg.RunName)
 	switch w.Kind {
 	case runspec.WorkloadRandom, "":
@@ -202,6 +202,10 @@ type jsonSchema struct {
 type bodyMaker struct {
 	model     string
 	ignoreEOS bool
+	// extra is the suite's extra body members, encoded once
+	// (runspec.Request.ExtraBody): spliced in before the body's closing
+	// brace, so a request costs a copy of them and no re-encoding.
+	extra []byte
 }
 
 // completion returns a /v1/completions request for prompt (token ids or text).
@@ -227,9 +231,27 @@ func (m bodyMaker) request(path string, b body, maxTokens int) *request {
 	if err != nil {
 		panic("load: marshal request body: " + err.Error()) // only plain data: cannot happen
 	}
+	raw = spliceMembers(raw, m.extra)
 	req := &request{path: path, body: raw, maxTokens: maxTokens}
 	if m.ignoreEOS {
 		req.wantOut = maxTokens
 	}
 	return req
+}
+
+// spliceMembers returns the JSON object obj with members (an object's
+// members without braces) added at its end; obj's own members never
+// repeat among them (the suite refuses those keys), so no key is sent
+// twice.
+func spliceMembers(obj, members []byte) []byte {
+	if len(members) == 0 || len(obj) < 2 || obj[len(obj)-1] != '}' {
+		return obj
+	}
+	out := make([]byte, 0, len(obj)+1+len(members))
+	out = append(out, obj[:len(obj)-1]...)
+	if len(obj) > 2 { // {}: no member to follow
+		out = append(out, ',')
+	}
+	out = append(out, members...)
+	return append(out, '}')
 }

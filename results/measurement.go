@@ -81,6 +81,26 @@ type LoadConfig struct {
 	TimeScale   float64 `json:"time_scale,omitempty"`
 	TraceStartS float64 `json:"trace_start_s,omitempty"`
 	BlockSize   int     `json:"block_size,omitempty"`
+	// Request is the shape every request took beyond the workload's
+	// fields (a suite's request block); nil for none.
+	Request *RequestShape `json:"request,omitempty"`
+}
+
+// RequestShape is a run's request block as the results file keeps it.
+type RequestShape struct {
+	// ExtraBody is the JSON object merged into every request body, keys
+	// sorted; "" for none.
+	ExtraBody string `json:"extra_body,omitempty" text:"line"`
+	// Headers are the headers sent with every request, in the order sent.
+	Headers []RequestHeader `json:"headers,omitempty"`
+}
+
+// RequestHeader is one header of RequestShape. A value that is a secret
+// by the header's name (Authorization, X-Api-Key, Cookie) is kept as
+// untrusted.Masked, never as sent.
+type RequestHeader struct {
+	Name  string `json:"name" text:"name"`
+	Value string `json:"value" text:"line"`
 }
 
 // DatasetFit is what a dataset run found of its entries against the

@@ -7,6 +7,9 @@ import "time"
 type Load struct {
 	// Workload says what each request asks for.
 	Workload Workload
+	// Request is what every request carries besides the workload's
+	// fields: extra body members and headers.
+	Request Request
 
 	// Concurrency caps requests in flight; 0 means no cap (open loop only).
 	// With Rate == 0 it is a closed loop of exactly Concurrency users,

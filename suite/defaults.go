@@ -14,6 +14,7 @@ type defaultsBlock struct {
 	Load     *loadBlock     `hcl:"load,block"`
 	Workload *workloadBlock `hcl:"workload,block"`
 	Goodput  *goodputBlock  `hcl:"goodput,block"`
+	Request  *requestBlock  `hcl:"request,block"`
 }
 
 func (l *loader) decodeDefaults(blocks hcl.Blocks) *defaultsBlock {

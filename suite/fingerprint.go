@@ -13,8 +13,8 @@ import (
 
 // Fingerprint identifies what the plan runs: its groups in order, each
 // group's target (kind, name, image, model, args, profile, URL, GPUs) and
-// server args, and each run's name, load, workload, goodput limits and
-// asserts. It is "sha256:" and 64 hex digits. Two shard jobs that loaded the
+// server args, and each run's name, load, workload, request shape, goodput
+// limits and asserts. It is "sha256:" and 64 hex digits. Two shard jobs that loaded the
 // same suite with the same variables (and --only) get the same fingerprint;
 // a changed variable that changes a run changes it. Secrets stay out: the
 // API key, the values of the server's environment and the volumes' host
@@ -34,6 +34,11 @@ func (p *Plan) Fingerprint() string {
 		Duration, Timeout time.Duration
 		Seed              int64
 		Workload          runspec.Workload
+		// ExtraBody and Headers are the request block's; a secret
+		// header's value stays out
+		// (omitted when empty: a suite without one keeps its fingerprint)
+		ExtraBody string      `json:",omitempty"`
+		Headers   [][2]string `json:",omitempty"`
 	}
 	type assert struct{ Name, Source, Message string }
 	type run struct {
@@ -73,8 +78,15 @@ func (p *Plan) Fingerprint() string {
 			cr := run{Name: r.Name, Scenario: r.Scenario, Goodput: r.Goodput, Load: loadConfig{
 				Concurrency: c.Concurrency, Rate: c.Rate, Burstiness: c.Burstiness, Ramp: c.Ramp,
 				Requests: c.Requests, Warmup: c.Warmup, Duration: c.Duration, Timeout: c.Timeout,
-				Seed: c.Seed, Workload: c.Workload,
+				Seed: c.Seed, Workload: c.Workload, ExtraBody: string(c.Request.ExtraBody),
 			}}
+			for _, h := range c.Request.Headers {
+				v := h.Value
+				if h.Secret {
+					v = ""
+				}
+				cr.Load.Headers = append(cr.Load.Headers, [2]string{h.Name, v})
+			}
 			if r.Trace != nil {
 				cr.Trace = r.Trace.Digest
 			}

@@ -20,6 +20,7 @@ type scenarioBlock struct {
 	Load        *loadBlock     `hcl:"load,block"`
 	Sweep       *sweepBlock    `hcl:"sweep,block"`
 	Goodput     *goodputBlock  `hcl:"goodput,block"`
+	Request     *requestBlock  `hcl:"request,block"`
 	Capacity    *capacityBlock `hcl:"capacity,block"`
 	Asserts     []*assertBlock `hcl:"assert,block"`
 }
@@ -191,6 +192,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 		lb.fill(ev, &run.Load, b.DefRange)
 		workB.fill(ev, &run.Load.Workload, l.files, b.DefRange)
+		l.secrets = append(l.secrets, requestShape(ev, defs.Request, sb.Request, &run.Load.Request, run.Load.Workload.Kind, target != nil && target.APIKey != "")...)
 		run.Trace = l.readTrace(ev, workB, lb, &run.Load)
 		run.Goodput = goodB.goodput(ev)
 		run.Capacity = capacity

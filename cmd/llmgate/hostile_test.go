@@ -25,6 +25,9 @@ const (
 	// hostileHub is a sensitive variable's value (the suite's description
 	// holds it).
 	hostileHub = "hub-secret-5e6f7a8b"
+	// hostileUpstream is a request header's value, a secret by the
+	// header's name (X-Upstream-Token) alone.
+	hostileUpstream = "upstream-3d2c1b0a9f"
 )
 
 // hostileRun runs the hostile suite against a server in mode under a fake
@@ -52,6 +55,7 @@ func runHostile(t *testing.T, mode hostile.Mode, command string) hostileRun {
 	r.Vars["HF_TOKEN"] = hostileHFToken
 	r.Vars["LLMGATE_HOSTILE_API_KEY"] = hostileAPIKey
 	r.Vars["LLMGATE_HOSTILE_HUB"] = hostileHub
+	r.Vars["LLMGATE_HOSTILE_UPSTREAM"] = hostileUpstream
 	r.Vars["CI"] = "true" // read by env("CI"): configuration, never masked
 	r.Setenv(t)
 	out := filepath.Join(r.Dir, "results.json")
@@ -117,7 +121,7 @@ func (h hostileRun) checkPublished(t *testing.T) {
 			}
 			text = strings.Join(kept, "\n")
 		}
-		for _, secret := range []string{hostileAPIKey, hostileHFToken, ghactiontest.Token, "TestTokenAbCd", "9f8e7d6c5b4a", "Zx9", hostileHub} {
+		for _, secret := range []string{hostileAPIKey, hostileHFToken, ghactiontest.Token, "TestTokenAbCd", "9f8e7d6c5b4a", "Zx9", hostileHub, hostileUpstream, "3d2c1b0a9f"} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%s holds the secret %q:\n%.3000s", name, secret, text)
 			}

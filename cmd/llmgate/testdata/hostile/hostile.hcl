@@ -49,4 +49,10 @@ scenario "chat" {
     requests    = 4
     timeout     = "2s"
   }
+  # a header whose name says secret (its variable's does not): the
+  # echo-auth mode sends every request header back
+  request {
+    extra_body = { temperature = 0 }
+    headers    = { "X-Upstream-Token" = env("LLMGATE_HOSTILE_UPSTREAM"), "X-Tenant" = "team-a" }
+  }
 }
