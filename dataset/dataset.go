@@ -1,9 +1,9 @@
 // Package dataset reads files of a suite's own prompts: llmgate's JSONL
 // (one object a line with a prompt or messages and an optional answer
 // length) and CSV (a prompt column and an optional output_tokens column).
-// It imports the standard library only, so that the suite (to check a file
-// at validate) and the load engine (to send it) read it alike. ShareGPT
-// files are the load engine's own.
+// It imports the standard library only (and internal/linefile, which does
+// too), so that the suite (to check a file at validate) and the load engine
+// (to send it) read it alike. ShareGPT files are the load engine's own.
 package dataset
 
 import (
@@ -14,10 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/llmgate/llmgate/internal/linefile"
 )
 
 // Formats.
@@ -57,16 +57,7 @@ type Message struct {
 	Content string `json:"content"`
 }
 
-type lineError struct {
-	line int
-	msg  string
-}
-
-func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
-
-func errAt(line int, format string, args ...any) error {
-	return &lineError{line: line, msg: fmt.Sprintf(format, args...)}
-}
+var errAt = linefile.At
 
 // Read parses a prompt file in format (jsonl or csv) from r; its errors
 // name the line. They never quote the file's text: a dataset may live
@@ -286,28 +277,17 @@ func jsonProblem(err error) string {
 // ReadFile reads the prompt file at path, a regular file of at most
 // MaxFileBytes; errors name the file and the line ("path:12: ...").
 func ReadFile(path, format string) ([]Entry, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := linefile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	if err := linefile.Check(f, path, MaxFileBytes, "a prompt file", ""); err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("%s is %d MiB, larger than the %d MiB a prompt file may be", path, fi.Size()>>20, MaxFileBytes>>20)
 	}
 	entries, err := Read(f, format)
 	if err != nil {
-		var le *lineError
-		if errors.As(err, &le) {
-			return nil, fmt.Errorf("%s:%d: %s", path, le.line, le.msg)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, linefile.Named(path, err)
 	}
 	return entries, nil
 }

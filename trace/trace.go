@@ -9,8 +9,9 @@ import (
 	"io"
 	"os"
 	"sort"
-	"syscall"
 	"time"
+
+	"github.com/llmgate/llmgate/internal/linefile"
 )
 
 // Formats.
@@ -97,17 +98,8 @@ type Trace struct {
 	Digest string
 }
 
-// lineError is a problem on one line of a trace.
-type lineError struct {
-	line int
-	msg  string
-}
-
-func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
-
-func errAt(line int, format string, args ...any) error {
-	return &lineError{line: line, msg: fmt.Sprintf(format, args...)}
-}
+// errAt is a problem on one line of a trace.
+var errAt = linefile.At
 
 // Read parses a trace in format from r. Its errors name the line
 // ("line 12: ..."); ReadFile's name the file too.
@@ -238,7 +230,7 @@ func blank(b []byte) bool {
 // ReadFile reads the trace at path, which must be a regular file of at
 // most MaxFileBytes; errors name the file and the line ("path:12: ...").
 func ReadFile(path, format string) (*Trace, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := linefile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -248,23 +240,12 @@ func ReadFile(path, format string) (*Trace, error) {
 
 // ReadOpen is ReadFile on a file already open, called name in errors.
 func ReadOpen(f *os.File, name, format string) (*Trace, error) {
-	fi, err := f.Stat()
-	if err != nil {
+	if err := linefile.Check(f, name, MaxFileBytes, "a trace", "; cut it to the part the run replays"); err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", name)
-	}
-	if fi.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("%s is %d MiB, larger than the %d MiB a trace may be; cut it to the part the run replays", name, fi.Size()>>20, MaxFileBytes>>20)
 	}
 	t, err := Read(f, format)
 	if err != nil {
-		var le *lineError
-		if errors.As(err, &le) {
-			return nil, fmt.Errorf("%s:%d: %s", name, le.line, le.msg)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, linefile.Named(name, err)
 	}
 	return t, nil
 }
