@@ -49,6 +49,7 @@ func (f *File) Check() error {
 			c.requestLog(r.Requests)
 		}
 		c.gpu(r.Summary.GPU, r.GPUSeries)
+		c.startup(r.Summary.Startup)
 	}
 	c.checkText(f)
 	return c.err()

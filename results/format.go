@@ -20,6 +20,8 @@ func (u Unit) Format(v float64) string {
 		return FormatNumber(v) + "ms"
 	case PerSecond:
 		return FormatNumber(v) + "/s"
+	case Seconds:
+		return FormatNumber(v) + " s"
 	case Percent:
 		return FormatNumber(v) + "%"
 	case MiB, Watts, Joules, JoulesPerToken:

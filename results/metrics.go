@@ -412,6 +412,21 @@ func buildNamespace() map[string]Metric {
 		}
 		return &g.Energy.PerToken
 	}))
+	startup := func(phase string) func(*Summary) (float64, bool) {
+		return func(s *Summary) (float64, bool) {
+			if phase == "" {
+				if s.Startup == nil {
+					return 0, false
+				}
+				return s.Startup.Seconds, true
+			}
+			return s.Startup.Phase(phase)
+		}
+	}
+	value("startup.seconds", "startup", Seconds, LowerIsBetter, startup(""))
+	value("startup.weights_seconds", "startup", Seconds, LowerIsBetter, startup(PhaseWeights))
+	value("startup.compile_seconds", "startup", Seconds, LowerIsBetter, startup(PhaseCompile))
+	value("startup.cuda_graphs_seconds", "startup", Seconds, LowerIsBetter, startup(PhaseGraphs))
 	value("capacity.concurrency", CapacityFamily, Count, HigherIsBetter, capacity(VaryConcurrency))
 	value("capacity.rate", CapacityFamily, PerSecond, HigherIsBetter, capacity(VaryRate))
 	return ns

@@ -74,6 +74,9 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		if g := run.Summary.GPU; g != nil {
 			g.SetEnergy(series.gpu, run.Summary.DurationSeconds, run.Summary.OutputTokens)
 		}
+		if st, ok := inst.(target.StartupTimer); ok {
+			run.Summary.Startup = st.Startup()
+		}
 		cal := res.Calibration
 		run.Calibration = &cal
 		run.Dataset = res.Dataset

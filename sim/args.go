@@ -61,7 +61,9 @@ Simulator flags:
   --per-seq-overhead DUR          cost of a step per sequence it serves, replacing the profile's
                                   (a test knob: 2ms makes decode steps grow with the batch)
   --stall DUR@AT[/EVERY]          freeze the engine for DUR, AT after the first request,
-                                  repeating every EVERY if given (e.g. 2s@10s, 500ms@5s/30s)`
+                                  repeating every EVERY if given (e.g. 2s@10s, 500ms@5s/30s)
+  --startup-delay DUR             take DUR before listening, printing vLLM's log lines for
+                                  weights loaded, torch.compile and CUDA graph capture`
 
 // ParseArgs parses vLLM's `vllm serve` command line plus the simulator's
 // flags. Flags may come before or after the positional model, as
@@ -184,6 +186,11 @@ func ParseArgs(args []string) (Config, []string, error) {
 			c.PerSeqOverhead, err = next()
 		case "stall":
 			c.Stall, err = next()
+		case "startup-delay":
+			var v string
+			if v, err = next(); err == nil {
+				c.StartupDelay, err = parseStartupDelay(v)
+			}
 		default:
 			// An unknown vLLM flag: skip it and its value, if it has one.
 			if !hasValue && !vllmBoolFlags[name] && !strings.HasPrefix(name, "no-") &&

@@ -77,6 +77,10 @@ type Config struct {
 	// Stall freezes the engine: "DUR@AT" once, AT after the first request,
 	// or "DUR@AT/EVERY" repeatedly (e.g. "2s@10s", "500ms@5s/30s").
 	Stall string
+	// StartupDelay is how long ListenAndServe takes before it listens, with
+	// vLLM's log lines for loading, compiling and graph capture (a test
+	// knob for start-up times).
+	StartupDelay time.Duration
 
 	// Log receives vLLM-like startup and shutdown lines; nil discards them.
 	Log io.Writer

@@ -119,6 +119,9 @@ func (s *Server) Close() error {
 // ListenAndServe serves on cfg.Host:cfg.Port until ctx ends, then shuts
 // down gracefully (in-flight requests get a few seconds) and closes s.
 func (s *Server) ListenAndServe(ctx context.Context) error {
+	if err := s.startUp(ctx); err != nil {
+		return fmt.Errorf("start up: %w", err)
+	}
 	addr := net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

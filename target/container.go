@@ -13,6 +13,7 @@ import (
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/mount"
@@ -53,6 +54,8 @@ type Container struct {
 	// track follows the container from the create call on, so every
 	// failure path can remove it, whether or not testcontainers returned it.
 	track createTracker
+	// startup is created to ready, nil until the container is ready.
+	startup *results.Startup
 
 	stopOnce sync.Once
 	stopErr  error
@@ -162,6 +165,7 @@ func Run(ctx context.Context, image string, opts ...ContainerOption) (*Container
 	if err != nil {
 		return c, unavailable(fmt.Errorf("container %s: %w", image, err))
 	}
+	c.timeStartup(ctx, time.Now())
 	c.meta = c.collectMetadata(ctx, model)
 	return c, nil
 }
@@ -366,6 +370,7 @@ type createTracker struct {
 	mu      sync.Mutex
 	sent    bool
 	created string
+	at      time.Time // when the create answered
 }
 
 func (t *createTracker) hooks() tc.ContainerLifecycleHooks {
@@ -379,6 +384,7 @@ func (t *createTracker) hooks() tc.ContainerLifecycleHooks {
 		PostCreates: []tc.ContainerHook{func(_ context.Context, ctr tc.Container) error {
 			t.mu.Lock()
 			t.created = ctr.GetContainerID()
+			t.at = time.Now()
 			t.mu.Unlock()
 			return nil
 		}},
@@ -390,6 +396,13 @@ func (t *createTracker) inFlight() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.sent && t.created == ""
+}
+
+// createdAt is when the create answered; zero before.
+func (t *createTracker) createdAt() time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.at
 }
 
 // id is the created container's id, "" before the create answered.
