@@ -154,6 +154,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	}
 	if c.Current != nil {
 		mdGPUs(m, c.Current)
+		mdStartup(m, c.Baseline, c.Current)
 	}
 	switch {
 	case c.Baseline == nil && c.Current != nil:

@@ -1,0 +1,39 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/results"
+)
+
+// TestMarkdownStartup: runs driven by a server llmgate started show its
+// start-up beside the baseline's, with the phases the log timed.
+func TestMarkdownStartup(t *testing.T) {
+	base, cur, _ := fixture()
+	for i := range cur.Runs {
+		if cur.Runs[i].Name == "chat" {
+			cur.Runs[i].Summary.Startup = &results.Startup{Seconds: 84.2, Phases: []results.StartupPhase{{Name: results.PhaseWeights, Seconds: 21.5}, {Name: results.PhaseGraphs, Seconds: 8}}}
+		}
+	}
+	for i := range base.Runs {
+		if base.Runs[i].Name == "chat" {
+			base.Runs[i].Summary.Startup = &results.Startup{Seconds: 60.1}
+		}
+	}
+	md := Markdown(compare.Compare(base, cur, compare.DefaultConfig()), MarkdownOptions{Title: "gate"})
+	for _, want := range []string{
+		"| run | baseline start-up | start-up | weights | torch.compile | CUDA graphs |",
+		"| chat | 60.1 s | 84.2 s | 21.5 s | - | 8.00 s |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	// Without start-up times there is no table.
+	base, cur, _ = fixture()
+	if md := Markdown(compare.Compare(base, cur, compare.DefaultConfig()), MarkdownOptions{Title: "gate"}); strings.Contains(md, "Start-up") {
+		t.Error("a start-up table without start-up times")
+	}
+}
