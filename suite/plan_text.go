@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/trace"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // WriteText prints the plan for people, one block per server start: the
@@ -30,6 +31,9 @@ func (p *Plan) WriteText(w io.Writer) error {
 				run, whole := describeTrace(r.Trace, r.Load, wholes)
 				ew.printf("    trace:    this run: %s\n", run)
 				ew.printf("              whole file: %s\n", whole)
+			}
+			if rq := describeRequest(r.Load.Request); rq != "" {
+				ew.printf("    request:  %s\n", rq)
 			}
 			if gp := r.Goodput; gp != (Goodput{}) {
 				ew.printf("    goodput:  %s\n", describeGoodput(gp))
@@ -117,6 +121,27 @@ func DescribeLoad(c runspec.Load) string {
 		parts = append(parts, "timeout "+c.Timeout.String())
 	}
 	return strings.Join(parts, ", ")
+}
+
+// describeRequest renders a run's request shape in one line, a secret
+// header's value masked; "" for none.
+func describeRequest(r runspec.Request) string {
+	var parts []string
+	if len(r.ExtraBody) > 0 {
+		parts = append(parts, "extra_body {"+string(r.ExtraBody)+"}")
+	}
+	if len(r.Headers) > 0 {
+		hs := make([]string, len(r.Headers))
+		for i, h := range r.Headers {
+			v := h.Value
+			if h.Secret {
+				v = untrusted.Masked
+			}
+			hs[i] = h.Name + ": " + v
+		}
+		parts = append(parts, "headers "+strings.Join(hs, ", "))
+	}
+	return untrusted.Line(strings.Join(parts, "; "))
 }
 
 // DescribeWorkload renders a workload in one line, as --plan prints it.

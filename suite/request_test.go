@@ -165,3 +165,30 @@ scenario "a" {
 		}
 	}
 }
+
+// TestPlanShowsRequestShape checks that --plan prints the request shape,
+// a secret header's value masked.
+func TestPlanShowsRequestShape(t *testing.T) {
+	src := `
+scenario "a" {
+  load {
+    concurrency = 1
+    requests    = 1
+  }
+  request {
+    extra_body = { temperature = 0.7 }
+    headers    = { "X-Tenant" = "team-a", "X-Api-Key" = "k-0123456789" }
+  }
+}
+`
+	s := mustLoad(t, src, Options{})
+	p := s.Plan()
+	var b strings.Builder
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `    request:  extra_body {"temperature":0.7}; headers X-Api-Key: ***, X-Tenant: team-a`
+	if !strings.Contains(b.String(), want+"\n") || strings.Contains(b.String(), "k-0123456789") {
+		t.Errorf("plan:\n%s\nwant the line %q and no secret", b.String(), want)
+	}
+}
