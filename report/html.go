@@ -184,7 +184,7 @@ code{overflow-wrap:anywhere}.chart{max-width:100%;height:auto}
 .regression td{background:#ffebe9}.improvement td{background:#dafbe1}.inconclusive td{background:#fff8c5}
 .verdict{font-size:18px;padding:8px 12px;border-radius:6px;background:#dafbe1}.verdict.fail{background:#ffebe9}
 ` + markCSS + `.charts{display:flex;flex-wrap:wrap;gap:12px}.charts+.charts{margin-top:12px}.chart text{font-size:11px;fill:#57606a}.chart text.title{font-size:13px;fill:#1f2328}
-table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 6px}table.runs th{font-weight:600;vertical-align:bottom}h3{font-size:15px;margin:16px 0 4px}
+table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 4px}table.runs th{font-weight:600;vertical-align:bottom}h3{font-size:15px;margin:16px 0 4px}
 </style></head><body>
 <h1>{{.Title}}</h1>
 <p>Created {{.Created}}{{with .Env.Image}} · image <code>{{.}}</code>{{end}}{{with .Env.VLLMVersion}} · vLLM {{.}}{{end}}{{with .Env.GPU}} · {{.}}{{end}}{{with .Env.Model}} · model <code>{{.}}</code>{{end}}</p>
