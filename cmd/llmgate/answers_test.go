@@ -203,7 +203,7 @@ func TestGateCapacityConcurrency(t *testing.T) {
 	md := gate("worse", "2", exitGate)
 	for _, want := range []string{
 		"- max_users: max users under SLO: 8 → 2 (`ttft.p95 < 300`)",
-		"| max_users | capacity.concurrency | summary | 8.00 | 2.00 | -75.0% (search brackets [8, 12) → [2, 4)) | 10% | ❌ regression |",
+		"| max_users | capacity.concurrency | summary | 8 | 2 | -75.0% (search brackets [8, 12) → [2, 4)) | 10% | ❌ regression |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
