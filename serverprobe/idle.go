@@ -165,10 +165,12 @@ func openIdle(ctx context.Context, base string) (net.Conn, *bufio.Reader, error)
 // limit or until ctx ends, and closes it.
 func waitClose(ctx context.Context, c net.Conn, br *bufio.Reader, limit time.Duration) (time.Duration, bool, error) {
 	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
-	defer stop()
+	// the limit's deadline first: set after the stop's, it would undo a
+	// Stop that came between the two and hold the read for the whole limit
 	t0 := time.Now()
 	c.SetDeadline(t0.Add(limit))
+	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	defer stop()
 	_, err := br.ReadByte()
 	seen := time.Since(t0)
 	switch {
