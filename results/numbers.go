@@ -3,7 +3,6 @@ package results
 import (
 	"math"
 	"reflect"
-	"sync"
 )
 
 // CleanNumbers makes every number of f one JSON can hold, in place: a NaN
@@ -76,31 +75,8 @@ func cleanFloats(v reflect.Value) (changed bool) {
 	return changed
 }
 
-// floatTypes caches holdsFloats.
-var floatTypes sync.Map // reflect.Type → bool
+// floatSearch finds the types that can hold a float.
+var floatSearch = &kindSearch{leaf: func(k reflect.Kind) bool { return k == reflect.Float32 || k == reflect.Float64 }}
 
 // holdsFloats reports whether a value of type t can hold a float.
-func holdsFloats(t reflect.Type) bool {
-	if v, ok := floatTypes.Load(t); ok {
-		return v.(bool)
-	}
-	floatTypes.Store(t, true) // a recursive type holds what it holds; assume so while looking
-	var has bool
-	switch t.Kind() {
-	case reflect.Float32, reflect.Float64:
-		has = true
-	case reflect.Pointer, reflect.Slice, reflect.Array:
-		has = holdsFloats(t.Elem())
-	case reflect.Map:
-		has = holdsFloats(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() && holdsFloats(f.Type) {
-				has = true
-				break
-			}
-		}
-	}
-	floatTypes.Store(t, has)
-	return has
-}
+func holdsFloats(t reflect.Type) bool { return floatSearch.holds(t) }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -177,34 +176,12 @@ func joinPath(path, name string) string {
 	return path + "." + name
 }
 
-// stringTypes caches holdsStrings.
-var stringTypes sync.Map // reflect.Type → bool
+// stringSearch finds the types that can hold a string (an interface may,
+// and so may a map's keys).
+var stringSearch = &kindSearch{leaf: func(k reflect.Kind) bool { return k == reflect.String || k == reflect.Interface }, keys: true}
 
 // holdsStrings reports whether a value of type t can hold a string.
-func holdsStrings(t reflect.Type) bool {
-	if v, ok := stringTypes.Load(t); ok {
-		return v.(bool)
-	}
-	stringTypes.Store(t, true) // a recursive type holds what it holds; assume so while looking
-	var has bool
-	switch t.Kind() {
-	case reflect.String, reflect.Interface:
-		has = true
-	case reflect.Pointer, reflect.Slice, reflect.Array:
-		has = holdsStrings(t.Elem())
-	case reflect.Map:
-		has = holdsStrings(t.Key()) || holdsStrings(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() && holdsStrings(f.Type) {
-				has = true
-				break
-			}
-		}
-	}
-	stringTypes.Store(t, has)
-	return has
-}
+func holdsStrings(t reflect.Type) bool { return stringSearch.holds(t) }
 
 // checkText records each string of f that its field may not hold.
 func (c *checker) checkText(f *File) {
