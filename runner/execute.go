@@ -162,8 +162,13 @@ func (r *runner) drive(ctx context.Context, cfg load.Config, inst target.Instanc
 	}
 	// Server metrics cover the measured phase only, as the latencies do.
 	gpus := startGPUSampler(ctx, inst, r.opts.GPUInterval, r.now)
+	// Without a warmup the measured phase begins at the first send, and the
+	// scrape Start took before the load began is its exact "before": a
+	// Restart would take it again on a goroutine of its own, and the first
+	// requests could reach the server's counters ahead of it.
+	restartScraper := scraper != nil && cfg.Warmup > 0
 	cfg.OnMeasureStart = func() {
-		if scraper != nil {
+		if restartScraper {
 			scraper.Restart(ctx)
 		}
 		gpus.Restart()
