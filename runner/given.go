@@ -83,17 +83,14 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
 	}
-	g.compareWith(cur, cfg)
-	if rerun != nil && out.Baseline != nil && len(out.Comparison.RerunRuns()) > 0 {
-		g.confirmWith(rerun, cfg)
-	}
+	out.Current = cur
+	g.judge(cfg, runErr, nil, rerun) // the rerun confirms what asks for one
 	if names := out.Comparison.RerunRuns(); out.Baseline != nil && len(names) > 0 {
 		g.note(fmt.Sprintf("%s changed by less than a single run can call; confirming that takes a rerun on the runner that measured it, "+
 			"which a gate on given results cannot make, so the change stays inconclusive (a shard job that gates its shard, llmgate gate --shard I/N, "+
 			"makes that rerun and writes it beside its results as NAME.rerun.json: give that file too)",
 			strings.Join(names, ", ")))
 	}
-	g.conclude(runErr)
 	return out, nil
 }
 

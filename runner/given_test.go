@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -188,65 +186,3 @@ func TestMissingRunsByShard(t *testing.T) {
 	}
 }
 
-// TestGatesGuardComparisons makes each comparison a gate makes panic, in
-// Gate and in GateResults: either way the verdict is error with the panic
-// as its problem and the outcome is whole, never a crash.
-func TestGatesGuardComparisons(t *testing.T) {
-	panics := &comparisons{
-		compare: func(_, _ *results.File, _ compare.Config) *compare.Comparison {
-			panic("betainc: a or b too big; failed to converge")
-		},
-		confirm: func(_, _, _ *results.File, _ compare.Config) *compare.Comparison {
-			panic("betainc: a or b too big; failed to converge")
-		},
-	}
-	confirmPanics := &comparisons{compare: compare.Compare, confirm: panics.confirm}
-	given := func(t *testing.T, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
-		rerun := givenChat(s, true, "chat")
-		rerun.Plan.Rerun = true
-		return GateResults(s, []results.MergeInput{{Name: "r.json", File: givenChat(s, true, "chat")}, {Name: "r.rerun.json", File: rerun}}, opts)
-	}
-	run := func(t *testing.T, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
-		opts.OutputPath = filepath.Join(t.TempDir(), "r.json")
-		return Gate(context.Background(), s, opts)
-	}
-	tests := []struct {
-		name string
-		gate func(*testing.T, *suite.Suite, GateOptions) (*GateOutcome, error)
-		cmp  *comparisons
-		base bool
-	}{
-		{name: "gate --results, compare", gate: given, cmp: panics, base: true},
-		{name: "gate --results, asserts only", gate: given, cmp: panics},
-		{name: "gate --results, confirm", gate: given, cmp: confirmPanics, base: true},
-		{name: "gate, asserts only", gate: run, cmp: panics},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := loadSuite(t, "gate.hcl", nil)
-			opts := GateOptions{Baseline: BaselineNone, comparisons: tt.cmp}
-			if tt.base {
-				opts.Baseline = gateBaselineFile(t, 10) // 20% worse under 25%: a rerun is asked for
-			}
-			var o *GateOutcome
-			var err error
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						t.Fatalf("the gate panicked: %v", p)
-					}
-				}()
-				o, err = tt.gate(t, s, opts)
-			}()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if o.Decision != compare.DecisionError || o.Comparison == nil || o.Current == nil {
-				t.Fatalf("verdict %s, comparison %v, current %v; want error with both", o.Decision, o.Comparison != nil, o.Current != nil)
-			}
-			if len(o.Problems) != 1 || !strings.Contains(o.Problems[0].Error(), "internal error while comparing") || !strings.Contains(o.Problems[0].Error(), "failed to converge") {
-				t.Errorf("problems %v, want the panic", o.Problems)
-			}
-		})
-	}
-}

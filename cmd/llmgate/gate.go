@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
@@ -163,6 +164,9 @@ type gateRun struct {
 	out     *runner.GateOutcome // nil until runner.Gate returned
 	verdict compare.Decision
 	mdPath  string
+	// givenRerun is the confirming rerun among the --results files; ""
+	// when none or several (a merge of shards' reruns).
+	givenRerun string
 }
 
 func runGate(ctx context.Context, e *env, o gateOptions) error {
@@ -221,6 +225,9 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	g.out, g.verdict = out, out.Decision
 
 	problems := out.Problems
+	if err := g.recordVerdict(g.rerunPath(gopts)); err != nil {
+		problems = append(problems, err)
+	}
 	if err := g.report(ctx); err != nil {
 		problems = append(problems, err)
 	}
@@ -300,6 +307,22 @@ func (g *gateRun) report(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// rerunPath is the file of the confirming rerun that decided changes of
+// the gate's comparison: the one it wrote, or the one it was given; ""
+// when no rerun decided anything.
+func (g *gateRun) rerunPath(opts runner.GateOptions) string {
+	if g.out.Rerun == nil {
+		return ""
+	}
+	if g.o.given.on() {
+		return g.givenRerun
+	}
+	if _, err := os.Stat(opts.RerunPath); opts.RerunPath == "" || err != nil {
+		return ""
+	}
+	return opts.RerunPath
 }
 
 // outputValues are the step outputs from what the gate knows so far.
