@@ -64,9 +64,10 @@ type Judgement struct {
 	Notes []string
 }
 
-// Regressions and Inconclusive count the comparison's rows with those
-// verdicts.
-func (j *Judgement) Regressions() int  { return j.Counts.ByVerdict[compare.Regression] }
+// Regressions counts the comparison's rows with verdict regression.
+func (j *Judgement) Regressions() int { return j.Counts.ByVerdict[compare.Regression] }
+
+// Inconclusive counts the comparison's rows with verdict inconclusive.
 func (j *Judgement) Inconclusive() int { return j.Counts.ByVerdict[compare.Inconclusive] }
 
 // Comparable is the one comparability rule of a baseline: nil when base

@@ -88,7 +88,9 @@ func TestJudgeGuardsEveryComparison(t *testing.T) {
 	asksRerun := func(base, cur *results.File, cfg compare.Config) *compare.Comparison {
 		return &compare.Comparison{Baseline: base, Current: cur, Config: cfg, Rows: []compare.Row{{Run: "chat", Verdict: compare.Inconclusive, Rerun: true}}}
 	}
-	single := func() *results.File { return comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: 100, Seed: 1}) }
+	single := func() *results.File {
+		return comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: 100, Seed: 1})
+	}
 	side := func(s string) *results.File {
 		f := single()
 		f.AB = &results.AB{Side: s}

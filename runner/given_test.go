@@ -185,4 +185,3 @@ func TestMissingRunsByShard(t *testing.T) {
 		t.Errorf("missingRuns =\n%q\nwant\n%q", got, want)
 	}
 }
-

@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 
+	"github.com/llmgate/llmgate/judge"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 )
@@ -22,12 +23,8 @@ func (g *gateRun) recordVerdict(rerunPath string) error {
 
 // gateVerdict is the record of out's verdict in the results file at path.
 func gateVerdict(out *runner.GateOutcome, rerunPath, path string) *results.GateVerdict {
-	n := out.Comparison.Counts()
-	v := &results.GateVerdict{Decision: string(out.Decision), Metrics: n.Metrics, Regressions: out.Regressions,
-		Inconclusive: out.Inconclusive, FailedAsserts: n.FailedAsserts}
-	if out.Baseline != nil {
-		v.Baseline = results.RefOf(out.Baseline)
-	}
+	j := judge.Judgement{Comparison: out.Comparison, Decision: out.Decision, Counts: out.Comparison.Counts()}
+	v := j.Record(out.Baseline)
 	if rerunPath != "" {
 		v.Rerun = relativeTo(path, rerunPath)
 	}

@@ -39,6 +39,8 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	out := fs.String("o", "report.html", "write the HTML report to `FILE`")
 	basePath := fs.String("baseline", "", "baseline results `FILE` to compare with")
 	suitePath := fs.String("suite", "", "suite `FILE` whose gate block gives bands and alpha")
+	rerunPath := fs.String("rerun", "", "results `FILE` of a confirming rerun (default: the one the gate recorded in RESULTS)")
+	allowDifferent := fs.Bool("allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
 	varFlags := varFlag(fs)
 	limit := inputLimitFlag(fs)
 	pos, err := parseFlags(fs, args)
@@ -59,10 +61,10 @@ func runReport(ctx context.Context, e *env, args []string) error {
 			return usagef("%s exists: pass -o %s to replace it, or -o another path", *out, *out)
 		}
 	}
-	if *suitePath != "" && *basePath == "" {
-		return usagef("--suite gives the bands of a comparison; pass --baseline FILE too, or leave --suite out")
+	if (*suitePath != "" || *rerunPath != "") && *basePath == "" {
+		return usagef("--suite and --rerun are of a comparison; pass --baseline FILE too, or leave them out")
 	}
-	if err := checkOutputs([]output{{"-o", *out}}, pos[0], *basePath, *suitePath); err != nil {
+	if err := checkOutputs([]output{{"-o", *out}}, pos[0], *basePath, *suitePath, *rerunPath); err != nil {
 		return err
 	}
 	cur, err := readResults(pos[0], "current")
@@ -71,6 +73,8 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	}
 	var c *compare.Comparison
 	var base *results.File
+	var v *reportVerdict
+	var opts report.HTMLOptions
 	if *basePath != "" {
 		base, err = readResults(*basePath, "baseline")
 		if err != nil {
@@ -80,14 +84,25 @@ func runReport(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		c = compare.Compare(base, cur, cfg)
+		v, err = judgeReport(reportInput{resultsPath: pos[0], cur: cur, base: base, cfg: cfg, suiteGiven: *suitePath != "",
+			rerunPath: *rerunPath, allowDifferent: *allowDifferent})
+		if err != nil {
+			return err
+		}
+		c, opts.Gate = v.j.Comparison, v.gate
 	}
 	var b bytes.Buffer
-	if err := report.HTML(&b, cur, base, c); err != nil {
+	if err := report.HTMLWith(&b, cur, base, c, opts); err != nil {
 		return err
 	}
 	if err := writeFileAtomic(*out, b.Bytes()); err != nil {
 		return err
+	}
+	if v != nil {
+		for _, n := range append(v.j.Notes, v.caveats...) {
+			fmt.Fprintf(e.stderr, "llmgate: %s\n", n)
+		}
+		fmt.Fprintln(e.stdout, v.headline(pos[0]))
 	}
 	fmt.Fprintf(e.stdout, "wrote %s (%s)\n", *out, countRuns(len(cur.Runs)))
 	return nil
