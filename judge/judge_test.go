@@ -14,7 +14,7 @@ import (
 // stops it from judging, and what merely passes with a caveat.
 func TestDecide(t *testing.T) {
 	e2el, _ := results.LookupMetric("e2el.p95")
-	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: e2el, Verdict: v} }
+	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: e2el, Judgement: compare.Judgement{Verdict: v}} }
 	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "a"}}}
 	tests := []struct {
 		name     string
@@ -86,7 +86,7 @@ func TestJudgeGuardsEveryComparison(t *testing.T) {
 	confirmPanics := func(_, _, _ *results.File, _ compare.Config) *compare.Comparison { panic(msg) }
 	abPanics := func(_, _, _, _ *results.File, _ compare.Config) *compare.Comparison { panic(msg) }
 	asksRerun := func(base, cur *results.File, cfg compare.Config) *compare.Comparison {
-		return &compare.Comparison{Baseline: base, Current: cur, Config: cfg, Rows: []compare.Row{{Run: "chat", Verdict: compare.Inconclusive, Rerun: true}}}
+		return &compare.Comparison{Baseline: base, Current: cur, Config: cfg, Rows: []compare.Row{{Run: "chat", Judgement: compare.Judgement{Verdict: compare.Inconclusive, Rerun: true}}}}
 	}
 	single := func() *results.File {
 		return comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: 100, Seed: 1})
