@@ -14,7 +14,9 @@ import (
 // stops it from judging, and what merely passes with a caveat.
 func TestDecide(t *testing.T) {
 	e2el, _ := results.LookupMetric("e2el.p95")
-	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: e2el, Judgement: compare.Judgement{Verdict: v}} }
+	row := func(v compare.Verdict) compare.Row {
+		return compare.Row{Run: "chat", Metric: e2el, Judgement: compare.Judgement{Verdict: v}}
+	}
 	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "a"}}}
 	tests := []struct {
 		name     string
