@@ -56,6 +56,12 @@ confirms its own unclear changes by a rerun on its runner, writes it beside
 its results (NAME.rerun.json) for the final gate, and leaves the
 pull-request comment to the gate on the merged results.
 
+The verdict is recorded in the results file the gate writes (-o; with
+--results only when -o is given): decision, counts, baseline and confirming
+rerun, so that llmgate report on that file shows the gate's verdict. gate,
+compare and report judge through one judge: one pair of files, the same
+bands and rerun, one verdict.
+
 Under GitHub Actions (GITHUB_ACTIONS=true) gate also sets the step outputs
 verdict, regressions, failed-asserts, results-path and summary-path, appends
 the markdown report to the step summary, puts error annotations on the suite

@@ -21,7 +21,17 @@ Report renders RESULTS as one HTML file that opens anywhere, offline: the
 run table, the throughput–latency curve of each sweep, latency CDFs of every
 run from its per-request samples, failed asserts and, with --baseline, the
 comparison and its verdicts (bands from --suite's gate block, or defaults)
-with the baseline's curves drawn dashed beside the current ones.
+with the baseline's curves drawn dashed beside the current ones, and prints
+the verdict line.
+
+It judges as llmgate gate and llmgate compare do (one judge), with the
+confirming rerun given as --rerun, else the one the gate recorded in RESULTS
+when it lies beside it. When RESULTS records the verdict of a gate against
+this baseline (llmgate gate -o writes it) and the report's own judgement is
+another (no --suite, so default bands; the rerun not found), the verdict
+shown is the gate's, and the report says what its own comparison finds and
+why it differs. A BASELINE of another suite or plan is refused as compare
+refuses it (--allow-different-baseline compares anyway).
 
 The exit code is 0 whenever the report was written; use llmgate compare to
 gate.
@@ -29,7 +39,8 @@ gate.
 Examples:
 
   llmgate report results.json -o report.html
-  llmgate report results.json --baseline perf/baseline.json -o report.html`,
+  llmgate report results.json --baseline perf/baseline.json -o report.html
+  llmgate report results.json --baseline perf/baseline.json --suite perf/gate.hcl -o report.html`,
 		run: runReport,
 	})
 }
