@@ -2,6 +2,7 @@ package runner
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -183,5 +184,34 @@ func TestMissingRunsByShard(t *testing.T) {
 	}
 	if got := missingRuns(plan, f); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("missingRuns =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestGateResultsRefusesOtherLoad gives the gate results whose run records
+// another load than the plan's and the baseline's (concurrency 16 against
+// 2): a file without the plan's fingerprint passes the plan check, so the
+// one judge's comparability check of the files themselves is what stops
+// it. The gate judges the asserts only, and the difference is its problem.
+func TestGateResultsRefusesOtherLoad(t *testing.T) {
+	s := loadSuite(t, "gate.hcl", nil)
+	planned := planFile(s, nil).Runs[0].Load
+	base := givenChat(s, true, "chat")
+	base.Runs[0].Load = planned
+	basePath := filepath.Join(t.TempDir(), "baseline.json")
+	if err := results.WriteFile(basePath, base); err != nil {
+		t.Fatal(err)
+	}
+	cur := givenChat(s, true, "chat")
+	cur.Plan = nil
+	other := *planned
+	other.Concurrency = 16
+	cur.Runs[0].Load = &other
+	o, err := GateResults(s, []results.MergeInput{{Name: "given.json", File: cur}}, GateOptions{Baseline: basePath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Decision != compare.DecisionError || len(o.Comparison.Rows) != 0 || len(o.Problems) != 1 ||
+		!strings.Contains(o.Problems[0].Error(), "concurrency 2 in the baseline, 16 now") {
+		t.Errorf("verdict %s, %d rows, problems %v; want error, the asserts only, the concurrency named", o.Decision, len(o.Comparison.Rows), o.Problems)
 	}
 }
