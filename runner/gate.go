@@ -72,25 +72,16 @@ type GateOutcome struct {
 	Current *results.File
 	// Rerun is the confirming rerun's results; nil when none was made.
 	Rerun *results.File
-	// Comparison judges Current (and Rerun) against Baseline; never nil.
-	// Without a baseline it has no rows and holds the failed asserts only.
-	// Its FailedAsserts are the asserts that fail the gate.
-	Comparison *compare.Comparison
 	// Runs sums up Current: invalid and partial runs, and the failed
 	// asserts of runs that cannot be judged.
 	Runs RunTally
-	// Decision is the gate's verdict: pass, fail, inconclusive or error.
-	Decision compare.Decision
-	// Regressions and Inconclusive count the comparison's rows with those
-	// verdicts.
-	Regressions, Inconclusive int
-	// Problems are why the gate could not judge everything: the run's
-	// error and every run or file the comparison could not judge
-	// (Comparison.NotJudged). They make the verdict compare.DecisionError unless
-	// something failed the gate anyway.
-	Problems []error
-	// Notes are what the user must know that does not change the verdict.
-	Notes []string
+	// Judgement is the one judge's verdict on Current (and Rerun) against
+	// Baseline: its Comparison (never nil; without a baseline it has no
+	// rows and holds the failed asserts only, which fail the gate), the
+	// Decision, its counts, the Problems that kept the gate from judging
+	// everything (the run's error among them), and the Notes, the gate's
+	// own included.
+	judge.Judgement
 }
 
 // FailedAsserts returns the failed asserts that fail the gate: those of
@@ -172,14 +163,14 @@ func (g *gate) judge(cfg compare.Config, runErr error, rerunBase, rerun *results
 		in.Baseline, in.Rerun, in.RerunBaseline, in.RunErr = nil, nil, nil, errors.Join(runErr, fmt.Errorf("baseline %s: %w", out.BaselinePath, err))
 		j, _ = judge.Judge(in) // no baseline: nothing to refuse
 	}
+	notes := out.Notes
+	out.Judgement, out.Notes = *j, notes
 	for _, n := range append(j.Notes, out.Runs.UnjudgedNote()) {
 		if n != "" && !slices.Contains(out.Notes, n) { // said before the run, or before the rerun
 			g.note(n)
 		}
 	}
 	out.Rerun = j.Comparison.Rerun
-	out.Comparison, out.Decision, out.Problems = j.Comparison, j.Decision, j.Problems
-	out.Regressions, out.Inconclusive = j.Regressions(), j.Inconclusive()
 }
 
 // note records a note and tells opts.Notify.

@@ -149,9 +149,9 @@ func TestGate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Gate: %v", err)
 			}
-			if o.Decision != tt.want || o.Regressions != tt.regr || o.Inconclusive != tt.inc || len(o.FailedAsserts()) != tt.failed || len(o.Problems) != tt.problems {
+			if o.Decision != tt.want || o.Regressions() != tt.regr || o.Inconclusive() != tt.inc || len(o.FailedAsserts()) != tt.failed || len(o.Problems) != tt.problems {
 				t.Errorf("verdict %q, %d regressions, %d inconclusive, %d failed asserts, problems %v; want %q, %d, %d, %d, %d problems",
-					o.Decision, o.Regressions, o.Inconclusive, len(o.FailedAsserts()), o.Problems, tt.want, tt.regr, tt.inc, tt.failed, tt.problems)
+					o.Decision, o.Regressions(), o.Inconclusive(), len(o.FailedAsserts()), o.Problems, tt.want, tt.regr, tt.inc, tt.failed, tt.problems)
 			}
 			if o.Current == nil || o.Comparison == nil || o.Comparison.Current != o.Current {
 				t.Fatalf("outcome lacks the current results or their comparison: %+v", o)

@@ -103,8 +103,8 @@ func TestGateResults(t *testing.T) {
 			if tt.problem != "" && (len(o.Problems) != 1 || !strings.Contains(o.Problems[0].Error(), tt.problem)) {
 				t.Errorf("problems %v, want one with %q", o.Problems, tt.problem)
 			}
-			if tt.baseline == "worse" && o.Inconclusive != 1 {
-				t.Errorf("%d inconclusive rows, want 1", o.Inconclusive)
+			if tt.baseline == "worse" && o.Inconclusive() != 1 {
+				t.Errorf("%d inconclusive rows, want 1", o.Inconclusive())
 			}
 			if tt.problem != "" && !o.Current.Partial {
 				t.Error("results with a missing run are not marked partial")
@@ -130,8 +130,8 @@ func TestGateResultsConfirmsWithGivenRerun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Decision != tt.want || o.Rerun == nil || o.Inconclusive != 0 {
-				t.Errorf("verdict %s (want %s), rerun used %v, %d inconclusive; notes %v", o.Decision, tt.want, o.Rerun != nil, o.Inconclusive, o.Notes)
+			if o.Decision != tt.want || o.Rerun == nil || o.Inconclusive() != 0 {
+				t.Errorf("verdict %s (want %s), rerun used %v, %d inconclusive; notes %v", o.Decision, tt.want, o.Rerun != nil, o.Inconclusive(), o.Notes)
 			}
 			if len(o.Comparison.Rows) != 1 || o.Comparison.Rows[0].Confirm == nil {
 				t.Errorf("the row was not confirmed by the rerun: %+v", o.Comparison.Rows)

@@ -335,7 +335,7 @@ func (g *gateRun) rerunPath(opts runner.GateOptions) string {
 func (g *gateRun) outputValues() ghaction.Outputs {
 	o := ghaction.Outputs{Verdict: string(g.verdict), SummaryPath: g.mdPath}
 	if g.out != nil {
-		o.Regressions, o.FailedAsserts = g.out.Regressions, len(g.out.FailedAsserts())
+		o.Regressions, o.FailedAsserts = g.out.Regressions(), len(g.out.FailedAsserts())
 	}
 	if g.resultsWritten() {
 		o.ResultsPath = g.o.out

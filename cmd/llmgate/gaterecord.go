@@ -3,7 +3,6 @@ package main
 import (
 	"path/filepath"
 
-	"github.com/llmgate/llmgate/judge"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 )
@@ -23,8 +22,7 @@ func (g *gateRun) recordVerdict(rerunPath string) error {
 
 // gateVerdict is the record of out's verdict in the results file at path.
 func gateVerdict(out *runner.GateOutcome, rerunPath, path string) *results.GateVerdict {
-	j := judge.Judgement{Comparison: out.Comparison, Decision: out.Decision, Counts: out.Comparison.Counts()}
-	v := j.Record(out.Baseline)
+	v := out.Record(out.Baseline)
 	if rerunPath != "" {
 		v.Rerun = relativeTo(path, rerunPath)
 	}
