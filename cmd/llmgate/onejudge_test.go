@@ -112,10 +112,22 @@ func TestOneJudge(t *testing.T) {
 			}
 		})
 	}
+	// A gate's record against no baseline is not this comparison's: the
+	// report judges on its own and says why it shows no gate's verdict.
+	assertsOnly := filepath.Join(dir, "asserts-only.json")
+	if code, stdout, stderr := runCLI(t, "gate", judgeSuite, "--results", filepath.Join(dir, "single run.json"), "--baseline", "none", "-o", assertsOnly); code != exitPass {
+		t.Fatalf("gate --baseline none: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := runCLI(t, "report", assertsOnly, "--baseline", base, "--suite", judgeSuite, "-o", html)
+	if got := verdictOf(t, "report", stdout); code != exitPass || got != "❌ 1 regression in 1 metric" || strings.Contains(stdout, "the gate's") ||
+		!strings.Contains(stderr, "records a gate's verdict against no baseline (the asserts only), not "+base) {
+		t.Errorf("report of an asserts-only gate's file: exit %d, %q\n%s\n%s", code, got, stdout, stderr)
+	}
+
 	// A report that cannot reproduce a gate and has no record of one says
 	// why its verdict may be another: here the rerun it was not given.
 	cur := filepath.Join(dir, "confirmed by a rerun.json")
-	code, stdout, stderr := runCLI(t, "report", cur, "--baseline", base, "--suite", judgeSuite, "-o", html)
+	code, stdout, stderr = runCLI(t, "report", cur, "--baseline", base, "--suite", judgeSuite, "-o", html)
 	if code != exitPass || !strings.Contains(stdout, "1 inconclusive") || !strings.Contains(stderr, "chat asks for a confirming rerun, which this report was not given") {
 		t.Errorf("report without the rerun: exit %d\n%s\n%s", code, stdout, stderr)
 	}

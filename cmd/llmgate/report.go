@@ -95,7 +95,7 @@ func runReport(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		v, err = judgeReport(reportInput{resultsPath: pos[0], cur: cur, base: base, cfg: cfg, suiteGiven: *suitePath != "",
+		v, err = judgeReport(reportInput{resultsPath: pos[0], basePath: *basePath, cur: cur, base: base, cfg: cfg, suiteGiven: *suitePath != "",
 			rerunPath: *rerunPath, allowDifferent: *allowDifferent})
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/judge"
@@ -31,9 +32,9 @@ type reportVerdict struct {
 
 // reportInput is what judgeReport judges.
 type reportInput struct {
-	resultsPath string
-	cur, base   *results.File
-	cfg         compare.Config
+	resultsPath, basePath string
+	cur, base             *results.File
+	cfg                   compare.Config
 	// suiteGiven is whether cfg is a suite's gate block (--suite) rather
 	// than the defaults.
 	suiteGiven bool
@@ -49,7 +50,11 @@ func judgeReport(in reportInput) (*reportVerdict, error) {
 	v := &reportVerdict{}
 	rec := in.cur.Gate
 	if rec != nil && !rec.Baseline.Is(in.base) {
-		v.caveats = append(v.caveats, fmt.Sprintf("%s records a gate's verdict against another baseline, not %s's: it is not shown", in.resultsPath, in.base.Suite.Name))
+		against := "no baseline (the asserts only)"
+		if rec.Baseline != nil {
+			against = "another baseline (written " + rec.Baseline.Created.UTC().Format(time.RFC3339) + ")"
+		}
+		v.caveats = append(v.caveats, fmt.Sprintf("%s records a gate's verdict against %s, not %s: it is not shown", in.resultsPath, against, in.basePath))
 		rec = nil
 	}
 	v.recorded = rec != nil
