@@ -110,6 +110,19 @@ func TestOneJudge(t *testing.T) {
 			if !strings.Contains(page, "gate FAIL: 1 regression in 1 metric</p>") || !strings.Contains(page, "does not reproduce it") {
 				t.Errorf("the page's headline is not the gate's, or it does not say why its table differs")
 			}
+			if rerun == "" {
+				return
+			}
+			// The recorded rerun gone: the report cannot confirm, shows
+			// the gate's verdict and says which file it lacks.
+			if err := os.Remove(rerun); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr = runCLI(t, "report", judged, "--baseline", base, "--suite", judgeSuite, "-o", html)
+			if got := verdictOf(t, "report", stdout); code != exitPass || got != tt.want || !strings.Contains(stdout, "(the gate's, recorded in "+judged+")") ||
+				!strings.Contains(stderr, "cannot use the gate's confirming rerun "+filepath.Base(rerun)) || !strings.Contains(stderr, "finds ✅ no regression in 1 metric (1 inconclusive)") {
+				t.Errorf("report of the gate's file without its rerun: exit %d, %q\n%s\n%s", code, got, stdout, stderr)
+			}
 		})
 	}
 	// A gate's record against no baseline is not this comparison's: the

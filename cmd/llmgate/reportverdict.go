@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/llmgate/llmgate/judge"
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
 )
 
 // reportVerdict is what llmgate report says of a comparison: the one
@@ -58,22 +58,23 @@ func judgeReport(in reportInput) (*reportVerdict, error) {
 		rec = nil
 	}
 	v.recorded = rec != nil
-	rerunPath := in.rerunPath
-	if rerunPath == "" && rec != nil && rec.Rerun != "" {
-		rerunPath = rec.Rerun
-		if !filepath.IsAbs(rerunPath) {
-			rerunPath = filepath.Join(filepath.Dir(in.resultsPath), rerunPath)
-		}
-		if _, err := os.Stat(rerunPath); errors.Is(err, os.ErrNotExist) {
-			v.caveats = append(v.caveats, fmt.Sprintf("the gate's confirming rerun %s is not beside %s (give it with --rerun)", rec.Rerun, in.resultsPath))
-			rerunPath = ""
-		}
-	}
 	ji := judge.Input{Baseline: in.base, Current: in.cur, Config: in.cfg, AllowDifferent: in.allowDifferent}
-	if rerunPath != "" {
-		var err error
-		if ji.Rerun, ji.RerunBaseline, err = readRerun(rerunPath, in.base, in.cur); err != nil {
+	var err error
+	switch {
+	case in.rerunPath != "":
+		if ji.Rerun, ji.RerunBaseline, err = readRerun(in.rerunPath, in.base, in.cur); err != nil {
 			return nil, err
+		}
+	case rec != nil && rec.Rerun != "":
+		// The file names it, and the file may come from anywhere: a rerun
+		// that cannot be read is a caveat, not the report's failure.
+		path := rec.Rerun
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(in.resultsPath), path)
+		}
+		if ji.Rerun, ji.RerunBaseline, err = readRerun(path, in.base, in.cur); err != nil {
+			v.caveats = append(v.caveats, fmt.Sprintf("cannot use the gate's confirming rerun %s (give it with --rerun): %v", untrusted.Line(rec.Rerun), err))
+			ji.Rerun, ji.RerunBaseline = nil, nil
 		}
 	}
 	j, err := judge.Judge(ji)
