@@ -23,8 +23,9 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 // HTMLOptions are what HTMLWith draws besides the files and comparison.
 type HTMLOptions struct {
 	// Gate, when set, is the verdict a gate recorded on cur that c does
-	// not reproduce: the page's headline is the gate's, and c's table
-	// follows it (c's warnings should say why they differ).
+	// not reproduce, or that no comparison (c nil) can: the page's
+	// headline is the gate's, and c's table, when given, follows it (c's
+	// warnings should say why they differ).
 	Gate *results.GateVerdict
 }
 
@@ -51,10 +52,6 @@ func HTMLWith(w io.Writer, cur, base *results.File, c *compare.Comparison, opts 
 		d.Headline, d.Mark = headlineText(c), htmlMark(c.Decide())
 		// A gate that could not judge is no more green than one that failed.
 		d.Failed = c.Decide() == compare.DecisionFail || c.Decide() == compare.DecisionError
-		if g := opts.Gate; g != nil {
-			d.Headline, d.Mark = gateHeadlineText(g), htmlMark(compare.Decision(g.Decision))
-			d.Failed = g.Decision == string(compare.DecisionFail) || g.Decision == string(compare.DecisionError)
-		}
 		alpha := alphaOf(c)
 		for i := range c.Rows {
 			r := &c.Rows[i]
@@ -66,6 +63,10 @@ func HTMLWith(w io.Writer, cur, base *results.File, c *compare.Comparison, opts 
 		d.EnvFields = c.Environment
 		d.ImportedNotes = importedNotes(c)
 		d.Warnings = warnings(c)
+	}
+	if g := opts.Gate; g != nil {
+		d.Headline, d.Mark = gateHeadlineText(g), htmlMark(compare.Decision(g.Decision))
+		d.Failed = g.Decision == string(compare.DecisionFail) || g.Decision == string(compare.DecisionError)
 	}
 	knees := map[string]diagnose.Knee{}
 	for _, k := range diagnose.Knees(cur) {

@@ -110,6 +110,12 @@ func TestOneJudge(t *testing.T) {
 			if !strings.Contains(page, "gate FAIL: 1 regression in 1 metric</p>") || !strings.Contains(page, "does not reproduce it") {
 				t.Errorf("the page's headline is not the gate's, or it does not say why its table differs")
 			}
+			// Without --baseline there is no comparison: the gate's
+			// verdict as it recorded it.
+			code, stdout, stderr = runCLI(t, "report", judged, "-o", html)
+			if got := verdictOf(t, "report", stdout); code != exitPass || got != tt.want || !strings.Contains(stdout, "(the gate's, recorded in "+judged+"; --baseline shows its comparison)") {
+				t.Errorf("report of the gate's file without --baseline: exit %d, %q\n%s\n%s", code, got, stdout, stderr)
+			}
 			if rerun == "" {
 				return
 			}

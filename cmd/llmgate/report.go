@@ -30,7 +30,8 @@ when it lies beside it. When RESULTS records the verdict of a gate against
 this baseline (llmgate gate -o writes it) and the report's own judgement is
 another (no --suite, so default bands; the rerun not found), the verdict
 shown is the gate's, and the report says what its own comparison finds and
-why it differs. A BASELINE of another suite or plan is refused as compare
+why it differs; without --baseline the page and the verdict line are the
+gate's recorded verdict. A BASELINE of another suite or plan is refused as compare
 refuses it (--allow-different-baseline compares anyway).
 
 The exit code is 0 whenever the report was written; use llmgate compare to
@@ -101,6 +102,8 @@ func runReport(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		c, opts.Gate = v.j.Comparison, v.gate
+	} else {
+		opts.Gate = cur.Gate // no comparison to reproduce it: the gate's verdict as it recorded it
 	}
 	var b bytes.Buffer
 	if err := report.HTMLWith(&b, cur, base, c, opts); err != nil {
@@ -114,6 +117,8 @@ func runReport(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "llmgate: %s\n", n)
 		}
 		fmt.Fprintln(e.stdout, v.headline(pos[0]))
+	} else if cur.Gate != nil {
+		fmt.Fprintf(e.stdout, "verdict: %s (the gate's, recorded in %s; --baseline shows its comparison)\n", report.GateHeadline(cur.Gate), pos[0])
 	}
 	fmt.Fprintf(e.stdout, "wrote %s (%s)\n", *out, countRuns(len(cur.Runs)))
 	return nil
