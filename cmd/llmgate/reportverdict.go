@@ -86,7 +86,7 @@ func judgeReport(in reportInput) (*reportVerdict, error) {
 		v.caveats = append(v.caveats, "the bands are the defaults (no --suite): a gate judges with its suite's gate block")
 	}
 	if runs := j.Comparison.RerunRuns(); len(runs) > 0 {
-		v.caveats = append(v.caveats, fmt.Sprintf("%s asks for a confirming rerun, which this report was not given (--rerun): a gate that made one decides otherwise", strings.Join(runs, ", ")))
+		v.caveats = append(v.caveats, fmt.Sprintf("%s asks for a confirming rerun, which this report was not given (--rerun): a gate that made one may decide otherwise", strings.Join(runs, ", ")))
 	}
 	if rec != nil && !j.Reproduces(rec, in.base) {
 		v.gate = rec
