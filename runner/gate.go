@@ -115,7 +115,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 			g.note(note)
 		}
 	}
-	cfg := compare.ConfigFromGate(s.Gate)
+	cfg := s.Gate.CompareConfig()
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/untrusted"
@@ -79,7 +78,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 		cur.Partial = true
 		runErr = fmt.Errorf("runs missing from the given results: %s", strings.Join(missing, "; "))
 	}
-	cfg := compare.ConfigFromGate(s.Gate)
+	cfg := s.Gate.CompareConfig()
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
 	}

@@ -206,5 +206,5 @@ func cmpConfig(e *env, path string, vars map[string]string) (compare.Config, err
 	if diags.HasErrors() {
 		return compare.Config{}, errReported{exitUsage}
 	}
-	return compare.ConfigFromGate(s.Gate), nil
+	return s.Gate.CompareConfig(), nil
 }

@@ -183,8 +183,8 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return err
 	}
 	if diags.HasErrors() {
-		g.gh.Annotate(ghaction.DiagnosticAnnotations(diags))
-		if err := g.gh.AppendSummary(report.InvalidSuiteMarkdown(o.suitePath, diags)); err != nil {
+		g.gh.Annotate(ghaction.DiagnosticAnnotations(suite.PlainDiagnostics(diags)))
+		if err := g.gh.AppendSummary(report.InvalidSuiteMarkdown(o.suitePath, suite.PlainDiagnostics(diags))); err != nil {
 			fmt.Fprintf(e.stderr, "llmgate: %v\n", err)
 		}
 		g.verdict = compare.DecisionError
@@ -297,7 +297,7 @@ func (g *gateRun) report(ctx context.Context) error {
 	res, err := g.gh.PublishGate(ctx, ghaction.GateReport{
 		Suite:       g.s.Name,
 		Markdown:    md,
-		Annotations: ghaction.GateAnnotations(out.Comparison, g.s, out.FailedAsserts()),
+		Annotations: ghaction.GateAnnotations(out.Comparison, g.s.ScenarioSources(), out.FailedAsserts()),
 		Outputs:     g.outputValues(),
 		Comment:     g.o.comment,
 	}, nil)
