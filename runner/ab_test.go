@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"github.com/llmgate/llmgate/progress/event"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -156,7 +157,7 @@ func TestRunABSimulator(t *testing.T) {
 	measured := 0
 	rec.mu.Lock()
 	for _, e := range rec.events {
-		if d, ok := e.(RequestDone); ok && !d.Record.Warmup {
+		if d, ok := e.(event.RequestDone); ok && !d.Record.Warmup {
 			measured++
 		}
 	}

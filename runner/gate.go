@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/llmgate/llmgate/progress/event"
 	"os"
 	"path/filepath"
 	"slices"
@@ -281,7 +282,7 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 	ropts.Plan, ropts.OutputPath = rplan, g.opts.RerunPath
 	ropts.PlanInfo = rerunPlanInfo(ropts.PlanInfo) // marks the file a rerun, for a gate on given results
 	if ropts.Progress != nil {
-		ropts.Progress.Report(ConfirmStarted{Runs: names})
+		ropts.Progress.Report(event.ConfirmStarted{Runs: names})
 	}
 	if g.opts.AB != nil {
 		g.confirmAB(ctx, s, ropts, names, cfg)

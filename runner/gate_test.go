@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -168,7 +169,7 @@ func TestGate(t *testing.T) {
 
 			confirms := 0
 			for _, e := range rec.events {
-				if e, ok := e.(ConfirmStarted); ok {
+				if e, ok := e.(event.ConfirmStarted); ok {
 					confirms++
 					if strings.Join(e.Runs, ",") != "chat" {
 						t.Errorf("ConfirmStarted runs = %v, want [chat]", e.Runs)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/llmgate/llmgate/progress/event"
 	"time"
 
 	"github.com/llmgate/llmgate/load"
@@ -43,7 +44,7 @@ func (r *runner) server(ctx context.Context, inst target.Instance, apiKey, ref s
 		r.servers = map[target.Instance]*probedServer{}
 	}
 	r.servers[inst] = ps
-	r.progress.Report(ServerProbed{Target: ref, Missing: ps.missing})
+	r.progress.Report(event.ServerProbed{Target: ref, Missing: ps.missing})
 	return ps
 }
 
