@@ -155,7 +155,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 			ok = false
 		}
 	}
-	c.SLO = &Assert{Name: "slo", Condition: b.SLO.Expr, DeclRange: b.DefRange}
+	c.SLO = &Assert{Name: "slo"} // compiled for its run (scenario)
 	if r := b.SLO.Expr.Range(); r.End.Byte <= len(l.suite.Files[l.filename].Bytes) {
 		c.SLO.Source = string(r.SliceBytes(l.suite.Files[l.filename].Bytes))
 	}
@@ -220,35 +220,13 @@ func (r *Run) ProbeRun(v float64) *Run {
 // (var.ttft_ms = 500), as every probe is judged with them, and the unit of
 // each that is compared with a metric; nil when it names none.
 func (r *Run) SLOValues() (map[string]float64, map[string]results.Unit) {
-	if r.Capacity == nil || r.Capacity.SLO == nil || r.ctx == nil {
+	if r.Capacity == nil || r.Capacity.SLO == nil {
 		return nil, nil
 	}
-	var vals map[string]float64
-	for _, tr := range r.Capacity.SLO.Condition.Variables() {
-		if root := tr.RootName(); root != "var" && root != "sweep" {
-			continue
-		}
-		if f, ok := numberAt(tr, r.ctx); ok {
-			if vals == nil {
-				vals = map[string]float64{}
-			}
-			vals[traversalText(tr)] = f
-		}
-	}
-	return vals, unitsOf(comparedUnits(r.Capacity.SLO.Condition), vals)
+	return r.Capacity.SLO.given, r.Capacity.SLO.givenUnits
 }
 
 // EvalSLO judges sum against the run's capacity SLO, as an assert named "slo".
 func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
-	base := r.ctx
-	if base == nil {
-		base = newEvalContext(nil, nil, noEnv, newEvalBudget())
-	}
-	vals := map[string]float64{}
-	if sum != nil {
-		vals = sum.Values()
-	}
-	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames)
-	return r.evalAssert(r.Capacity.SLO, ctx, vals, sum)
+	return r.Capacity.SLO.Check(sum)
 }

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/trace"
 	"github.com/zclconf/go-cty/cty"
@@ -87,10 +88,8 @@ type Run struct {
 	// meets Capacity.SLO.
 	Capacity *Capacity
 
-	// ctx is the run's evaluation context (var.*, sweep.*, functions);
-	// nil for runs built outside Load.
-	ctx *hcl.EvalContext
-	// budget is what ctx's functions charge (nil outside Load).
+	// budget is what the functions of the run's asserts charge (nil
+	// outside Load).
 	budget *evalBudget
 }
 
@@ -106,15 +105,22 @@ func (r *Run) ParamMap() map[string]string {
 	return m
 }
 
-// Assert is an assert block: a condition over the metric namespace and sweep values.
+// Assert is an assert block compiled for one run: a condition over the
+// metric namespace and the suite's values, which Check judges a summary
+// against. The suite's values it names (var.*, sweep.*) are read when the
+// suite loads; the runner evaluates no HCL.
 type Assert struct {
 	Name         string
-	Condition    hcl.Expression
 	ErrorMessage string
 	// Source is the condition's source text, e.g. "ttft.p95 < 500".
 	Source string
-	// DeclRange is the block's header in the source.
-	DeclRange hcl.Range
+
+	// given are the suite's values the condition names and givenUnits the
+	// unit of each compared with a metric; nil when it names none.
+	given      map[string]float64
+	givenUnits map[string]results.Unit
+	// check judges a summary (nil for an Assert not loaded from a suite).
+	check func(*results.Summary) results.AssertResult
 }
 
 // Group is a run of consecutive Runs that share one server: same target and

@@ -176,7 +176,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			ctx.Variables["sweep"] = sweepObject(params)
 		}
 		ev := &evaluator{ctx: ctx, scope: refScope, diags: &l.diags}
-		run := &Run{Name: runName(name, params), Scenario: name, Params: params, Target: target, ctx: ctx, budget: l.budget}
+		run := &Run{Name: runName(name, params), Scenario: name, Params: params, Target: target, budget: l.budget}
 		if args, ok := ev.strList(sb.ServerArgs); ok {
 			run.ServerArgs = args
 			checkServerArgs(ev, sb.ServerArgs, args)
@@ -195,9 +195,12 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		l.secrets = append(l.secrets, requestShape(ev, defs.Request, sb.Request, &run.Load.Request, run.Load.Workload.Kind, target != nil && target.APIKey != "")...)
 		run.Trace = l.readTrace(ev, workB, lb, &run.Load)
 		run.Goodput = goodB.goodput(ev)
-		run.Capacity = capacity
 		if capacity != nil {
 			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
+			c, slo := *capacity, *capacity.SLO
+			slo.compile(sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames)
+			c.SLO = &slo
+			run.Capacity = &c
 		}
 
 		actx := ctx.NewChild()
@@ -210,7 +213,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) {
 				checkCondition(aev, ab.Condition)
 			}
-			a := &Assert{Name: ab.Name, Condition: ab.Condition.Expr, DeclRange: ab.DefRange}
+			a := &Assert{Name: ab.Name}
 			if r := ab.Condition.Expr.Range(); r.End.Byte <= len(src) {
 				a.Source = string(r.SliceBytes(src))
 			}
@@ -219,6 +222,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				ev.errorAt(ab.ErrorMessage, "Invalid error_message", "The message %s; reports print it on one line. Write it as one line of printable text.", p)
 				a.ErrorMessage = ""
 			}
+			a.compile(ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames)
 			run.Asserts = append(run.Asserts, a)
 		}
 		sc.Runs = append(sc.Runs, run)
