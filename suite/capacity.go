@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // capacityBlock is `capacity { vary = "concurrency"  min = 1  max = 512
@@ -38,7 +39,7 @@ type Capacity struct {
 	// SLO is the condition each probe must meet, over the metric namespace.
 	SLO *Assert
 	// DeclRange is the block's header in the source.
-	DeclRange hcl.Range
+	DeclRange runspec.Source
 }
 
 // maxCapacityRepeats bounds repeats: each is a whole probe.
@@ -52,7 +53,7 @@ const maxCapacityConcurrency = 100000
 // vary itself is valid.
 func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) (c *Capacity, ok bool) {
 	ev := l.evaluator(nil)
-	c = &Capacity{DeclRange: b.DefRange, Repeats: 2}
+	c = &Capacity{DeclRange: sourceOf(b.DefRange), Repeats: 2}
 	ok = true
 	if hasSweep {
 		l.errorf(b.DefRange.Ptr(), nil, "Capacity with a sweep",

@@ -70,7 +70,7 @@ func (g *Gate) CompareConfig() compare.Config {
 	if len(g.Tolerances) > 0 {
 		cfg.Tolerances = make([]compare.Tolerance, 0, len(g.Tolerances))
 		for _, t := range g.Tolerances {
-			cfg.Tolerances = append(cfg.Tolerances, compare.Tolerance{Metric: t.Metric, Relative: t.Relative, Amount: t.Amount, Source: sourceOf(t.DeclRange)})
+			cfg.Tolerances = append(cfg.Tolerances, compare.Tolerance{Metric: t.Metric, Relative: t.Relative, Amount: t.Amount, Source: t.DeclRange})
 		}
 	}
 	return cfg

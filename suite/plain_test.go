@@ -2,6 +2,8 @@ package suite
 
 import (
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/llmgate/llmgate/compare"
@@ -60,4 +62,58 @@ gate {
 	if !atBogus {
 		t.Errorf("no diagnostic at line 2 column 3 (bogus): %+v", plain)
 	}
+}
+
+// TestPlanIsPlainData checks the plan and the gate hold no HCL type, however
+// deep: what the runner and the judge take from a suite is plain data (HCL
+// stays in Suite and Scenario, for diagnostics, which the walk finds).
+func TestPlanIsPlainData(t *testing.T) {
+	for _, ty := range []reflect.Type{reflect.TypeFor[Plan](), reflect.TypeFor[Gate]()} {
+		if bad := hclFields(ty); len(bad) > 0 {
+			t.Errorf("%s holds HCL: %s", ty, strings.Join(bad, "; "))
+		}
+	}
+	if bad := hclFields(reflect.TypeFor[Suite]()); len(bad) == 0 {
+		t.Error("found no HCL in Suite, which holds the parsed files: the walk misses it")
+	}
+}
+
+// hclFields lists the paths through ty, however deep (fields, elements,
+// function arguments and results), that reach an HCL or go-cty type.
+func hclFields(ty reflect.Type) []string {
+	var bad []string
+	seen := map[reflect.Type]bool{}
+	var walk func(ty reflect.Type, path string)
+	walk = func(ty reflect.Type, path string) {
+		if seen[ty] {
+			return
+		}
+		seen[ty] = true
+		for _, dep := range hclDeps {
+			if strings.HasPrefix(ty.PkgPath()+"/", dep) {
+				bad = append(bad, path+" is "+ty.String())
+				return
+			}
+		}
+		switch ty.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(ty.Elem(), path+"[]")
+		case reflect.Map:
+			walk(ty.Key(), path+".key")
+			walk(ty.Elem(), path+"[]")
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				walk(ty.Field(i).Type, path+"."+ty.Field(i).Name)
+			}
+		case reflect.Func:
+			for i := range ty.NumIn() {
+				walk(ty.In(i), path+".in")
+			}
+			for i := range ty.NumOut() {
+				walk(ty.Out(i), path+".out")
+			}
+		}
+	}
+	walk(ty, ty.Name())
+	return bad
 }

@@ -5,7 +5,6 @@ import (
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/trace"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Suite is a decoded, validated suite file.
@@ -35,7 +34,7 @@ type Suite struct {
 type Target struct {
 	runspec.Target
 	// DeclRange is the block's header in the source.
-	DeclRange hcl.Range
+	DeclRange runspec.Source
 }
 
 // Scenario is a scenario block with defaults applied, before sweep expansion.
@@ -47,12 +46,9 @@ type Scenario struct {
 	DeclRange hcl.Range
 }
 
-// Param is one sweep key's value in a run.
+// Param is one sweep key's value in a run, as it appears in the run's name.
 type Param struct {
-	Key string
-	// Value is the sweep value; Text is how it appears in the run's name.
-	Value cty.Value
-	Text  string
+	Key, Text string
 }
 
 // Goodput holds the per-request limits in milliseconds that make a request
@@ -169,5 +165,5 @@ type Tolerance struct {
 	Relative bool
 	Amount   float64
 	// DeclRange is the tolerance block's header, for annotations.
-	DeclRange hcl.Range
+	DeclRange runspec.Source
 }
