@@ -71,7 +71,7 @@ var layering = map[string]layer{
 	"scenarios":               {noLLMGate: true, why: "it only embeds the catalog's suites"},
 	"serverprobe":             {forbidden: downstream, why: "it asks a server what it supports"},
 	"sim":                     {noLLMGate: true, forbidden: slices.Concat(hclDeps, containerDeps), why: "the simulator stands alone (it ships as its own image)"},
-	"suite":                   {forbidden: slices.Concat(engines, containerDeps), why: "parsing a suite must link no network or runtime code"},
+	"suite":                   {forbidden: slices.Concat(engines, containerDeps, []string{module + "report", module + "ghaction", module + "history", module + "progress"}), why: "parsing a suite must link no network or runtime code, and nothing that renders or publishes"},
 	"target":                  {forbidden: slices.Concat(hclDeps, []string{module + "suite", module + "load", module + "runner"}), why: "it starts a server from a runspec.Target"},
 	"trace":                   {stdlib: true, llmgate: []string{"internal/linefile"}, why: "suite (validate, --plan) and load (the replay) read a trace alike"},
 	"untrusted":               {stdlib: true, why: "every sink uses it"},
