@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"maps"
 	"math"
 
 	"github.com/hashicorp/hcl/v2"
@@ -224,7 +225,7 @@ func (r *Run) SLOValues() (map[string]float64, map[string]results.Unit) {
 	if r.Capacity == nil || r.Capacity.SLO == nil {
 		return nil, nil
 	}
-	return r.Capacity.SLO.given, r.Capacity.SLO.givenUnits
+	return maps.Clone(r.Capacity.SLO.given), maps.Clone(r.Capacity.SLO.givenUnits) // the caller's to keep
 }
 
 // EvalSLO judges sum against the run's capacity SLO, as an assert named "slo".
