@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/llmgate/llmgate/progress/event"
 	"path/filepath"
 
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"

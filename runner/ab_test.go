@@ -3,13 +3,13 @@ package runner
 import (
 	"context"
 	"errors"
-	"github.com/llmgate/llmgate/progress/event"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"

@@ -3,12 +3,12 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/llmgate/llmgate/progress/event"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/llmgate/llmgate/capacity"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/llmgate/llmgate/progress/event"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/judge"
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/llmgate/llmgate/progress/event"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/llmgate/llmgate/progress/event"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"github.com/llmgate/llmgate/progress/event"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/sim"

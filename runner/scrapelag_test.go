@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"github.com/llmgate/llmgate/progress/event"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/sim"
 )

@@ -2,10 +2,10 @@ package runner
 
 import (
 	"context"
-	"github.com/llmgate/llmgate/progress/event"
 	"time"
 
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/serverprobe"
 	"github.com/llmgate/llmgate/target"

@@ -2,12 +2,12 @@ package runner
 
 import (
 	"context"
-	"github.com/llmgate/llmgate/progress/event"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/fakeserver"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 )
 
