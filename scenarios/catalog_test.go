@@ -152,7 +152,7 @@ func TestQuickstartScale(t *testing.T) {
 }
 
 // TestCatalogScaledRunsReachTheirLevel checks that scaled down as the
-// catalog page recommends (and further, as the tests run it), every closed
+// catalog page recommends (0.1), and further (0.02), every closed
 // loop still sends more than results.LevelRequestsPerUser measured requests
 // per user, so that it reaches the concurrency it is named after and the
 // load generator checks that it did: --var requests_per_user keeps a floor
