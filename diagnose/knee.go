@@ -38,7 +38,9 @@ type sample struct {
 // once throughput (output tokens/s) and TTFT p95 are each scaled to 0..1:
 // the run that maximises scaled throughput less scaled latency. Only a
 // sweep of the load has one (loadAxis): a curve over burstiness or the
-// server's memory is not a load curve, and its "knee" means nothing.
+// server's memory is not a load curve, and its "knee" means nothing. A
+// run that never showed the load it is named after (results.Run.Shortfall:
+// too few requests per user) is no point of its curve, nor its best run.
 func Knees(f *results.File) []Knee {
 	if f == nil {
 		return nil
@@ -50,6 +52,9 @@ func Knees(f *results.File) []Knee {
 		r := &f.Runs[i]
 		if len(r.Params) != 1 || (r.Status != results.StatusOK && r.Status != results.StatusInvalid) || r.Summary.Requests.Completed == 0 {
 			continue
+		}
+		if r.Shortfall() != nil {
+			continue // not at the load it is named after: the run table's notes say so
 		}
 		for k, s := range r.Params {
 			v, err := strconv.ParseFloat(s, 64)

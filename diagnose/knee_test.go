@@ -12,7 +12,7 @@ func sweepFile(tput, ttft []float64, pass []bool) *results.File {
 	for i := range tput {
 		c := strconv.Itoa(1 << i)
 		r := results.Run{Name: "u[concurrency=" + c + "]", Scenario: "u", Status: results.StatusOK, Params: map[string]string{"concurrency": c},
-			Summary: results.Summary{Requests: results.Requests{Completed: 10}, Throughput: results.Throughput{OutputTokens: tput[i]}, TTFT: results.Stats{N: 10, P95: ttft[i]}}}
+			Summary: results.Summary{Requests: results.Requests{Completed: 100}, Throughput: results.Throughput{OutputTokens: tput[i]}, TTFT: results.Stats{N: 10, P95: ttft[i]}}}
 		if pass != nil {
 			r.Asserts = []results.AssertResult{{Name: "slo", Passed: pass[i]}}
 		}
@@ -79,5 +79,32 @@ func TestKneesOnlyOnLoad(t *testing.T) {
 		if got := len(k) == 1 && k[0].At != nil; got != tt.knee {
 			t.Errorf("%s: knee found %v, want %v (%+v)", tt.name, got, tt.knee, k)
 		}
+	}
+}
+
+// TestKneesLeaveOutShortRuns checks that sweep points that never showed
+// their level (at most results.LevelRequestsPerUser measured requests per
+// user) are neither the knee nor the best passing run: scaled down, a
+// concurrency-128 point of 52 requests ran about 20 at a time, and its
+// curve said nothing about 128 users.
+func TestKneesLeaveOutShortRuns(t *testing.T) {
+	tput, ttft := []float64{100, 200, 400, 790, 800, 805}, []float64{20, 21, 23, 30, 90, 200}
+	sweep := func(measured int) *results.File {
+		f := sweepFile(tput, ttft, []bool{true, true, true, true, true, true})
+		for i := range f.Runs {
+			f.Runs[i].Load = &results.LoadConfig{Concurrency: 1 << i}
+			f.Runs[i].Summary.Requests.Completed = measured
+		}
+		return f
+	}
+	// 100 requests: every point shows its level; the knee is at 8 users.
+	if k := Knees(sweep(100)); len(k) != 1 || k[0].At == nil || k[0].At.Params["concurrency"] != "8" || k[0].BestPassing.Params["concurrency"] != "32" {
+		t.Fatalf("knees with every level reached = %+v", k)
+	}
+	// 10 requests: 8, 16 and 32 users fell short; what is left is a
+	// straight curve, without a knee, whose best run is 4 users.
+	k := Knees(sweep(10))
+	if len(k) != 1 || k[0].At != nil || k[0].BestPassing == nil || k[0].BestPassing.Params["concurrency"] != "4" {
+		t.Fatalf("knees with 8-32 users short = %+v", k)
 	}
 }

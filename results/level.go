@@ -1,5 +1,7 @@
 package results
 
+import "github.com/llmgate/llmgate/runspec"
+
 // LevelRequestsPerUser is how many measured requests per user a closed
 // loop must send, more than, before its mean in flight is judged against
 // its concurrency (Little's law): fewer are mostly its ramp up and down,
@@ -21,10 +23,11 @@ type Shortfall struct {
 // requests at most LevelRequestsPerUser × its concurrency, whose level the
 // load generator could not check (the file's Unchecked says so too). nil
 // for a run that showed its level, one not measured, an open loop (its
-// achieved rate is checked), or a file that predates the recorded load.
+// achieved rate is checked; a trace replay is one, its concurrency a cap),
+// or a file that predates the recorded load.
 func (r *Run) Shortfall() *Shortfall {
 	l := r.Load
-	if l == nil || l.Rate > 0 || l.Concurrency <= 1 || r.Status == StatusFailed {
+	if l == nil || l.Rate > 0 || l.Workload == runspec.WorkloadTrace || l.Concurrency <= 1 || r.Status == StatusFailed {
 		return nil
 	}
 	n := r.Summary.Requests.Completed + r.Summary.Requests.Failed

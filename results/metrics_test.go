@@ -71,6 +71,7 @@ func TestShortfall(t *testing.T) {
 		{"at most 2 per user", run(&LoadConfig{Concurrency: 32}, StatusOK, 60, 4), &Shortfall{Concurrency: 32, Measured: 64, MeanInFlight: 3}},
 		{"more than 2 per user", run(&LoadConfig{Concurrency: 32}, StatusOK, 65, 0), nil},
 		{"an open loop", run(&LoadConfig{Concurrency: 32, Rate: 4}, StatusOK, 10, 0), nil},
+		{"a trace replay, its concurrency a cap", run(&LoadConfig{Concurrency: 64, Workload: "trace"}, StatusOK, 20, 0), nil},
 		{"one user", run(&LoadConfig{Concurrency: 1}, StatusOK, 2, 0), nil},
 		{"failed", run(&LoadConfig{Concurrency: 32}, StatusFailed, 0, 0), nil},
 		{"no recorded load", run(nil, StatusOK, 10, 0), nil},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
 
@@ -146,6 +147,39 @@ func TestQuickstartScale(t *testing.T) {
 		}
 		if r.Load.Rate > 0 && float64(r.Load.Requests)/r.Load.Rate > 3 {
 			t.Errorf("run %s lasts %.1f s by schedule", r.Name, float64(r.Load.Requests)/r.Load.Rate)
+		}
+	}
+}
+
+// TestCatalogScaledRunsReachTheirLevel checks that scaled down as the
+// catalog page recommends (0.1), and further (0.02), every closed
+// loop still sends more than results.LevelRequestsPerUser measured requests
+// per user, so that it reaches the concurrency it is named after and the
+// load generator checks that it did: --var requests_per_user keeps a floor
+// under --var scale.
+func TestCatalogScaledRunsReachTheirLevel(t *testing.T) {
+	for _, scale := range []string{"0.1", simulateScale} {
+		for _, c := range catalog {
+			if c.file == "quickstart.hcl" {
+				continue // on the simulator already, with a scale of its own: TestQuickstartScale
+			}
+			s, diags := suite.Load(c.file, suite.Options{
+				Vars:   map[string]string{"simulate": "true", "scale": scale},
+				Getenv: func(string) string { return "" },
+			})
+			if diags.HasErrors() {
+				t.Fatalf("%s: %v", c.file, diags)
+			}
+			for _, r := range s.Plan().Runs() {
+				l := r.Load
+				if l.OpenLoop() || l.Concurrency <= 1 || r.Capacity != nil {
+					continue
+				}
+				if l.Requests <= results.LevelRequestsPerUser*l.Concurrency {
+					t.Errorf("%s at scale %s: run %s sends %d measured requests to %d users, at most %d per user: it never reaches its level",
+						c.file, scale, r.Name, l.Requests, l.Concurrency, results.LevelRequestsPerUser)
+				}
+			}
 		}
 	}
 }

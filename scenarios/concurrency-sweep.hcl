@@ -27,6 +27,11 @@ variable "max_users" {
 # scale=0.1 sends a tenth of the requests for a quick look.
 variable "simulate" { default = false }
 variable "scale" { default = 1 }
+# Scaled down, a run still sends at least requests_per_user measured requests
+# per user, so that it reaches the concurrency it is named after (at 2 or fewer
+# per user it is mostly ramp up and down). 0 lets scale cut below that; such
+# runs then say on screen and in the reports that they never reached it.
+variable "requests_per_user" { default = 4 }
 
 server "vllm" {
   image           = var.image
@@ -56,7 +61,7 @@ scenario "users" {
   load {
     concurrency = sweep.concurrency
     # enough requests that every user sends several; at least 100 per point
-    requests = ceil(max(100, sweep.concurrency * 8) * var.scale)
+    requests = max(ceil(max(100, sweep.concurrency * 8) * var.scale), var.requests_per_user * sweep.concurrency)
     warmup   = ceil(sweep.concurrency * var.scale)
   }
   goodput {

@@ -24,6 +24,11 @@ variable "model" { default = "meta-llama/Llama-3.1-8B-Instruct" }
 # scale=0.1 sends a tenth of the requests for a quick look.
 variable "simulate" { default = false }
 variable "scale" { default = 1 }
+# Scaled down, a run still sends at least requests_per_user measured requests
+# per user, so that it reaches the concurrency it is named after (at 2 or fewer
+# per user it is mostly ramp up and down). 0 lets scale cut below that; such
+# runs then say on screen and in the reports that they never reached it.
+variable "requests_per_user" { default = 4 }
 
 server "vllm" {
   image           = var.image
@@ -54,7 +59,7 @@ scenario "memory" {
   }
   load {
     concurrency = 128 # enough sequences in flight to fill a small cache
-    requests    = ceil(600 * var.scale)
+    requests    = max(ceil(600 * var.scale), var.requests_per_user * 128)
     warmup      = ceil(32 * var.scale)
   }
   assert "no_preemption_when_roomy" {

@@ -38,6 +38,11 @@ variable "max_num_seqs" { default = 16 }
 # scale=0.1 sends a tenth of the requests for a quick look.
 variable "simulate" { default = false }
 variable "scale" { default = 1 }
+# Scaled down, a run still sends at least requests_per_user measured requests
+# per user, so that it reaches the concurrency it is named after (at 2 or fewer
+# per user it is mostly ramp up and down). 0 lets scale cut below that; such
+# runs then say on screen and in the reports that they never reached it.
+variable "requests_per_user" { default = 4 }
 
 server "vllm" {
   image           = var.image
@@ -59,7 +64,7 @@ defaults {
   target = var.simulate ? simulator.sim : server.vllm
   load {
     concurrency = 4
-    requests    = ceil(400 * var.scale)
+    requests    = max(ceil(400 * var.scale), var.requests_per_user * 4)
     warmup      = ceil(16 * var.scale)
     seed        = 11
   }

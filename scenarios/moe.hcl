@@ -29,6 +29,11 @@ variable "tp" {
 # scale=0.1 sends a tenth of the requests for a quick look.
 variable "simulate" { default = false }
 variable "scale" { default = 1 }
+# Scaled down, a run still sends at least requests_per_user measured requests
+# per user, so that it reaches the concurrency it is named after (at 2 or fewer
+# per user it is mostly ramp up and down). 0 lets scale cut below that; such
+# runs then say on screen and in the reports that they never reached it.
+variable "requests_per_user" { default = 4 }
 
 server "mixtral" {
   image = var.image
@@ -76,7 +81,7 @@ scenario "chat" {
   description = "interactive load: expert routing cost per token"
   load {
     concurrency = 16
-    requests    = ceil(300 * var.scale)
+    requests    = max(ceil(300 * var.scale), var.requests_per_user * 16)
   }
   assert "tpot" {
     condition     = tpot.p95 < 60
@@ -88,7 +93,7 @@ scenario "batch_scaling" {
   sweep { concurrency = [8, 32, 128] }
   load {
     concurrency = sweep.concurrency
-    requests    = ceil(max(200, sweep.concurrency * 4) * var.scale)
+    requests    = max(ceil(max(200, sweep.concurrency * 4) * var.scale), var.requests_per_user * sweep.concurrency)
   }
   assert "errors" {
     condition = error_rate == 0

@@ -77,8 +77,12 @@ scenario "mooncake_conversation" {
     requests    = ceil(200 * var.scale)
     concurrency = 64 # at most this many in flight; later rows wait
   }
+  # How much of the prompts a cache can serve depends on how many rows are
+  # sent: `llmgate validate --plan` says 6.5 % of the first 4 rows' prompt
+  # tokens are reusable (scale=0.02), 3.4 % of the first 20 (scale=0.1) and
+  # 5.9 % of all 200; the simulator hit 0.065 and 0.034 of them.
   assert "cache_reuse" {
-    condition     = server.prefix_cache_hit_rate > 0.04
+    condition     = server.prefix_cache_hit_rate > 0.02
     error_message = "the prefix cache should serve the blocks the trace's requests share"
   }
 }

@@ -22,7 +22,7 @@ import (
 // markdown and the HTML chart.
 func TestKneeOnSimulatorSweep(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 80 requests on the simulator, about 12 s")
+		t.Skip("runs 120 requests on the simulator, about 15 s")
 	}
 	gateNotActions(t)
 	dir := t.TempDir()

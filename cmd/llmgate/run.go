@@ -26,7 +26,10 @@ whole plan is done, and when it was cut short, the file says "partial": true.
 Progress goes to standard output: a live bar on a terminal, plain lines every
 few seconds in logs, and one collapsible group per scenario under GitHub
 Actions. At the end a table shows one row per run: status, requests ok and
-failed, throughput, TTFT p50/p95, TPOT p50, E2EL p95 and asserts passed.
+failed, throughput, TTFT p50/p95, TPOT p50, E2EL p95, the server's KV cache
+usage (max), requests waiting and running (max), preemptions and prefix-cache
+hit rate, GPU utilisation, memory, power and joules per token (when the GPUs
+were sampled) and asserts passed; docs/running.md describes each column.
 
 Examples:
   # the quickstart suite against the embedded simulator: no GPU, no Docker

@@ -32,7 +32,7 @@ scenario "users" {
       in_flight        = 0.25
     }
     concurrency = sweep.concurrency
-    requests    = 16
+    requests    = max(16, 3 * sweep.concurrency) # more than 2 a user, or the point is no point of the curve
   }
   assert "ttft" {
     condition     = ttft.p95 < var.ttft_limit
