@@ -14,24 +14,6 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// ABOptions says what the baseline side of an A/B run is.
-type ABOptions struct {
-	// Baseline is the suite loaded with the baseline side's variables.
-	Baseline *suite.Suite
-	// BaselinePlan is the baseline side's plan, cut as Options.Plan is
-	// (--only, --shard); nil means Baseline.Plan().
-	BaselinePlan *suite.Plan
-	// BaselineOutputPath is the baseline side's results file; "" means
-	// results.ABBaselinePath of Options.OutputPath (none when that is "").
-	BaselineOutputPath string
-	// BaselineVars and CandidateVars are the variables each side was
-	// given on the command line, recorded in its file.
-	BaselineVars, CandidateVars map[string]string
-	// Pairs is the number of block pairs every run is split into; 0
-	// chooses by the run's size (abPairs).
-	Pairs int
-}
-
 // RunAB runs the plan of cand and the plan of ab.Baseline in one job,
 // interleaved: every run's measured requests are split into block pairs,
 // one block of each side per pair, in a balanced order (abSchedule) so
@@ -39,40 +21,25 @@ type ABOptions struct {
 // prompts and arrivals. Each side keeps its own warmup and writes its own
 // results file (the candidate's at opts.OutputPath), marked with
 // results.AB and holding each run's blocks. The plans must be the same but
-// for their targets (CheckABPlans); the error says so before anything
-// starts. Otherwise, like Run, both files are returned even when the error
-// is not nil.
+// for their targets (CheckABPlans): RunAB is ResolveAB, whose error says
+// what is wrong before anything starts, then ABJob.Run, which, like Run,
+// returns both files even when the error is not nil.
 func RunAB(ctx context.Context, cand *suite.Suite, opts Options, ab ABOptions) (candFile, baseFile *results.File, err error) {
-	if opts.TargetURL != "" {
-		return nil, nil, errors.New("an A/B run measures two servers: it cannot send both sides to one --target")
-	}
-	cplan := opts.Plan
-	if cplan == nil {
-		cplan = cand.Plan()
-	}
-	bplan := ab.BaselinePlan
-	if bplan == nil {
-		bplan = ab.Baseline.Plan()
-	}
-	if err := CheckABPlans(cplan, bplan); err != nil {
+	j, err := ResolveAB(cand, opts, ab)
+	if err != nil {
 		return nil, nil, err
 	}
-	bopts := opts
-	bopts.Plan = bplan
-	bopts.OutputPath = ab.BaselineOutputPath
-	if bopts.OutputPath == "" && opts.OutputPath != "" {
-		bopts.OutputPath = results.ABBaselinePath(opts.OutputPath)
-	}
-	if bopts.LogDir == "" && opts.OutputPath != "" {
-		bopts.LogDir = filepath.Dir(opts.OutputPath)
-	}
-	opts.Plan = cplan
+	return j.Run(ctx)
+}
+
+// Run runs the job: RunAB once resolved.
+func (j *ABJob) Run(ctx context.Context) (candFile, baseFile *results.File, err error) {
 	x := &abRun{
-		cand: newRunner(cand, opts),
-		base: newRunner(ab.Baseline, bopts),
-		ab:   ab,
+		cand: newRunner(j.cand, j.candOpts),
+		base: newRunner(j.base, j.baseOpts),
+		ab:   j.ab,
 	}
-	x.mark(opts.OutputPath, bopts.OutputPath)
+	x.mark(j.candOpts.OutputPath, j.baseOpts.OutputPath)
 	candFile, baseFile = x.cand.file, x.base.file
 	defer func() {
 		if p := recover(); p != nil {

@@ -102,7 +102,7 @@ func (o *GateOutcome) FailedAsserts() []compare.FailedAssert {
 func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
 	if opts.AB != nil {
-		if err := g.checkAB(s); err != nil {
+		if err := g.resolveAB(s); err != nil {
 			return nil, err
 		}
 	} else {
@@ -123,8 +123,8 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	var cur *results.File
 	var runErr error
 	if opts.AB != nil {
-		cur, out.Baseline, runErr = RunAB(ctx, s, opts.Options, *opts.AB)
-		out.BaselinePath = g.abBaselinePath()
+		cur, out.Baseline, runErr = g.ab.Run(ctx)
+		out.BaselinePath = g.ab.BaselineOutputPath()
 	} else {
 		cur, runErr = Run(ctx, s, opts.Options)
 	}
@@ -145,6 +145,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 type gate struct {
 	opts GateOptions
 	out  *GateOutcome
+	ab   *ABJob // an A/B gate's job, resolved before anything runs
 }
 
 // judge judges the outcome's current results (and rerun, when one is
@@ -284,7 +285,7 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 		ropts.Progress.Report(ConfirmStarted{Runs: names})
 	}
 	if g.opts.AB != nil {
-		g.confirmAB(ctx, s, ropts, names, cfg)
+		g.confirmAB(ctx, ropts, names, cfg)
 		return
 	}
 	rerun, err := Run(ctx, s, ropts)
