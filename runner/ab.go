@@ -11,7 +11,6 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
-	"github.com/llmgate/llmgate/untrusted"
 )
 
 // RunAB runs the plan of cand and the plan of ab.Baseline in one job,
@@ -66,37 +65,14 @@ func (x *abRun) mark(candPath, basePath string) {
 	x.base.file.AB = &results.AB{Side: results.SideBaseline, Pair: filepath.Base(candPath), Vars: x.ab.BaselineVars, Modes: map[string]string{}}
 }
 
-func (x *abRun) run(ctx context.Context) error {
-	werr := errors.Join(x.cand.write(), x.base.write())
-	x.cand.progress.Report(PlanStarted{Suite: x.cand.suite.Name, Groups: len(x.cand.plan.Groups), Runs: x.cand.total})
-	if werr != nil {
-		return werr
-	}
-	var errs []error
-	for gi, g := range x.cand.plan.Groups {
-		if len(g.Runs) == 0 {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			errs = append(errs, fmt.Errorf("interrupted before %s: %w", g.Runs[0].Name, err))
-			break
-		}
-		if err := x.runGroup(ctx, gi); err != nil {
-			errs = append(errs, err)
-		}
-		if werr := errors.Join(x.cand.write(), x.base.write()); werr != nil {
-			return errors.Join(append(errs, werr)...)
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	for _, r := range []*runner{x.cand, x.base} {
-		if err := r.finish(ctx); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+func (x *abRun) run(ctx context.Context) error { return x.cand.runPlan(ctx, x) }
+
+// write writes both sides' files.
+func (x *abRun) write() error { return errors.Join(x.cand.write(), x.base.write()) }
+
+// finish finishes both sides' files.
+func (x *abRun) finish(ctx context.Context) error {
+	return errors.Join(x.cand.finish(ctx), x.base.finish(ctx))
 }
 
 // runGroup runs one group's runs on both sides, keeping the servers as
@@ -259,20 +235,14 @@ func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, oth
 		spec.GPUs = other.spec.GPUs
 	}
 	s.swapped = swapped
-	label := s.ref + " (" + s.side + ")"
-	s.r.progress.Report(ServerStarting{Group: s.gi, Groups: len(s.r.plan.Groups), Target: label, Kind: spec.Kind,
-		ServerArgs: s.g.ServerArgs, Scenario: s.g.Runs[0].Scenario, Runs: runNames(s.g)})
-	t0 := s.r.now()
-	inst, err := s.r.start(ctx, s.gi, label, spec, s.r.startOptions(s.gi, s.g, spec))
+	inst, err := s.r.bringUp(ctx, s.gi, s.g, s.label(), spec, func(err error) error {
+		return unavailable(fmt.Errorf("%s side: start %s: %w", s.side, s.ref, err))
+	})
 	s.inst = inst
 	if err != nil {
-		err = unavailable(fmt.Errorf("%s side: start %s: %w", s.side, s.ref, err))
-		s.r.progress.Report(ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), Err: err})
 		_ = s.down(ctx)
 		return err
 	}
-	s.r.progress.Report(ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
-	s.r.setEnvironment(spec.Kind, inst)
 	s.fresh = true
 	return nil
 }
@@ -284,19 +254,14 @@ func (s *abSide) down(ctx context.Context) error {
 	}
 	inst := s.inst
 	s.inst = nil
-	return s.r.stop(ctx, s.gi, s.ref+" ("+s.side+")", inst)
+	return s.r.stop(ctx, s.gi, s.label(), inst)
 }
+
+// label names the side's target in the events: "vllm (baseline)".
+func (s *abSide) label() string { return s.ref + " (" + s.side + ")" }
 
 // failAll records every run of the side's group as failed with err.
 func (s *abSide) failAll(err error) error { return s.r.failRuns(s.g.Runs, s.ref, unavailable(err)) }
-
-func runNames(g *suite.Group) []string {
-	names := make([]string, len(g.Runs))
-	for i, sr := range g.Runs {
-		names[i] = sr.Name
-	}
-	return names
-}
 
 // crossoverGPUs checks that the two sides run on disjoint GPUs that a
 // crossover can swap: each side's gpus set to device ids, none shared.

@@ -138,10 +138,25 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 	return r
 }
 
-func (r *runner) run(ctx context.Context) error {
+// executor runs one group of the plan at a time: a plain run's runner
+// brings the group's server up and runs its runs (runGroup), an A/B job
+// brings up both sides and interleaves their blocks (abRun). It writes and
+// finishes its results files.
+type executor interface {
+	runGroup(ctx context.Context, gi int) error
+	write() error
+	finish(ctx context.Context) error
+}
+
+func (r *runner) run(ctx context.Context) error { return r.runPlan(ctx, r) }
+
+// runPlan is the one loop over r's plan: it runs each group with x, writing
+// x's files after every group, and stops at the first write that fails or
+// when ctx ends.
+func (r *runner) runPlan(ctx context.Context, x executor) error {
 	// Written before anything starts, so an unwritable path fails in
 	// seconds rather than after the first server start.
-	werr := r.write()
+	werr := x.write()
 	r.progress.Report(PlanStarted{Suite: r.suite.Name, Groups: len(r.plan.Groups), Runs: r.total})
 	if werr != nil {
 		return werr
@@ -155,18 +170,17 @@ func (r *runner) run(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("interrupted before %s: %w", g.Runs[0].Name, err))
 			break
 		}
-		err := r.runGroup(ctx, i, g)
-		if err != nil {
+		if err := x.runGroup(ctx, i); err != nil {
 			errs = append(errs, err)
 		}
-		if werr := r.write(); werr != nil {
+		if werr := x.write(); werr != nil {
 			return errors.Join(append(errs, werr)...)
 		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	if err := r.finish(ctx); err != nil {
+	if err := x.finish(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
