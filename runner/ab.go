@@ -61,8 +61,8 @@ type abRun struct {
 
 // mark records in both files that they are the two sides of one A/B job.
 func (x *abRun) mark(candPath, basePath string) {
-	x.cand.file.AB = &results.AB{Side: results.SideCandidate, Pair: filepath.Base(basePath), Vars: x.ab.CandidateVars, Modes: map[string]string{}}
-	x.base.file.AB = &results.AB{Side: results.SideBaseline, Pair: filepath.Base(candPath), Vars: x.ab.BaselineVars, Modes: map[string]string{}}
+	x.cand.file.AB = &results.AB{Side: results.SideCandidate, Pair: filepath.Base(basePath), Vars: x.ab.CandidateVars, Modes: map[string]results.ABMode{}}
+	x.base.file.AB = &results.AB{Side: results.SideBaseline, Pair: filepath.Base(candPath), Vars: x.ab.BaselineVars, Modes: map[string]results.ABMode{}}
 }
 
 func (x *abRun) run(ctx context.Context) error { return x.cand.runPlan(ctx, x) }
@@ -90,7 +90,7 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 		}
 	}
 	for _, s := range sides {
-		s.r.file.AB.Modes[s.g.Target.Name] = string(mode)
+		s.r.file.AB.Modes[s.g.Target.Name] = mode
 	}
 	if mode == suite.ABCrossover {
 		if err := crossoverGPUs(sides[0].spec, sides[1].spec); err != nil {
@@ -202,7 +202,7 @@ const maxAlternatePairs = 4
 // abSide is one side's target in one group.
 type abSide struct {
 	r       *runner
-	side    string
+	side    results.ABSide
 	gi      int
 	g       *suite.Group
 	spec    runspec.Target
@@ -212,7 +212,7 @@ type abSide struct {
 	fresh   bool // started since its last block: the next block warms up
 }
 
-func newABSide(r *runner, side string, gi int) *abSide {
+func newABSide(r *runner, side results.ABSide, gi int) *abSide {
 	g := r.plan.Groups[gi]
 	return &abSide{r: r, side: side, gi: gi, g: g, spec: r.spec(g), ref: g.Target.Ref()}
 }
@@ -258,7 +258,7 @@ func (s *abSide) down(ctx context.Context) error {
 }
 
 // label names the side's target in the events: "vllm (baseline)".
-func (s *abSide) label() string { return s.ref + " (" + s.side + ")" }
+func (s *abSide) label() string { return s.ref + " (" + string(s.side) + ")" }
 
 // failAll records every run of the side's group as failed with err.
 func (s *abSide) failAll(err error) error { return s.r.failRuns(s.g.Runs, s.ref, unavailable(err)) }

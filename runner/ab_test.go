@@ -110,7 +110,7 @@ func TestRunABSimulator(t *testing.T) {
 		cdisk.AB.Pair != "results.baseline.json" || bdisk.AB.Pair != "results.json" || cdisk.AB.Schedule != "ABBA" {
 		t.Fatalf("A/B marks: candidate %+v, baseline %+v", cdisk.AB, bdisk.AB)
 	}
-	if cdisk.AB.Modes["sim"] != string(suite.ABTogether) || bdisk.AB.Vars["slowdown"] != "1" {
+	if cdisk.AB.Modes["sim"] != suite.ABTogether || bdisk.AB.Vars["slowdown"] != "1" {
 		t.Errorf("modes %v, baseline vars %v", cdisk.AB.Modes, bdisk.AB.Vars)
 	}
 	if cf.Partial || bf.Partial || len(cdisk.Runs) != 1 || len(bdisk.Runs) != 1 {

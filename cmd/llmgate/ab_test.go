@@ -125,7 +125,7 @@ func TestRunAB(t *testing.T) {
 	if !strings.Contains(stdout, "A/B in one job: baseline side") || !strings.Contains(stdout, "Baseline side written to") {
 		t.Errorf("stdout does not show the baseline side:\n%s", stdout)
 	}
-	for path, side := range map[string]string{out: results.SideCandidate, filepath.Join(filepath.Dir(out), "out.baseline.json"): results.SideBaseline} {
+	for path, side := range map[string]results.ABSide{out: results.SideCandidate, filepath.Join(filepath.Dir(out), "out.baseline.json"): results.SideBaseline} {
 		f, err := results.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
