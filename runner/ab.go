@@ -39,18 +39,7 @@ func (j *ABJob) Run(ctx context.Context) (candFile, baseFile *results.File, err 
 		ab:   j.ab,
 	}
 	x.mark(j.candOpts.OutputPath, j.baseOpts.OutputPath)
-	candFile, baseFile = x.cand.file, x.base.file
-	defer func() {
-		if p := recover(); p != nil {
-			candFile.Partial, baseFile.Partial = true, true
-			_ = x.cand.write()
-			_ = x.base.write()
-			panic(p)
-		}
-	}()
-	err = x.run(ctx)
-	x.cand.progress.Report(PlanFinished{File: candFile, Err: err})
-	return candFile, baseFile, err
+	return x.cand.file, x.base.file, x.cand.runPlan(ctx, x)
 }
 
 // abRun is one RunAB call's state: a runner per side.
@@ -65,10 +54,14 @@ func (x *abRun) mark(candPath, basePath string) {
 	x.base.file.AB = &results.AB{Side: results.SideBaseline, Pair: filepath.Base(candPath), Vars: x.ab.BaselineVars, Modes: map[string]results.ABMode{}}
 }
 
-func (x *abRun) run(ctx context.Context) error { return x.cand.runPlan(ctx, x) }
-
 // write writes both sides' files.
 func (x *abRun) write() error { return errors.Join(x.cand.write(), x.base.write()) }
+
+// abandon marks both sides' files partial and writes them.
+func (x *abRun) abandon() {
+	x.cand.abandon()
+	x.base.abandon()
+}
 
 // finish finishes both sides' files.
 func (x *abRun) finish(ctx context.Context) error {

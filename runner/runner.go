@@ -68,19 +68,7 @@ type Options struct {
 // the file (see Judge).
 func Run(ctx context.Context, s *suite.Suite, opts Options) (f *results.File, err error) {
 	r := newRunner(s, opts)
-	f = r.file
-	defer func() {
-		// A panic in a stage still leaves a results file behind; the targets
-		// are stopped by the group's own defer before this runs.
-		if p := recover(); p != nil {
-			f.Partial = true
-			_ = r.write()
-			panic(p)
-		}
-	}()
-	err = r.run(ctx)
-	r.progress.Report(PlanFinished{File: f, Err: err})
-	return f, err
+	return r.file, r.runPlan(ctx, r)
 }
 
 type runner struct {
@@ -141,19 +129,33 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 // executor runs one group of the plan at a time: a plain run's runner
 // brings the group's server up and runs its runs (runGroup), an A/B job
 // brings up both sides and interleaves their blocks (abRun). It writes and
-// finishes its results files.
+// finishes its results files, and marks them partial when a panic cuts
+// the plan short (abandon).
 type executor interface {
 	runGroup(ctx context.Context, gi int) error
 	write() error
 	finish(ctx context.Context) error
+	abandon()
 }
 
-func (r *runner) run(ctx context.Context) error { return r.runPlan(ctx, r) }
+// runPlan is the one loop over r's plan: it runs each group with x,
+// writing x's files after every group, stops at the first write that
+// fails or when ctx ends, and reports PlanFinished. A panic in a stage
+// still leaves the files behind, partial; the targets are stopped by the
+// group's own defer before that.
+func (r *runner) runPlan(ctx context.Context, x executor) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			x.abandon()
+			panic(p)
+		}
+	}()
+	err = r.loop(ctx, x)
+	r.progress.Report(PlanFinished{File: r.file, Err: err})
+	return err
+}
 
-// runPlan is the one loop over r's plan: it runs each group with x, writing
-// x's files after every group, and stops at the first write that fails or
-// when ctx ends.
-func (r *runner) runPlan(ctx context.Context, x executor) error {
+func (r *runner) loop(ctx context.Context, x executor) error {
 	// Written before anything starts, so an unwritable path fails in
 	// seconds rather than after the first server start.
 	werr := x.write()
@@ -184,6 +186,12 @@ func (r *runner) runPlan(ctx context.Context, x executor) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// abandon marks the file partial and writes it, as far as it can.
+func (r *runner) abandon() {
+	r.file.Partial = true
+	_ = r.write()
 }
 
 // finish marks the file partial when ctx ended, a planned run was not
