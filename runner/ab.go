@@ -75,13 +75,7 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 		newABSide(x.base, results.SideBaseline, gi),
 		newABSide(x.cand, results.SideCandidate, gi),
 	}
-	mode := x.cand.suite.ABModeFor(sides[1].spec.Kind)
-	if sides[0].spec.Kind != sides[1].spec.Kind {
-		mode = x.cand.suite.ABModeFor(runspec.KindServer) // either is a container: treat both so
-		if sides[0].spec.Kind != runspec.KindServer && sides[1].spec.Kind != runspec.KindServer {
-			mode = suite.ABTogether
-		}
-	}
+	mode := abMode(x.cand.suite, sides[0].spec.Kind, sides[1].spec.Kind)
 	for _, s := range sides {
 		s.r.file.AB.Modes[s.g.Target.Name] = mode
 	}
@@ -111,6 +105,20 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// abMode is the mode of a group whose sides' targets are of the kinds
+// given, as the candidate's suite says (suite.ABModeFor): when the kinds
+// differ, the mode of a server container if either side is one, else
+// ABTogether.
+func abMode(s *suite.Suite, base, cand string) suite.ABMode {
+	switch {
+	case base == cand:
+		return s.ABModeFor(cand)
+	case base == runspec.KindServer || cand == runspec.KindServer:
+		return s.ABModeFor(runspec.KindServer) // either is a container: treat both so
+	}
+	return suite.ABTogether
 }
 
 // runAB runs one run of the group on both sides, block by block in the

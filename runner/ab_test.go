@@ -175,3 +175,23 @@ func TestRunABSimulator(t *testing.T) {
 	}
 	assertStopped(t, rec.serverURLs())
 }
+
+// TestABMode: a group whose sides are of different kinds takes a server
+// container's mode when either side is one, else stays together.
+func TestABMode(t *testing.T) {
+	s := &suite.Suite{AB: suite.ABCrossover}
+	for _, c := range []struct {
+		base, cand string
+		want       suite.ABMode
+	}{
+		{runspec.KindServer, runspec.KindServer, suite.ABCrossover},
+		{runspec.KindServer, runspec.KindEndpoint, suite.ABCrossover},
+		{runspec.KindSimulator, runspec.KindServer, suite.ABCrossover},
+		{runspec.KindSimulator, runspec.KindEndpoint, suite.ABTogether},
+		{runspec.KindSimulator, runspec.KindSimulator, suite.ABTogether},
+	} {
+		if got := abMode(s, c.base, c.cand); got != c.want {
+			t.Errorf("abMode(%s, %s) = %s, want %s", c.base, c.cand, got, c.want)
+		}
+	}
+}

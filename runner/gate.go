@@ -51,7 +51,8 @@ type GateOptions struct {
 	// AB, when set, makes the gate an A/B in one job: the baseline side
 	// (AB.Baseline, the suite under --ab-var) is measured beside the
 	// candidate, interleaved (RunAB), and is the baseline compared with;
-	// Baseline and AllowDifferentBaseline are not used.
+	// Baseline and AllowDifferentBaseline are not used. Gate resolves it
+	// (ResolveAB) before anything runs and returns ResolveAB's error.
 	AB *ABOptions
 	// Notify, when set, is told each note as it arises, so that a note
 	// about the baseline is said before the runs rather than after them.
