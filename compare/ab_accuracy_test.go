@@ -71,7 +71,7 @@ func (j abJob) draw(rng *rand.Rand, nz noise, ch change) (base, cand []results.B
 }
 
 // abFileOf is one side's results file of an A/B job, as RunAB writes it.
-func abFileOf(blocks []results.Block, side string) *results.File {
+func abFileOf(blocks []results.Block, side results.ABSide) *results.File {
 	sum, smp := results.MergeBlocks(blocks)
 	return &results.File{Version: results.SchemaVersion, AB: &results.AB{Side: side}, Runs: []results.Run{{
 		Name: "chat", Scenario: "chat", Status: results.StatusOK, Summary: sum, Samples: smp, Blocks: blocks,

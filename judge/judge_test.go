@@ -93,7 +93,7 @@ func TestJudgeGuardsEveryComparison(t *testing.T) {
 	single := func() *results.File {
 		return comparetest.File(results.Environment{}, comparetest.RunSpec{Name: "chat", TTFT: 100, Seed: 1})
 	}
-	side := func(s string) *results.File {
+	side := func(s results.ABSide) *results.File {
 		f := single()
 		f.AB = &results.AB{Side: s}
 		return f

@@ -5,12 +5,36 @@ import (
 	"time"
 )
 
-// A/B sides: which version a file or block measured.
+// ABSide is which version a file of an A/B job measured.
+type ABSide string
+
+// A/B sides.
 const (
 	// SideBaseline is the side --ab-var sets (the version compared against).
-	SideBaseline = "baseline"
+	SideBaseline ABSide = "baseline"
 	// SideCandidate is the side --var and the defaults set.
-	SideCandidate = "candidate"
+	SideCandidate ABSide = "candidate"
+)
+
+// ABMode is how an A/B job kept the two sides' server containers while it
+// alternated blocks between them. Endpoints and simulators always stay up
+// for the whole run, whatever the mode.
+type ABMode string
+
+// A/B modes.
+const (
+	// ABTogether keeps both sides' containers up for the whole run: they
+	// must fit on the runner together (the user splits the GPU memory, for
+	// example with a variable for --gpu-memory-utilization).
+	ABTogether ABMode = "together"
+	// ABAlternate stops one side's container and starts the other's before
+	// every block, reusing the weight and compile cache volumes: the
+	// default for server containers, since it needs no more GPU than one side.
+	ABAlternate ABMode = "alternate"
+	// ABCrossover keeps both sides up on disjoint GPUs (each side's gpus
+	// setting) and swaps the GPUs halfway through every run, so that a
+	// difference between the GPUs does not read as one between the sides.
+	ABCrossover ABMode = "crossover"
 )
 
 // AB marks a results file as one side of an A/B gate measured in one job:
@@ -19,15 +43,15 @@ const (
 // one named by -o; the baseline side's sits beside it (ABBaselinePath).
 type AB struct {
 	// Side is SideBaseline or SideCandidate.
-	Side string `json:"side" text:"name"`
+	Side ABSide `json:"side" text:"name"`
 	// Pair is the other side's results file, by base name (it sits in the
 	// same directory).
 	Pair string `json:"pair" text:"name"`
 	// Schedule is the order of the blocks of every run, "A" for the
 	// baseline side and "B" for the candidate, e.g. "ABBABAAB".
 	Schedule string `json:"schedule" text:"name"`
-	// Modes are the server modes used, by target name (see suite.ABMode).
-	Modes map[string]string `json:"modes,omitempty" text:"line"`
+	// Modes are the server modes used, by target name.
+	Modes map[string]ABMode `json:"modes,omitempty" text:"line"`
 	// Vars are this side's variables given on the command line
 	// (--ab-var for the baseline, --var for the candidate).
 	Vars map[string]string `json:"vars,omitempty" text:"line"`

@@ -7,31 +7,11 @@ import (
 	"path/filepath"
 
 	"github.com/llmgate/llmgate/load"
-	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
-	"github.com/llmgate/llmgate/untrusted"
 )
-
-// ABOptions says what the baseline side of an A/B run is.
-type ABOptions struct {
-	// Baseline is the suite loaded with the baseline side's variables.
-	Baseline *suite.Suite
-	// BaselinePlan is the baseline side's plan, cut as Options.Plan is
-	// (--only, --shard); nil means Baseline.Plan().
-	BaselinePlan *suite.Plan
-	// BaselineOutputPath is the baseline side's results file; "" means
-	// results.ABBaselinePath of Options.OutputPath (none when that is "").
-	BaselineOutputPath string
-	// BaselineVars and CandidateVars are the variables each side was
-	// given on the command line, recorded in its file.
-	BaselineVars, CandidateVars map[string]string
-	// Pairs is the number of block pairs every run is split into; 0
-	// chooses by the run's size (abPairs).
-	Pairs int
-}
 
 // RunAB runs the plan of cand and the plan of ab.Baseline in one job,
 // interleaved: every run's measured requests are split into block pairs,
@@ -40,52 +20,26 @@ type ABOptions struct {
 // prompts and arrivals. Each side keeps its own warmup and writes its own
 // results file (the candidate's at opts.OutputPath), marked with
 // results.AB and holding each run's blocks. The plans must be the same but
-// for their targets (CheckABPlans); the error says so before anything
-// starts. Otherwise, like Run, both files are returned even when the error
-// is not nil.
+// for their targets (CheckABPlans): RunAB is ResolveAB, whose error says
+// what is wrong before anything starts, then ABJob.Run, which, like Run,
+// returns both files even when the error is not nil.
 func RunAB(ctx context.Context, cand *suite.Suite, opts Options, ab ABOptions) (candFile, baseFile *results.File, err error) {
-	if opts.TargetURL != "" {
-		return nil, nil, errors.New("an A/B run measures two servers: it cannot send both sides to one --target")
-	}
-	cplan := opts.Plan
-	if cplan == nil {
-		cplan = cand.Plan()
-	}
-	bplan := ab.BaselinePlan
-	if bplan == nil {
-		bplan = ab.Baseline.Plan()
-	}
-	if err := CheckABPlans(cplan, bplan); err != nil {
+	j, err := ResolveAB(cand, opts, ab)
+	if err != nil {
 		return nil, nil, err
 	}
-	bopts := opts
-	bopts.Plan = bplan
-	bopts.OutputPath = ab.BaselineOutputPath
-	if bopts.OutputPath == "" && opts.OutputPath != "" {
-		bopts.OutputPath = results.ABBaselinePath(opts.OutputPath)
-	}
-	if bopts.LogDir == "" && opts.OutputPath != "" {
-		bopts.LogDir = filepath.Dir(opts.OutputPath)
-	}
-	opts.Plan = cplan
+	return j.Run(ctx)
+}
+
+// Run runs the job: RunAB once resolved.
+func (j *ABJob) Run(ctx context.Context) (candFile, baseFile *results.File, err error) {
 	x := &abRun{
-		cand: newRunner(cand, opts),
-		base: newRunner(ab.Baseline, bopts),
-		ab:   ab,
+		cand: newRunner(j.cand, j.candOpts),
+		base: newRunner(j.base, j.baseOpts),
+		ab:   j.ab,
 	}
-	x.mark(opts.OutputPath, bopts.OutputPath)
-	candFile, baseFile = x.cand.file, x.base.file
-	defer func() {
-		if p := recover(); p != nil {
-			candFile.Partial, baseFile.Partial = true, true
-			_ = x.cand.write()
-			_ = x.base.write()
-			panic(p)
-		}
-	}()
-	err = x.run(ctx)
-	x.cand.progress.Report(event.PlanFinished{File: candFile, Err: err})
-	return candFile, baseFile, err
+	x.mark(j.candOpts.OutputPath, j.baseOpts.OutputPath)
+	return x.cand.file, x.base.file, x.cand.runPlan(ctx, x)
 }
 
 // abRun is one RunAB call's state: a runner per side.
@@ -96,41 +50,22 @@ type abRun struct {
 
 // mark records in both files that they are the two sides of one A/B job.
 func (x *abRun) mark(candPath, basePath string) {
-	x.cand.file.AB = &results.AB{Side: results.SideCandidate, Pair: filepath.Base(basePath), Vars: x.ab.CandidateVars, Modes: map[string]string{}}
-	x.base.file.AB = &results.AB{Side: results.SideBaseline, Pair: filepath.Base(candPath), Vars: x.ab.BaselineVars, Modes: map[string]string{}}
+	x.cand.file.AB = &results.AB{Side: results.SideCandidate, Pair: filepath.Base(basePath), Vars: x.ab.CandidateVars, Modes: map[string]results.ABMode{}}
+	x.base.file.AB = &results.AB{Side: results.SideBaseline, Pair: filepath.Base(candPath), Vars: x.ab.BaselineVars, Modes: map[string]results.ABMode{}}
 }
 
-func (x *abRun) run(ctx context.Context) error {
-	werr := errors.Join(x.cand.write(), x.base.write())
-	x.cand.progress.Report(event.PlanStarted{Suite: x.cand.suite.Name, Groups: len(x.cand.plan.Groups), Runs: x.cand.total})
-	if werr != nil {
-		return werr
-	}
-	var errs []error
-	for gi, g := range x.cand.plan.Groups {
-		if len(g.Runs) == 0 {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			errs = append(errs, fmt.Errorf("interrupted before %s: %w", g.Runs[0].Name, err))
-			break
-		}
-		if err := x.runGroup(ctx, gi); err != nil {
-			errs = append(errs, err)
-		}
-		if werr := errors.Join(x.cand.write(), x.base.write()); werr != nil {
-			return errors.Join(append(errs, werr)...)
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	for _, r := range []*runner{x.cand, x.base} {
-		if err := r.finish(ctx); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+// write writes both sides' files.
+func (x *abRun) write() error { return errors.Join(x.cand.write(), x.base.write()) }
+
+// abandon marks both sides' files partial and writes them.
+func (x *abRun) abandon() {
+	x.cand.abandon()
+	x.base.abandon()
+}
+
+// finish finishes both sides' files.
+func (x *abRun) finish(ctx context.Context) error {
+	return errors.Join(x.cand.finish(ctx), x.base.finish(ctx))
 }
 
 // runGroup runs one group's runs on both sides, keeping the servers as
@@ -140,15 +75,9 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 		newABSide(x.base, results.SideBaseline, gi),
 		newABSide(x.cand, results.SideCandidate, gi),
 	}
-	mode := x.cand.suite.ABModeFor(sides[1].spec.Kind)
-	if sides[0].spec.Kind != sides[1].spec.Kind {
-		mode = x.cand.suite.ABModeFor(runspec.KindServer) // either is a container: treat both so
-		if sides[0].spec.Kind != runspec.KindServer && sides[1].spec.Kind != runspec.KindServer {
-			mode = suite.ABTogether
-		}
-	}
+	mode := abMode(x.cand.suite, sides[0].spec.Kind, sides[1].spec.Kind)
 	for _, s := range sides {
-		s.r.file.AB.Modes[s.g.Target.Name] = string(mode)
+		s.r.file.AB.Modes[s.g.Target.Name] = mode
 	}
 	if mode == suite.ABCrossover {
 		if err := crossoverGPUs(sides[0].spec, sides[1].spec); err != nil {
@@ -176,6 +105,20 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// abMode is the mode of a group whose sides' targets are of the kinds
+// given, as the candidate's suite says (suite.ABModeFor): when the kinds
+// differ, the mode of a server container if either side is one, else
+// ABTogether.
+func abMode(s *suite.Suite, base, cand string) suite.ABMode {
+	switch {
+	case base == cand:
+		return s.ABModeFor(cand)
+	case base == runspec.KindServer || cand == runspec.KindServer:
+		return s.ABModeFor(runspec.KindServer) // either is a container: treat both so
+	}
+	return suite.ABTogether
 }
 
 // runAB runs one run of the group on both sides, block by block in the
@@ -260,7 +203,7 @@ const maxAlternatePairs = 4
 // abSide is one side's target in one group.
 type abSide struct {
 	r       *runner
-	side    string
+	side    results.ABSide
 	gi      int
 	g       *suite.Group
 	spec    runspec.Target
@@ -270,7 +213,7 @@ type abSide struct {
 	fresh   bool // started since its last block: the next block warms up
 }
 
-func newABSide(r *runner, side string, gi int) *abSide {
+func newABSide(r *runner, side results.ABSide, gi int) *abSide {
 	g := r.plan.Groups[gi]
 	return &abSide{r: r, side: side, gi: gi, g: g, spec: r.spec(g), ref: g.Target.Ref()}
 }
@@ -293,20 +236,14 @@ func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, oth
 		spec.GPUs = other.spec.GPUs
 	}
 	s.swapped = swapped
-	label := s.ref + " (" + s.side + ")"
-	s.r.progress.Report(event.ServerStarting{Group: s.gi, Groups: len(s.r.plan.Groups), Target: label, Kind: spec.Kind,
-		ServerArgs: s.g.ServerArgs, Scenario: s.g.Runs[0].Scenario, Runs: runNames(s.g)})
-	t0 := s.r.now()
-	inst, err := s.r.start(ctx, s.gi, label, spec, s.r.startOptions(s.gi, s.g, spec))
+	inst, err := s.r.bringUp(ctx, s.gi, s.g, s.label(), spec, func(err error) error {
+		return unavailable(fmt.Errorf("%s side: start %s: %w", s.side, s.ref, err))
+	})
 	s.inst = inst
 	if err != nil {
-		err = unavailable(fmt.Errorf("%s side: start %s: %w", s.side, s.ref, err))
-		s.r.progress.Report(event.ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), Err: err})
 		_ = s.down(ctx)
 		return err
 	}
-	s.r.progress.Report(event.ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
-	s.r.setEnvironment(spec.Kind, inst)
 	s.fresh = true
 	return nil
 }
@@ -318,19 +255,14 @@ func (s *abSide) down(ctx context.Context) error {
 	}
 	inst := s.inst
 	s.inst = nil
-	return s.r.stop(ctx, s.gi, s.ref+" ("+s.side+")", inst)
+	return s.r.stop(ctx, s.gi, s.label(), inst)
 }
+
+// label names the side's target in the events: "vllm (baseline)".
+func (s *abSide) label() string { return s.ref + " (" + string(s.side) + ")" }
 
 // failAll records every run of the side's group as failed with err.
 func (s *abSide) failAll(err error) error { return s.r.failRuns(s.g.Runs, s.ref, unavailable(err)) }
-
-func runNames(g *suite.Group) []string {
-	names := make([]string, len(g.Runs))
-	for i, sr := range g.Runs {
-		names[i] = sr.Name
-	}
-	return names
-}
 
 // crossoverGPUs checks that the two sides run on disjoint GPUs that a
 // crossover can swap: each side's gpus set to device ids, none shared.

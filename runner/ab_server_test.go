@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
 )
 
@@ -64,20 +65,20 @@ func TestRunABServerModes(t *testing.T) {
 		t.Skip("runs A/B gates on both server modes in real time (about 15 s): full run only")
 	}
 	for _, c := range []struct {
-		mode string
+		mode suite.ABMode
 		want []string // starts: side's GPUs (0 baseline, 1 candidate) and slowdown
 	}{
 		// two runs of ABBA, a start per block
-		{"alternate", []string{"0 1", "1 1.5", "1 1.5", "0 1", "0 1", "1 1.5", "1 1.5", "0 1"}},
-		{"together", []string{"0 1", "1 1.5"}},
+		{suite.ABAlternate, []string{"0 1", "1 1.5", "1 1.5", "0 1", "0 1", "1 1.5", "1 1.5", "0 1"}},
+		{suite.ABTogether, []string{"0 1", "1 1.5"}},
 		// run 1: A on 0, B on 1, then both down and B on 0, A on 1 for
 		// the second half; run 2 starts as run 1 ended and swaps back
 		// halfway: one swap a run
-		{"crossover", []string{"0 1", "1 1.5", "0 1.5", "1 1", "1 1.5", "0 1"}},
+		{suite.ABCrossover, []string{"0 1", "1 1.5", "0 1.5", "1 1", "1 1.5", "0 1"}},
 	} {
-		t.Run(c.mode, func(t *testing.T) {
-			base := loadSuite(t, "ab_server.hcl", map[string]string{"mode": c.mode, "gpus": "device=0", "slowdown": "1"})
-			cand := loadSuite(t, "ab_server.hcl", map[string]string{"mode": c.mode, "gpus": "device=1", "slowdown": "1.5"})
+		t.Run(string(c.mode), func(t *testing.T) {
+			base := loadSuite(t, "ab_server.hcl", map[string]string{"mode": string(c.mode), "gpus": "device=0", "slowdown": "1"})
+			cand := loadSuite(t, "ab_server.hcl", map[string]string{"mode": string(c.mode), "gpus": "device=1", "slowdown": "1.5"})
 			st := &simStarter{}
 			rec := &recorder{}
 			cf, bf, err := RunAB(context.Background(), cand, Options{Starter: st, Progress: rec}, ABOptions{Baseline: base})

@@ -111,7 +111,7 @@ func TestRunABSimulator(t *testing.T) {
 		cdisk.AB.Pair != "results.baseline.json" || bdisk.AB.Pair != "results.json" || cdisk.AB.Schedule != "ABBA" {
 		t.Fatalf("A/B marks: candidate %+v, baseline %+v", cdisk.AB, bdisk.AB)
 	}
-	if cdisk.AB.Modes["sim"] != string(suite.ABTogether) || bdisk.AB.Vars["slowdown"] != "1" {
+	if cdisk.AB.Modes["sim"] != suite.ABTogether || bdisk.AB.Vars["slowdown"] != "1" {
 		t.Errorf("modes %v, baseline vars %v", cdisk.AB.Modes, bdisk.AB.Vars)
 	}
 	if cf.Partial || bf.Partial || len(cdisk.Runs) != 1 || len(bdisk.Runs) != 1 {
@@ -175,4 +175,24 @@ func TestRunABSimulator(t *testing.T) {
 		t.Errorf("TPOT p50: candidate %.2f ms, baseline %.2f ms: the 1.5× slowdown does not show", cr.Summary.TPOT.P50, br.Summary.TPOT.P50)
 	}
 	assertStopped(t, rec.serverURLs())
+}
+
+// TestABMode: a group whose sides are of different kinds takes a server
+// container's mode when either side is one, else stays together.
+func TestABMode(t *testing.T) {
+	s := &suite.Suite{AB: suite.ABCrossover}
+	for _, c := range []struct {
+		base, cand string
+		want       suite.ABMode
+	}{
+		{runspec.KindServer, runspec.KindServer, suite.ABCrossover},
+		{runspec.KindServer, runspec.KindEndpoint, suite.ABCrossover},
+		{runspec.KindSimulator, runspec.KindServer, suite.ABCrossover},
+		{runspec.KindSimulator, runspec.KindEndpoint, suite.ABTogether},
+		{runspec.KindSimulator, runspec.KindSimulator, suite.ABTogether},
+	} {
+		if got := abMode(s, c.base, c.cand); got != c.want {
+			t.Errorf("abMode(%s, %s) = %s, want %s", c.base, c.cand, got, c.want)
+		}
+	}
 }

@@ -52,7 +52,8 @@ type GateOptions struct {
 	// AB, when set, makes the gate an A/B in one job: the baseline side
 	// (AB.Baseline, the suite under --ab-var) is measured beside the
 	// candidate, interleaved (RunAB), and is the baseline compared with;
-	// Baseline and AllowDifferentBaseline are not used.
+	// Baseline and AllowDifferentBaseline are not used. Gate resolves it
+	// (ResolveAB) before anything runs and returns ResolveAB's error.
 	AB *ABOptions
 	// Notify, when set, is told each note as it arises, so that a note
 	// about the baseline is said before the runs rather than after them.
@@ -103,7 +104,7 @@ func (o *GateOutcome) FailedAsserts() []compare.FailedAssert {
 func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
 	if opts.AB != nil {
-		if err := g.checkAB(s); err != nil {
+		if err := g.resolveAB(s); err != nil {
 			return nil, err
 		}
 	} else {
@@ -124,8 +125,8 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	var cur *results.File
 	var runErr error
 	if opts.AB != nil {
-		cur, out.Baseline, runErr = RunAB(ctx, s, opts.Options, *opts.AB)
-		out.BaselinePath = g.abBaselinePath()
+		cur, out.Baseline, runErr = g.ab.Run(ctx)
+		out.BaselinePath = g.ab.BaselineOutputPath()
 	} else {
 		cur, runErr = Run(ctx, s, opts.Options)
 	}
@@ -146,6 +147,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 type gate struct {
 	opts GateOptions
 	out  *GateOutcome
+	ab   *ABJob // an A/B gate's job, resolved before anything runs
 }
 
 // judge judges the outcome's current results (and rerun, when one is
@@ -285,7 +287,7 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 		ropts.Progress.Report(event.ConfirmStarted{Runs: names})
 	}
 	if g.opts.AB != nil {
-		g.confirmAB(ctx, s, ropts, names, cfg)
+		g.confirmAB(ctx, ropts, names, cfg)
 		return
 	}
 	rerun, err := Run(ctx, s, ropts)

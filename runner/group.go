@@ -19,23 +19,24 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// runGroup brings one group's target up, runs its runs in order and stops
+// runGroup brings group gi's target up, runs its runs in order and stops
 // the target again, whatever happens (error, ctx cancel, panic).
-func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err error) {
+func (r *runner) runGroup(ctx context.Context, gi int) (err error) {
+	g := r.plan.Groups[gi]
 	spec := r.spec(g)
-	startOpts := r.startOptions(gi, g, spec)
 	ref := g.Target.Ref()
 	if r.opts.TargetURL != "" {
 		ref = r.opts.TargetURL
 	}
-	names := make([]string, len(g.Runs))
-	for i, sr := range g.Runs {
-		names[i] = sr.Name
-	}
-	r.progress.Report(event.ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: ref, Kind: spec.Kind,
-		ServerArgs: g.ServerArgs, Scenario: g.Runs[0].Scenario, Runs: names})
-	t0 := r.now()
-	inst, err := r.start(ctx, gi, ref, spec, startOpts)
+	inst, err := r.bringUp(ctx, gi, g, ref, spec, func(err error) error {
+		switch {
+		case strings.Contains(err.Error(), ref): // says already what it is
+			return err
+		case spec.Kind == runspec.KindEndpoint: // not ours to start
+			return fmt.Errorf("%s: %w", ref, err)
+		}
+		return fmt.Errorf("start %s: %w", ref, err)
+	})
 	if inst != nil {
 		// Stopped even when Start failed: a container is returned with its error.
 		defer func() {
@@ -45,14 +46,6 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 		}()
 	}
 	if err != nil {
-		switch {
-		case strings.Contains(err.Error(), ref): // says already what it is
-		case spec.Kind == runspec.KindEndpoint: // not ours to start
-			err = fmt.Errorf("%s: %w", ref, err)
-		default:
-			err = fmt.Errorf("start %s: %w", ref, err)
-		}
-		r.progress.Report(event.ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), Err: err})
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted: %w", errors.Join(ctx.Err(), err))
 		}
@@ -62,8 +55,6 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 		}
 		return err
 	}
-	r.progress.Report(event.ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
-	r.setEnvironment(spec.Kind, inst)
 
 	var errs []error
 	for i, sr := range g.Runs {
@@ -92,6 +83,34 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 		break
 	}
 	return errors.Join(errs...)
+}
+
+// bringUp starts group gi's target spec, named label in the events
+// (ServerStarting, then event.ServerReady), and fills the file's environment
+// from it. A failed start's error is told as startErr makes it; the
+// instance is returned with it when the start left one to stop.
+func (r *runner) bringUp(ctx context.Context, gi int, g *suite.Group, label string, spec runspec.Target, startErr func(error) error) (target.Instance, error) {
+	r.progress.Report(event.ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: label, Kind: spec.Kind,
+		ServerArgs: g.ServerArgs, Scenario: g.Runs[0].Scenario, Runs: runNames(g)})
+	t0 := r.now()
+	inst, err := r.start(ctx, gi, label, spec, r.startOptions(gi, g, spec))
+	if err != nil {
+		err = startErr(err)
+		r.progress.Report(event.ServerReady{Group: gi, Target: label, Took: r.now().Sub(t0), Err: err})
+		return inst, err
+	}
+	r.progress.Report(event.ServerReady{Group: gi, Target: label, Took: r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
+	r.setEnvironment(spec.Kind, inst)
+	return inst, nil
+}
+
+// runNames are the names of the group's runs.
+func runNames(g *suite.Group) []string {
+	names := make([]string, len(g.Runs))
+	for i, sr := range g.Runs {
+		names[i] = sr.Name
+	}
+	return names
 }
 
 // stop brings inst down with a context of its own, so that it happens even

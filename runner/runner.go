@@ -69,19 +69,7 @@ type Options struct {
 // the file (see Judge).
 func Run(ctx context.Context, s *suite.Suite, opts Options) (f *results.File, err error) {
 	r := newRunner(s, opts)
-	f = r.file
-	defer func() {
-		// A panic in a stage still leaves a results file behind; the targets
-		// are stopped by the group's own defer before this runs.
-		if p := recover(); p != nil {
-			f.Partial = true
-			_ = r.write()
-			panic(p)
-		}
-	}()
-	err = r.run(ctx)
-	r.progress.Report(event.PlanFinished{File: f, Err: err})
-	return f, err
+	return r.file, r.runPlan(ctx, r)
 }
 
 type runner struct {
@@ -139,10 +127,39 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 	return r
 }
 
-func (r *runner) run(ctx context.Context) error {
+// executor runs one group of the plan at a time: a plain run's runner
+// brings the group's server up and runs its runs (runGroup), an A/B job
+// brings up both sides and interleaves their blocks (abRun). It writes and
+// finishes its results files, and marks them partial when a panic cuts
+// the plan short (abandon).
+type executor interface {
+	runGroup(ctx context.Context, gi int) error
+	write() error
+	finish(ctx context.Context) error
+	abandon()
+}
+
+// runPlan is the one loop over r's plan: it runs each group with x,
+// writing x's files after every group, stops at the first write that
+// fails or when ctx ends, and reports PlanFinished. A panic in a stage
+// still leaves the files behind, partial; the targets are stopped by the
+// group's own defer before that.
+func (r *runner) runPlan(ctx context.Context, x executor) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			x.abandon()
+			panic(p)
+		}
+	}()
+	err = r.loop(ctx, x)
+	r.progress.Report(event.PlanFinished{File: r.file, Err: err})
+	return err
+}
+
+func (r *runner) loop(ctx context.Context, x executor) error {
 	// Written before anything starts, so an unwritable path fails in
 	// seconds rather than after the first server start.
-	werr := r.write()
+	werr := x.write()
 	r.progress.Report(event.PlanStarted{Suite: r.suite.Name, Groups: len(r.plan.Groups), Runs: r.total})
 	if werr != nil {
 		return werr
@@ -156,21 +173,26 @@ func (r *runner) run(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("interrupted before %s: %w", g.Runs[0].Name, err))
 			break
 		}
-		err := r.runGroup(ctx, i, g)
-		if err != nil {
+		if err := x.runGroup(ctx, i); err != nil {
 			errs = append(errs, err)
 		}
-		if werr := r.write(); werr != nil {
+		if werr := x.write(); werr != nil {
 			return errors.Join(append(errs, werr)...)
 		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	if err := r.finish(ctx); err != nil {
+	if err := x.finish(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// abandon marks the file partial and writes it, as far as it can.
+func (r *runner) abandon() {
+	r.file.Partial = true
+	_ = r.write()
 }
 
 // finish marks the file partial when ctx ended, a planned run was not

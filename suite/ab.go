@@ -1,26 +1,21 @@
 package suite
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/llmgate/llmgate/results"
+)
 
 // ABMode is how an A/B gate (--ab-var) keeps the two sides' server
-// containers while it alternates blocks between them. Endpoints and
-// simulators always stay up for the whole run, whatever the mode.
-type ABMode string
+// containers while it alternates blocks between them: the mode recorded
+// in each side's results file (results.ABMode).
+type ABMode = results.ABMode
 
-// A/B modes.
+// A/B modes (see results.ABMode).
 const (
-	// ABTogether keeps both sides' containers up for the whole run: they
-	// must fit on the runner together (the user splits the GPU memory, for
-	// example with a variable for --gpu-memory-utilization).
-	ABTogether ABMode = "together"
-	// ABAlternate stops one side's container and starts the other's before
-	// every block, reusing the weight and compile cache volumes: the
-	// default for server containers, since it needs no more GPU than one side.
-	ABAlternate ABMode = "alternate"
-	// ABCrossover keeps both sides up on disjoint GPUs (each side's gpus
-	// setting) and swaps the GPUs halfway through every run, so that a
-	// difference between the GPUs does not read as one between the sides.
-	ABCrossover ABMode = "crossover"
+	ABTogether  = results.ABTogether
+	ABAlternate = results.ABAlternate
+	ABCrossover = results.ABCrossover
 )
 
 // abModesText lists the modes for diagnostics.

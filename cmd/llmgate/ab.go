@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -15,18 +14,15 @@ const abFlagHelp = "measure an A/B in one job: the baseline side's suite variabl
 // abSetup loads the baseline side of an A/B run: the suite under --var
 // with --ab-var on top, its plan cut as the candidate's (--only,
 // --shard). It returns nil when no --ab-var was given; a suite that does
-// not load, or an A/B plan that is not the candidate's but for its
-// targets, is bad usage (exit 2), said before anything starts.
-func (f *runFlags) abSetup(e *env, cand *suite.Suite, candOpts runner.Options, candVars map[string]string) (*runner.ABOptions, error) {
+// not load is bad usage (exit 2). The A/B job is resolved and checked
+// (runner.ResolveAB) by the caller, before anything starts.
+func (f *runFlags) abSetup(e *env, cand *suite.Suite, candVars map[string]string) (*runner.ABOptions, error) {
 	if len(f.abVars) == 0 {
 		return nil, nil
 	}
 	abVars, err := suiteVars(f.abVars)
 	if err != nil {
 		return nil, usageErr(fmt.Errorf("--ab-var: %w", err))
-	}
-	if f.targetURL != "" {
-		return nil, usagef("--ab-var measures two servers: it cannot be used with --target")
 	}
 	vars := maps.Clone(candVars)
 	maps.Copy(vars, abVars)
@@ -43,13 +39,5 @@ func (f *runFlags) abSetup(e *env, cand *suite.Suite, candOpts runner.Options, c
 		return nil, err
 	}
 	plan, _ = runner.ShardPlan(plan, f.shard.shard)
-	cplan := candOpts.Plan
-	if cplan == nil {
-		cplan = cand.Plan()
-	}
-	if err := runner.CheckABPlans(cplan, plan); err != nil {
-		return nil, usageErr(fmt.Errorf("%w (--ab-var may change only what serves the runs: images, server args, models)", err))
-	}
-	return &runner.ABOptions{Baseline: base, BaselinePlan: plan, BaselineVars: vars, CandidateVars: candVars,
-		BaselineOutputPath: results.ABBaselinePath(f.out)}, nil
+	return &runner.ABOptions{Baseline: base, BaselinePlan: plan, BaselineVars: vars, CandidateVars: candVars}, nil
 }

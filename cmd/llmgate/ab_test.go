@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runner"
 )
 
 const abSuite = "testdata/ab/ab.hcl"
@@ -124,13 +125,26 @@ func TestRunAB(t *testing.T) {
 	if !strings.Contains(stdout, "A/B in one job: baseline side") || !strings.Contains(stdout, "Baseline side written to") {
 		t.Errorf("stdout does not show the baseline side:\n%s", stdout)
 	}
-	for path, side := range map[string]string{out: results.SideCandidate, filepath.Join(filepath.Dir(out), "out.baseline.json"): results.SideBaseline} {
+	for path, side := range map[string]results.ABSide{out: results.SideCandidate, filepath.Join(filepath.Dir(out), "out.baseline.json"): results.SideBaseline} {
 		f, err := results.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if f.AB == nil || f.AB.Side != side || len(f.Runs) != 1 || len(f.Runs[0].Blocks) != 2 || f.Runs[0].Summary.Requests.Completed != 40 || f.AB.Vars["requests"] != "40" {
 			t.Errorf("%s: ab %+v, %d runs", path, f.AB, len(f.Runs))
+		}
+	}
+}
+
+// TestABRefusesTarget refuses --ab-var beside --target, in run and in
+// gate, with one message, before anything starts (runner.ResolveAB).
+func TestABRefusesTarget(t *testing.T) {
+	gateNotActions(t)
+	for _, cmd := range []string{"run", "gate"} {
+		out := filepath.Join(t.TempDir(), "out.json")
+		code, stdout, stderr := gateCLI(t, cmd, abSuite, "-o", out, "--ab-var", "slowdown=1", "--target", "http://127.0.0.1:1")
+		if code != exitUsage || !strings.Contains(stderr, runner.ErrABTarget.Error()) {
+			t.Errorf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", cmd, code, exitUsage, stdout, stderr)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 // abSides builds the two sides of an A/B job of one chat run: 8 block
 // pairs of 25 requests, the candidate's TTFT scaled by scale.
 func abSides(seed uint64, scale float64) (base, cand *results.File) {
-	side := func(name string, ttft float64, offset uint64) *results.File {
+	side := func(name results.ABSide, ttft float64, offset uint64) *results.File {
 		f := comparetest.File(results.Environment{Model: "m"}, comparetest.RunSpec{Name: "chat", TTFT: ttft, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4, Seed: seed})
 		var blocks []results.Block
 		for k := range 8 {

@@ -200,7 +200,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return g.usage(err)
 	}
 
-	ab, err := o.abSetup(e, s, ropts, o.vars)
+	ab, err := o.abSetup(e, s, o.vars) // resolved by runner.Gate: its error is usage too
 	if err != nil {
 		return g.usage(err)
 	}

@@ -105,13 +105,17 @@ func runSuiteCommand(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ab, err := f.abSetup(e, s, opts, vars)
+	ab, err := f.abSetup(e, s, vars)
 	if err != nil {
 		return err
 	}
 	if ab != nil {
-		file, base, runErr := runner.RunAB(ctx, s, opts, *ab)
-		return runABFinish(e, file, base, f.out, ab.BaselineOutputPath, runErr)
+		job, err := runner.ResolveAB(s, opts, *ab)
+		if err != nil {
+			return usageErr(err)
+		}
+		file, base, runErr := job.Run(ctx)
+		return runABFinish(e, file, base, f.out, job.BaselineOutputPath(), runErr)
 	}
 	file, runErr := runner.Run(ctx, s, opts)
 	return runFinish(e, file, f.out, runErr)
