@@ -452,7 +452,7 @@ type phases struct {
 	stage      int
 	stageStart time.Time
 	stageSent  int
-	ready     atomic.Int64 // users whose first request ended
+	ready      atomic.Int64 // users whose first request ended
 }
 
 // userReady records that a closed-loop user's first request ended.
