@@ -91,3 +91,17 @@ func validateMix(cfg Config, bad func(string, ...any)) {
 		}
 	}
 }
+
+// recordParts is c's mix and stages as the results file keeps them.
+func recordParts(c runspec.Load) ([]results.MixShare, []results.StageConfig) {
+	var mix []results.MixShare
+	for _, m := range c.Mix {
+		mix = append(mix, results.MixShare{Name: m.Name, Weight: m.Weight})
+	}
+	var stages []results.StageConfig
+	for _, st := range c.Stages {
+		stages = append(stages, results.StageConfig{Rate: st.Rate, Burstiness: st.Burstiness, Concurrency: st.Concurrency,
+			Requests: st.Requests, DurationS: st.Duration.Seconds()})
+	}
+	return mix, stages
+}

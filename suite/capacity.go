@@ -249,6 +249,6 @@ func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
 		vals = sum.Values()
 	}
 	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames)
+	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames, loadParts(&r.Load)...)
 	return r.evalAssert(r.Capacity.SLO, ctx, vals, sum)
 }

@@ -35,7 +35,7 @@ func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
 		}
 	}
 	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames)
+	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames, loadParts(&r.Load)...)
 	out := make([]results.AssertResult, 0, len(r.Asserts))
 	for _, a := range r.Asserts {
 		out = append(out, r.evalAssert(a, ctx, vals, sum))

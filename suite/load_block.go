@@ -37,6 +37,7 @@ type loadBlock struct {
 	IdleTimeout *hcl.Attribute  `hcl:"idle_timeout,optional"`
 	Ramp        *rampBlock      `hcl:"ramp,block"`
 	SelfCheck   *selfCheckBlock `hcl:"self_check,block"`
+	Stages      []*stageBlock   `hcl:"stage,block"`
 	Body        hcl.Body        `hcl:",body"`
 	DefRange    hcl.Range       `hcl:",def_range"`
 
@@ -73,6 +74,10 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		return
 	}
 	where = b.DefRange
+	staged := len(b.Stages) > 0
+	if staged {
+		b.refuseWithStages(ev)
+	}
 	if n, ok := ev.int(b.Concurrency); ok {
 		if n < 1 {
 			ev.errorAt(b.Concurrency, "Invalid concurrency", "concurrency = %d: it is how many requests may be in flight at once, so it must be at least 1.", n)
@@ -156,15 +161,16 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		}
 	}
 	within := bodyRange(b.Body, b.DefRange)
-	if b.Requests == nil && b.Duration == nil {
+	if b.Requests == nil && b.Duration == nil && !staged {
 		ev.consequenceRange(where, within, "Run without an end",
 			"The load block sets neither requests nor duration, so the run would never stop; set requests = N, duration = \"3m\", or both (the first reached ends the run).")
 	}
-	if b.Concurrency == nil && b.Rate == nil && b.searched == "" && !b.traced {
+	if b.Concurrency == nil && b.Rate == nil && b.searched == "" && !b.traced && !staged {
 		ev.consequenceRange(where, within, "No arrival process",
 			"Set concurrency = N for a closed loop of N users, or rate = R for an open loop of R requests per second (with concurrency as an optional cap).")
 	}
 	b.SelfCheck.fill(ev, &cfg.SelfCheck)
+	b.fillStages(ev, cfg)
 	if r := b.Ramp; r != nil && !b.traced {
 		if b.Rate == nil {
 			ev.errorRange(r.DefRange, "Ramp without a rate", "A ramp varies the arrival rate from `from` up to rate; set rate in the load block.")

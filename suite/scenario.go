@@ -17,6 +17,7 @@ type scenarioBlock struct {
 	Target      *hcl.Attribute `hcl:"target,optional"`
 	ServerArgs  *hcl.Attribute `hcl:"server_args,optional"`
 	Workload    *workloadBlock `hcl:"workload,block"`
+	Mix         *mixBlock      `hcl:"mix,block"`
 	Load        *loadBlock     `hcl:"load,block"`
 	Sweep       *sweepBlock    `hcl:"sweep,block"`
 	Goodput     *goodputBlock  `hcl:"goodput,block"`
@@ -144,8 +145,9 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		pts = [][]Param{validationPoint(keys)}
 	}
 
-	loadB := overlay(defs.Load, sb.Load)
+	loadB := overlayLoad(defs.Load, sb.Load)
 	workB := overlay(defs.Workload, sb.Workload)
+	mix := l.decodeMix(sb.Mix, sb.Workload)
 	goodB := overlay(defs.Goodput, sb.Goodput)
 	var capacity *Capacity
 	vary := ""
@@ -192,6 +194,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 		lb.fill(ev, &run.Load, b.DefRange)
 		workB.fill(ev, &run.Load.Workload, l.files, b.DefRange)
+		fillMix(ev, mix, defs.Workload, l.files, &run.Load)
 		l.secrets = append(l.secrets, requestShape(ev, defs.Request, sb.Request, &run.Load.Request, run.Load.Workload.Kind, target != nil && target.APIKey != "")...)
 		run.Trace = l.readTrace(ev, workB, lb, &run.Load)
 		run.Goodput = goodB.goodput(ev)
@@ -201,13 +204,13 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 
 		actx := ctx.NewChild()
-		actx.Variables = unknownMetrics(run.Load.Workload.LengthBucketNames)
+		actx.Variables = unknownMetrics(run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 		aev := &evaluator{ctx: actx, diags: &l.diags}
 		for i, ab := range sb.Asserts {
 			if ab.Condition == nil {
 				continue
 			}
-			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) {
+			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) && l.checkPartRefs(run, ab.Condition, bucketSeen) {
 				checkCondition(aev, ab.Condition)
 			}
 			a := &Assert{Name: ab.Name, Condition: ab.Condition.Expr, DeclRange: ab.DefRange}
