@@ -122,7 +122,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	if err == nil {
 		run.Status = results.StatusOK
 		problems := append([]string(nil), health.Problems...)
-		p, unchecked := prefixHitProblem(cfg.Workload, run.Summary.Server, templateHits(cfg.Workload, ps.feats.TemplatePrefix, run.Summary.Requests))
+		p, unchecked := prefixHitProblem(prefixWorkload(cfg.Load), run.Summary.Server, templateHits(cfg.Workload, ps.feats.TemplatePrefix, run.Summary.Requests))
 		if p != "" {
 			problems = append(problems, p)
 		}
