@@ -244,3 +244,22 @@ func TestMixAndStagesErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestPlanShowsMixAndStages(t *testing.T) {
+	var b strings.Builder
+	if err := mustLoad(t, mixStagesSuite, Options{}).Plan().WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"load:     2 stages, one after another; 2 warmup\n",
+		"stage 1: open loop at 5 req/s, for 1m0s\n",
+		"stage 2: closed loop, 4 concurrent, 100 requests\n",
+		"workload: a mix of 2, each request drawing its member by weight\n",
+		"chat (weight 3, 75% of requests): random, 256 in / 128 out tokens, chat\n",
+		"rag (weight 1, 25% of requests): prefix,",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the plan lacks %q:\n%s", want, b.String())
+		}
+	}
+}
