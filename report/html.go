@@ -87,6 +87,9 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		if c, ok := serverSeriesChart(r); ok {
 			charts = append(charts, c)
 		}
+		if c, ok := sendRateChart(r); ok {
+			charts = append(charts, c)
+		}
 		charts = append(charts, gpuSeriesCharts(r)...)
 		if len(charts) > 0 {
 			d.RunCharts = append(d.RunCharts, charts)
@@ -237,5 +240,5 @@ func serverSeriesChart(r *results.Run) (template.HTML, bool) {
 		return se
 	}
 	lines := []series{line("KV cache %", colorKnee, ss.KVCacheUsage, 100), line("running", colorCur, ss.Running, 1), line("waiting", colorBase, ss.Waiting, 1)}
-	return lineChart(r.Name+": server over time", "seconds into the run", "KV % / requests", lines), true
+	return ruledChart(r.Name+": server over time", "seconds into the run", "KV % / requests", lines, stageRules(r)), true
 }

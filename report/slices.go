@@ -9,7 +9,8 @@ import (
 )
 
 // runSlices are the slices of r's requests that reports show: its first
-// and later conversation turns, then its input-length buckets.
+// and later conversation turns, its input-length buckets, then its mix
+// members and stages.
 func runSlices(r *results.Run) []results.Slice {
 	if r.Status == results.StatusFailed {
 		return nil
@@ -19,7 +20,7 @@ func runSlices(r *results.Run) []results.Slice {
 		out = append(out, t.First, t.Later)
 	}
 	out = append(out, r.Summary.LengthBuckets...)
-	return out
+	return append(out, partSlices(r)...)
 }
 
 // sliceCells are a slice's cells after the run's name: slice (a bucket's
