@@ -153,6 +153,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	if len(all.TTFT)+len(all.TPOT)+len(all.E2EL) == 0 {
 		all = nil
 	}
+	s.Parts = mergeParts(blocks)
 	return s, all
 }
 

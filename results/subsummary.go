@@ -295,3 +295,26 @@ func (c *checker) parts(ps []Part) {
 		c.at = at
 	}
 }
+
+// mergeParts merges the blocks' parts as MergeBlocks merges their
+// summaries: one part for each member or stage some block has, in the
+// order the blocks first have them.
+func mergeParts(blocks []Block) []Part {
+	var refs []PartRef
+	byRef := map[PartRef][]Block{}
+	for i := range blocks {
+		for j := range blocks[i].Summary.Parts {
+			p := &blocks[i].Summary.Parts[j]
+			if _, ok := byRef[p.Ref()]; !ok {
+				refs = append(refs, p.Ref())
+			}
+			byRef[p.Ref()] = append(byRef[p.Ref()], Block{Summary: p.Summary, Samples: p.Samples})
+		}
+	}
+	var out []Part
+	for _, ref := range refs {
+		s, samples := MergeBlocks(byRef[ref])
+		out = append(out, Part{Kind: ref.Kind, Key: ref.Key, Summary: s, Samples: samples})
+	}
+	return out
+}

@@ -95,3 +95,13 @@ func TestPartMetricNames(t *testing.T) {
 		t.Fatalf("a run without members or stages has parts: %+v", plain.Parts)
 	}
 }
+
+func TestMergeBlocksKeepsParts(t *testing.T) {
+	a := Analyze(partRecords(), SummarizeOptions{})
+	blocks := []Block{{Summary: a.Summary, Samples: a.Samples}, {Summary: a.Summary, Samples: a.Samples}}
+	s, _ := MergeBlocks(blocks)
+	rag := s.Part(MemberRef("rag"))
+	if len(s.Parts) != 4 || rag == nil || rag.Summary.Requests.Completed != 8 || len(rag.Samples.TTFT) != 8 || rag.Summary.TTFT.Max != 103 {
+		t.Fatalf("merged parts %+v", s.Parts)
+	}
+}

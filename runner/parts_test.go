@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 )
 
@@ -143,5 +145,24 @@ func TestMixAndStagesOnTheSimulator(t *testing.T) {
 	}
 	if judged != 2 {
 		t.Fatalf("%d rows compared a part's metric with itself, want 2: %+v", judged, cmp.Rows)
+	}
+}
+
+func TestPlannedTotalOfStages(t *testing.T) {
+	for _, tc := range []struct {
+		stages []runspec.Stage
+		want   total
+	}{
+		{[]runspec.Stage{{Requests: 30}, {Requests: 40}}, total{Requests: 70}},
+		{[]runspec.Stage{{Duration: time.Minute}, {Duration: 2 * time.Minute}}, total{Duration: 3 * time.Minute}},
+		{[]runspec.Stage{{Requests: 30}, {Duration: time.Minute}}, total{}},
+		{[]runspec.Stage{{Requests: 30, Duration: time.Minute}}, total{}},
+	} {
+		if got := plannedTotal(runspec.Load{Stages: tc.stages}); got != tc.want {
+			t.Errorf("plannedTotal(%+v) = %+v, want %+v", tc.stages, got, tc.want)
+		}
+	}
+	if got := plannedTotal(runspec.Load{Requests: 5, Duration: time.Second}); got != (total{5, time.Second}) {
+		t.Errorf("without stages: %+v", got)
 	}
 }
