@@ -39,7 +39,9 @@ func checkCondition(ev *evaluator, attr *hcl.Attribute) {
 // unknownMetrics is the metric object with every value unknown, for type
 // checking conditions before any run; buckets are the run's length buckets.
 func unknownMetrics(buckets []string, parts ...results.PartRef) map[string]cty.Value {
-	return metricObjects(nil, buckets, parts...)
+	out := metricObjects(nil, buckets, parts...)
+	partRoots(out)
+	return out
 }
 
 // metricObjects turns flat metric values ("ttft.p95" = 612.4) into one cty

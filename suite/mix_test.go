@@ -263,3 +263,67 @@ func TestPlanShowsMixAndStages(t *testing.T) {
 		}
 	}
 }
+
+func TestCapacitySLOOnAMember(t *testing.T) {
+	s := mustLoad(t, `scenario "s" {
+  mix {
+    workload "chat" {
+      output_tokens = 16
+    }
+    workload "rag" {
+      kind          = "prefix"
+      prefix_tokens = 64
+    }
+  }
+  load {
+    requests = 100
+  }
+  capacity {
+    vary = "concurrency"
+    min  = 1
+    max  = 8
+    slo  = mix.chat.ttft.p95 < 500
+  }
+}`, Options{})
+	if got := len(s.Scenarios[0].Runs[0].Load.Mix); got != 2 {
+		t.Fatalf("%d members", got)
+	}
+}
+
+func TestCapacitySLOOnAnUnknownMember(t *testing.T) {
+	errs := errorsOf(t, `scenario "s" {
+  mix {
+    workload "chat" {
+    }
+  }
+  load {
+    requests = 100
+  }
+  capacity {
+    vary = "concurrency"
+    min  = 1
+    max  = 8
+    slo  = mix.rag.ttft.p95 < 500
+  }
+}`)
+	if len(errs) != 1 || !strings.Contains(errs[0], `no mix member "rag"`) {
+		t.Fatalf("errors %q", errs)
+	}
+}
+
+func TestToleranceOnAnUndeclaredPart(t *testing.T) {
+	errs := errorsOf(t, `scenario "s" {
+  load {
+    concurrency = 1
+    requests    = 1
+  }
+}
+gate {
+  tolerance "stage.3.ttft.p95" {
+    max_regression = "10%"
+  }
+}`)
+	if len(errs) != 1 || !strings.Contains(errs[0], "Unknown stage; No scenario of this suite has stage 3") {
+		t.Fatalf("errors %q", errs)
+	}
+}

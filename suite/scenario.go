@@ -201,6 +201,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		run.Capacity = capacity
 		if capacity != nil {
 			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
+			l.checkPartRefs(run, sb.Capacity.SLO, bucketSeen)
 		}
 
 		actx := ctx.NewChild()

@@ -179,11 +179,39 @@ func (l *loader) checkPartRefs(run *Run, cond *hcl.Attribute, seen map[hcl.Pos]b
 				detail += "; its members are " + strings.Join(names, ", ") + "." + didYouMean(m.Part.Key, names)
 			}
 		}
-		summary := "Unknown stage"
-		if m.Part.Kind == results.PartMix {
-			summary = "Unknown mix member"
-		}
-		l.errorf(rng.Ptr(), cond.Range.Ptr(), summary, "%s", detail)
+		l.errorf(rng.Ptr(), cond.Range.Ptr(), "Unknown "+partNoun(m.Part), "%s", detail)
 	}
 	return ok
+}
+
+// partRoots makes each part kind that vars lacks (a capacity SLO checked
+// before the runs that declare their members exist) wholly unknown, so
+// that mix.chat.ttft.p95 type-checks; checkPartRefs judges per run
+// whether the member or stage exists.
+func partRoots(vars map[string]cty.Value) {
+	for _, k := range results.PartKinds {
+		if _, ok := vars[string(k)]; !ok {
+			vars[string(k)] = cty.DynamicVal
+		}
+	}
+}
+
+// declaresPart reports whether some run of the suite declares ref.
+func (l *loader) declaresPart(ref results.PartRef) bool {
+	for _, sc := range l.suite.Scenarios {
+		for _, r := range sc.Runs {
+			if slices.Contains(loadParts(&r.Load), ref) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// partNoun is what ref names: "mix member" or "stage".
+func partNoun(ref results.PartRef) string {
+	if ref.Kind == results.PartMix {
+		return "mix member"
+	}
+	return "stage"
 }
