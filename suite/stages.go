@@ -73,23 +73,8 @@ func (b *loadBlock) fillStages(ev *evaluator, cfg *runspec.Load) {
 	for _, sb := range b.Stages {
 		var st runspec.Stage
 		within := bodyRange(sb.Body, sb.DefRange)
-		if r, ok := ev.num(sb.Rate); ok {
-			if r <= 0 {
-				ev.errorAt(sb.Rate, "Invalid rate", "rate = %s: it is the stage's mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", formatNumber(r))
-			} else {
-				st.Rate = r
-				if r > AbsurdRate {
-					ev.warnAt(sb.Rate, "Absurd rate", "rate = %s requests per second is far beyond what one server answers; did you mean a smaller number?", formatNumber(r))
-				}
-			}
-		}
-		if n, ok := ev.int(sb.Concurrency); ok {
-			if n < 1 {
-				ev.errorAt(sb.Concurrency, "Invalid concurrency", "concurrency = %d: it is how many requests may be in flight at once, so it must be at least 1.", n)
-			} else {
-				st.Concurrency = n
-			}
-		}
+		st.Rate, _ = rateOf(ev, sb.Rate)
+		st.Concurrency, _ = concurrencyOf(ev, sb.Concurrency)
 		if v, ok := ev.num(sb.Burstiness); ok {
 			switch {
 			case v <= 0:
