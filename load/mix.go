@@ -96,7 +96,13 @@ func validateMix(cfg Config, bad func(string, ...any)) {
 func recordParts(c runspec.Load) ([]results.MixShare, []results.StageConfig) {
 	var mix []results.MixShare
 	for _, m := range c.Mix {
-		mix = append(mix, results.MixShare{Name: m.Name, Weight: m.Weight})
+		w := m.Workload
+		kind := w.Kind
+		if kind == "" {
+			kind = runspec.WorkloadRandom
+		}
+		mix = append(mix, results.MixShare{Name: m.Name, Weight: m.Weight, Workload: kind,
+			InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, PrefixTokens: w.PrefixTokens})
 	}
 	var stages []results.StageConfig
 	for _, st := range c.Stages {

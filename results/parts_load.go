@@ -6,10 +6,15 @@ import (
 	"strings"
 )
 
-// MixShare is one member of a run's mix: its name and weight.
+// MixShare is one member of a run's mix: its name and weight, and its
+// workload's kind and lengths in tokens.
 type MixShare struct {
-	Name   string  `json:"name" text:"name"`
-	Weight float64 `json:"weight"`
+	Name         string  `json:"name" text:"name"`
+	Weight       float64 `json:"weight"`
+	Workload     string  `json:"workload" text:"name"`
+	InputTokens  int     `json:"input_tokens,omitempty"`
+	OutputTokens int     `json:"output_tokens,omitempty"`
+	PrefixTokens int     `json:"prefix_tokens,omitempty"`
 }
 
 // StageConfig is one stage of a run's staged load, as numbers.
