@@ -206,7 +206,7 @@ table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 4px}table.runs
 {{range .Capacity}}<p>{{.Run}}: {{.Line}}</p>
 {{template "table" .Probes}}
 {{end}}{{with .Shortfalls}}<h3>` + shortfallsTitle + `</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
-{{end}}{{with .Slices}}<h3>By turn and input length</h3>
+{{end}}{{with .Slices}}<h3>{{$.RunsSection.SlicesTitle}}</h3>
 {{template "table" .}}
 {{end}}{{with .GPUFailures}}<h3>GPUs</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Knees}}<h3>Sweeps</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>

@@ -55,7 +55,7 @@ func writeSlices(b *strings.Builder, f *results.File) {
 	for _, r := range rows {
 		t.add(r...)
 	}
-	b.WriteString("\nby turn and input length:\n")
+	b.WriteString("\n" + strings.ToLower(slicesTitle(f)[:1]) + slicesTitle(f)[1:] + ":\n")
 	_ = t.write(b) // a strings.Builder does not fail
 }
 
@@ -86,6 +86,6 @@ func mdSlices(m *mdBuilder, cur *results.File) {
 	if len(rows) == 0 {
 		return
 	}
-	lines := append([]string{"**By turn and input length**", "", "| " + strings.Join(sliceHeader, " | ") + " |", "|---|---|---:|---:|---:|---:|---:|---:|"}, rows...)
+	lines := append([]string{"**" + slicesTitle(cur) + "**", "", "| " + strings.Join(sliceHeader, " | ") + " |", "|---|---|---:|---:|---:|---:|---:|---:|"}, rows...)
 	m.block(append(lines, "")...)
 }

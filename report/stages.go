@@ -75,3 +75,14 @@ func partSlices(r *results.Run) []results.Slice {
 	}
 	return out
 }
+
+// slicesTitle heads the slices table: "By turn and input length", and
+// the mix members and stages too when some run of f has them.
+func slicesTitle(f *results.File) string {
+	for i := range f.Runs {
+		if len(f.Runs[i].Summary.Parts) > 0 && f.Runs[i].Status != results.StatusFailed {
+			return "By turn, input length, mix member and stage"
+		}
+	}
+	return "By turn and input length"
+}

@@ -39,7 +39,7 @@ func TestReportsShowStagesAndMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	for _, want := range []string{"staged: requests sent per second, by stage", ">stage 1<", ">stage 2<", ">mix.a<", ">stage.2<"} {
+	for _, want := range []string{"staged: requests sent per second, by stage", ">stage 1<", ">stage 2<", ">mix.a<", ">stage.2<", "<h3>By turn, input length, mix member and stage</h3>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML report lacks %q", want)
 		}
@@ -52,7 +52,7 @@ func TestReportsShowStagesAndMembers(t *testing.T) {
 	if err := RunTable(&term, f); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"mix.a", "mix.b", "stage.1", "stage.2"} {
+	for _, want := range []string{"by turn, input length, mix member and stage:", "mix.a", "mix.b", "stage.1", "stage.2"} {
 		if !strings.Contains(term.String(), want) {
 			t.Errorf("the run table lacks %q:\n%s", want, term.String())
 		}
