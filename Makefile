@@ -6,10 +6,14 @@ PKGS    ?= ./...
 
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-.PHONY: build test run bench lint sim-image
+.PHONY: build build-sim test run bench lint sim-image
 
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/llmgate
+
+# the simulator image's binaries: llmgate and the stand-in nvidia-smi
+build-sim: build
+	CGO_ENABLED=0 $(GO) build -o bin/nvidia-smi ./internal/cmd/nvidia-smi
 
 test: lint
 	@$(GO) run ./internal/testprobe
@@ -21,7 +25,7 @@ run:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./sim/ ./load/ ./compare/
 
-sim-image: build
+sim-image: build-sim
 	docker build -t llmgate-sim .
 
 lint:

@@ -62,12 +62,12 @@ func TestNoRegressionInsideBand(t *testing.T) {
 // TestInBandIsUnchanged is inBand's wording and mark.
 func TestInBandIsUnchanged(t *testing.T) {
 	tol := Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.10}
-	r := Row{Tolerance: tol, Change: 0.08, Verdict: Regression, Rerun: true}
+	r := Row{Tolerance: tol, ChangeEstimate: ChangeEstimate{Change: 0.08}, Judgement: Judgement{Verdict: Regression, Rerun: true}}
 	inBand(&r, "within the band", true)
 	if r.Verdict != Unchanged || !r.SignificantInBand || r.Rerun || r.Reason != "significant, but within the band" {
 		t.Errorf("worse inside the band: %s, marked %v, rerun %v, %q", r.Verdict, r.SignificantInBand, r.Rerun, r.Reason)
 	}
-	r = Row{Tolerance: tol, Change: -0.08}
+	r = Row{Tolerance: tol, ChangeEstimate: ChangeEstimate{Change: -0.08}}
 	inBand(&r, "within the band", true)
 	if r.SignificantInBand || r.Reason != "within the band" {
 		t.Errorf("better inside the band marked significant worse: %v, %q", r.SignificantInBand, r.Reason)

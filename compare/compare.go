@@ -170,10 +170,8 @@ func (c *Comparison) compareRun(br, cr *results.Run) []Row {
 		if id == nil {
 			id = br
 		}
-		row := Row{Run: id.Name, Scenario: id.Scenario, Params: id.Params, Metric: m,
-			Tolerance: t, Baseline: math.NaN(), Current: math.NaN(), P: math.NaN(), Estimator: FromSummary,
-			Change: math.NaN(), Delta: math.NaN(), ChangeLo: math.NaN(), ChangeHi: math.NaN(),
-			BaselineLo: math.NaN(), BaselineHi: math.NaN(), CurrentLo: math.NaN(), CurrentHi: math.NaN()}
+		row := Row{Run: id.Name, Scenario: id.Scenario, Params: id.Params, Metric: m, Tolerance: t,
+			ChangeEstimate: noEstimate, Evidence: Evidence{P: math.NaN()}}
 		if br != nil {
 			row.BaselineImported = br.Imported
 		}
@@ -288,7 +286,7 @@ func (c *Comparison) judge(r *Row) {
 // the requests of both, the test's warnings going with the row. It
 // returns false when either run lacks the metric.
 func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance, paired bool) (Row, bool) {
-	r := Row{Run: cr.Name, Scenario: cr.Scenario, Params: cr.Params, Metric: m, Tolerance: t, P: math.NaN()}
+	r := Row{Run: cr.Name, Scenario: cr.Scenario, Params: cr.Params, Metric: m, Tolerance: t, Evidence: Evidence{P: math.NaN()}}
 	bSum, ok1 := valueOf(br, m)
 	cSum, ok2 := valueOf(cr, m)
 	if !ok1 || !ok2 {

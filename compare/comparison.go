@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"slices"
 
 	"github.com/llmgate/llmgate/results"
@@ -40,7 +41,11 @@ type Comparison struct {
 	testCache   map[pairKey]*benchmath.Comparison
 }
 
-// Row is the verdict on one metric of one run.
+// Row is the verdict on one metric of one run: which metric of which run
+// against which band, the estimate of its change (ChangeEstimate), the
+// evidence about it (Evidence) and the judgement (Judgement), each a part
+// of its own so that what was measured, what backs it and what was
+// decided are not mixed.
 type Row struct {
 	// Run, Scenario and Params identify the run.
 	Run, Scenario string
@@ -49,6 +54,27 @@ type Row struct {
 	Metric results.Metric
 	// Tolerance is the band the metric was judged against.
 	Tolerance Tolerance
+	// BaselineImported is set when the baseline run was not measured by
+	// llmgate (an imported vllm bench serve result): its figures are not
+	// computed quite as llmgate's, which a reader of the row must know.
+	BaselineImported *results.Imported
+
+	ChangeEstimate
+	Evidence
+	Judgement
+
+	// Confirm is the same comparison against the confirming run, when one
+	// was made; Change and Delta are then the mean of both runs.
+	Confirm *Row
+	// Warnings are the problems of the tests that decided the row (few
+	// samples, ties), each naming the run and metric; a confirming
+	// rerun's test adds its own.
+	Warnings []error
+}
+
+// ChangeEstimate is a row's estimate: each side's value with its interval,
+// and the change between them.
+type ChangeEstimate struct {
 	// Baseline and Current are the values the verdict used, as Estimator
 	// estimated them (NaN when a side lacks the metric).
 	Baseline, Current float64
@@ -69,19 +95,49 @@ type Row struct {
 	// interval the quantile test is the dual of), for means the sample's;
 	// NaN without samples.
 	ChangeLo, ChangeHi float64
+}
+
+// noEstimate is the estimate of a row whose metric was not estimated: no
+// values, no change, no intervals.
+var noEstimate = ChangeEstimate{Baseline: math.NaN(), Current: math.NaN(), Estimator: FromSummary,
+	Change: math.NaN(), Delta: math.NaN(), ChangeLo: math.NaN(), ChangeHi: math.NaN(),
+	BaselineLo: math.NaN(), BaselineHi: math.NaN(), CurrentLo: math.NaN(), CurrentHi: math.NaN()}
+
+// Evidence is what backs a row's judgement: the significance test over
+// the per-request samples (or a capacity search's brackets), and what a
+// confirming rerun pools with its own.
+type Evidence struct {
 	// Test is the significance test behind P.
 	Test Test
 	// P is the p-value of Test over the per-request samples, NaN when no
 	// test was possible; N1 and N2 are the sample sizes.
 	P      float64
 	N1, N2 int
+	// Brackets are a capacity row's search brackets (Test SearchBrackets);
+	// nil on other rows.
+	Brackets *Brackets
+
+	poolable
+}
+
+// poolable is the evidence Confirm pools over two runs, kept while the
+// comparison is made and never shown.
+type poolable struct {
+	// seBase and seCur are the standard errors of a quantile's estimates
+	// and shift whether a whole-distribution shift was significant.
+	seBase, seCur float64
+	shift         bool
+	// shiftEst is an A/B row's shift of the whole distribution over its
+	// block pairs (a fraction, positive is worse) and shiftP the one-sided
+	// p-value of its paired test; NaN when none.
+	shiftEst, shiftP float64
+}
+
+// Judgement is what was decided of a row.
+type Judgement struct {
 	// Verdict is the judgement; Reason says why, in a short phrase.
 	Verdict Verdict
 	Reason  untrusted.String
-	// BaselineImported is set when the baseline run was not measured by
-	// llmgate (an imported vllm bench serve result): its figures are not
-	// computed quite as llmgate's, which a reader of the row must know.
-	BaselineImported *results.Imported
 	// Rerun is set on an inconclusive verdict that a confirming run of
 	// this run would decide (see Confirm).
 	Rerun bool
@@ -90,26 +146,6 @@ type Row struct {
 	// band: the band allows it (max_regression says how much worse is
 	// acceptable), so it is no regression; reports say so.
 	SignificantInBand bool
-	// Confirm is the same comparison against the confirming run, when one
-	// was made; Change and Delta are then the mean of both runs.
-	Confirm *Row
-	// Brackets are a capacity row's search brackets (Test SearchBrackets);
-	// nil on other rows.
-	Brackets *Brackets
-	// Warnings are the problems of the tests that decided the row (few
-	// samples, ties), each naming the run and metric; a confirming
-	// rerun's test adds its own.
-	Warnings []error
-
-	// seBase and seCur are the standard errors of a quantile's estimates
-	// and shift whether a whole-distribution shift was significant, for
-	// Confirm to pool two runs' evidence.
-	seBase, seCur float64
-	shift         bool
-	// shiftEst is an A/B row's shift of the whole distribution over its
-	// block pairs (a fraction, positive is worse) and shiftP the one-sided
-	// p-value of its paired test; NaN when none.
-	shiftEst, shiftP float64
 }
 
 // AllWarnings is the comparison's warnings, then each row's in row order.

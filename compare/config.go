@@ -1,9 +1,8 @@
 package compare
 
 import (
-	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // DefaultAlpha is the significance level used when none is configured.
@@ -39,7 +38,7 @@ type Config struct {
 // results on purpose: Only is set and selects neither the run nor its
 // scenario.
 func (c Config) skipped(r *results.Run) bool {
-	return len(c.Only) > 0 && !suite.MatchesOnly(c.Only, r.Name, r.Scenario)
+	return len(c.Only) > 0 && !runspec.MatchesOnly(c.Only, r.Name, r.Scenario)
 }
 
 // Tolerance is how far one metric may move in the worse direction before
@@ -52,8 +51,8 @@ type Tolerance struct {
 	Relative bool    `json:"relative"`
 	Amount   float64 `json:"amount"`
 	// Source is where the suite sets the band (its tolerance block), for
-	// annotations; nil for the defaults.
-	Source *hcl.Range `json:"-"`
+	// annotations; zero for the defaults.
+	Source runspec.Source `json:"-"`
 }
 
 // DefaultConfig is used when compare is given no suite: alpha 0.05 and

@@ -7,19 +7,20 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // GateAnnotations turns a gate's outcome into annotations: one per
 // regression and per inconclusive row of c, placed on the suite's tolerance
-// block for its metric (else on the scenario), ranked by how far past the
-// band it went; and one per failed assert, placed on its condition. s may be nil; failed lists the
-// asserts that fail the gate (those of runs that may be judged).
-func GateAnnotations(c *compare.Comparison, s *suite.Suite, failed []compare.FailedAssert) []Annotation {
+// block for its metric (else on the scenario's block, which scenarios
+// holds by name: suite.ScenarioSources), ranked by how far past the band it
+// went; and one per failed assert, placed on its condition. scenarios may
+// be nil; failed lists the asserts that fail the gate (those of runs that
+// may be judged).
+func GateAnnotations(c *compare.Comparison, scenarios map[string]runspec.Source, failed []compare.FailedAssert) []Annotation {
 	var anns []Annotation
 	if c != nil {
 		for i := range c.Rows {
@@ -37,8 +38,8 @@ func GateAnnotations(c *compare.Comparison, s *suite.Suite, failed []compare.Fai
 			if c.InOneJob() {
 				an.Title += " " + report.ABPhrase
 			}
-			if rng := regressionRange(s, r); rng != nil {
-				an.File, an.Line, an.Column = rng.Filename, rng.Start.Line, rng.Start.Column
+			if src := regressionSource(scenarios, r); !src.IsZero() {
+				an.File, an.Line, an.Column = src.File, src.Start.Line, src.Start.Column
 			}
 			anns = append(anns, an)
 		}
@@ -57,20 +58,21 @@ func GateAnnotations(c *compare.Comparison, s *suite.Suite, failed []compare.Fai
 	return anns
 }
 
-// DiagnosticAnnotations turns suite diagnostics into annotations at their
-// source ranges, errors only: a suite that does not load fails the step.
-func DiagnosticAnnotations(diags hcl.Diagnostics) []Annotation {
+// DiagnosticAnnotations turns suite diagnostics (suite.PlainDiagnostics)
+// into annotations at their sources, errors only: a suite that does not
+// load fails the step.
+func DiagnosticAnnotations(diags []runspec.Diagnostic) []Annotation {
 	var anns []Annotation
 	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
+		if d.Severity != runspec.Error {
 			continue
 		}
 		an := Annotation{Kind: SuiteError, Title: "invalid suite: " + d.Summary, Message: d.Detail}
 		if an.Message == "" {
 			an.Message = d.Summary
 		}
-		if d.Subject != nil {
-			an.File, an.Line, an.Column = d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column
+		if !d.Source.IsZero() {
+			an.File, an.Line, an.Column = d.Source.File, d.Source.Start.Line, d.Source.Start.Column
 		}
 		anns = append(anns, an)
 	}
@@ -98,22 +100,14 @@ func finiteOr(v, def float64) float64 {
 	return v
 }
 
-// regressionRange is where to annotate r: the tolerance block that set its
-// band, which the row carries, else the scenario's header; nil when
+// regressionSource is where to annotate r: the tolerance block that set
+// its band, which the row carries, else the scenario's header; zero when
 // neither is known.
-func regressionRange(s *suite.Suite, r *compare.Row) *hcl.Range {
-	if src := r.Tolerance.Source; src != nil && src.Filename != "" {
+func regressionSource(scenarios map[string]runspec.Source, r *compare.Row) runspec.Source {
+	if src := r.Tolerance.Source; !src.IsZero() {
 		return src
 	}
-	if s == nil {
-		return nil
-	}
-	for _, sc := range s.Scenarios {
-		if sc.Name == r.Scenario && sc.DeclRange.Filename != "" {
-			return &sc.DeclRange
-		}
-	}
-	return nil
+	return scenarios[r.Scenario]
 }
 
 // regressionMessage says what moved, by how much, against which band, in

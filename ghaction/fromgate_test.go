@@ -5,14 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/runspec"
 )
 
-func rng(file string, line int) hcl.Range {
-	return hcl.Range{Filename: file, Start: hcl.Pos{Line: line, Column: 3}, End: hcl.Pos{Line: line, Column: 20}}
+func rng(file string, line int) runspec.Source {
+	return runspec.Source{File: file, Start: runspec.Pos{Line: line, Column: 3}, End: runspec.Pos{Line: line, Column: 20}}
 }
 
 // metric looks a metric up by name, failing the test when there is none.
@@ -26,26 +25,31 @@ func metric(t *testing.T, name string) results.Metric {
 }
 
 func TestGateAnnotations(t *testing.T) {
-	s := &suite.Suite{
-		Scenarios: []*suite.Scenario{{Name: "chat", DeclRange: rng("perf/gate.hcl", 10)}, {Name: "batch", DeclRange: rng("perf/gate.hcl", 30)}},
-	}
+	s := map[string]runspec.Source{"chat": rng("perf/gate.hcl", 10), "batch": rng("perf/gate.hcl", 30)}
 	ttftBand, e2elBand := rng("perf/gate.hcl", 50), rng("perf/gate.hcl", 51)
 	c := &compare.Comparison{Rows: []compare.Row{
 		// 25% against a 10% band: 0.15 past
-		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"), Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.10, Source: &ttftBand},
-			Baseline: 400, Current: 500, Change: 0.25, Delta: 100, ChangeLo: 0.15, ChangeHi: 0.35, Test: compare.QuantileDifference, P: 0.001, N1: 200, N2: 200,
-			Verdict: compare.Regression, Reason: "past twice the band", Estimator: compare.HarrellDavisEstimator},
+		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"), Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.10, Source: ttftBand},
+			ChangeEstimate: compare.ChangeEstimate{Baseline: 400, Current: 500, Change: 0.25, Delta: 100, ChangeLo: 0.15, ChangeHi: 0.35, Estimator: compare.HarrellDavisEstimator},
+			Evidence:       compare.Evidence{Test: compare.QuantileDifference, P: 0.001, N1: 200, N2: 200},
+			Judgement:      compare.Judgement{Verdict: compare.Regression, Reason: "past twice the band"}},
 		// +600 ms against +200 ms on a 1000 ms baseline: 0.40 past, the worst
-		{Run: "batch", Scenario: "batch", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: &e2elBand},
-			Baseline: 1000, Current: 1600, Change: 0.6, Delta: 600, P: math.NaN(), Verdict: compare.Regression},
+		{Run: "batch", Scenario: "batch", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: e2elBand},
+			ChangeEstimate: compare.ChangeEstimate{Baseline: 1000, Current: 1600, Change: 0.6, Delta: 600},
+			Evidence:       compare.Evidence{P: math.NaN()},
+			Judgement:      compare.Judgement{Verdict: compare.Regression}},
 		// a metric without a tolerance block of its own (default bands): placed on the scenario
-		{Run: "batch", Scenario: "batch", Metric: metric(t, "tpot.p95"), Tolerance: compare.Tolerance{Relative: true, Amount: 0.1}, Change: 0.3, Verdict: compare.Regression},
+		{Run: "batch", Scenario: "batch", Metric: metric(t, "tpot.p95"), Tolerance: compare.Tolerance{Relative: true, Amount: 0.1},
+			ChangeEstimate: compare.ChangeEstimate{Change: 0.3},
+			Judgement:      compare.Judgement{Verdict: compare.Regression}},
 		// inconclusive: a warning on the tolerance block
-		{Run: "chat", Scenario: "chat", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: &e2elBand},
-			Baseline: 1000, Current: 1180, Change: 0.18, Delta: 180, ChangeLo: math.NaN(), ChangeHi: math.NaN(), Test: compare.MannWhitney, P: 0.2, N1: 200, N2: 200,
-			Verdict: compare.Inconclusive, Reason: "near the band within run-to-run drift"},
+		{Run: "chat", Scenario: "chat", Metric: metric(t, "e2el.p99"), Tolerance: compare.Tolerance{Metric: "e2el.p99", Amount: 200, Source: e2elBand},
+			ChangeEstimate: compare.ChangeEstimate{Baseline: 1000, Current: 1180, Change: 0.18, Delta: 180, ChangeLo: math.NaN(), ChangeHi: math.NaN()},
+			Evidence:       compare.Evidence{Test: compare.MannWhitney, P: 0.2, N1: 200, N2: 200},
+			Judgement:      compare.Judgement{Verdict: compare.Inconclusive, Reason: "near the band within run-to-run drift"}},
 		// unchanged: no annotation
-		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"), Verdict: compare.Unchanged},
+		{Run: "chat", Scenario: "chat", Metric: metric(t, "ttft.p95"),
+			Judgement: compare.Judgement{Verdict: compare.Unchanged}},
 	}}
 	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "ttft_interactive", Message: "P95 TTFT must stay under 500 ms",
 		Values: map[string]float64{"ttft.p95": 612.4}, File: "perf/gate.hcl", Line: 14, Column: 21}}}
@@ -89,8 +93,10 @@ func TestGateAnnotations(t *testing.T) {
 // markdown, not the worse-is-positive +20% compare reasons with.
 func TestAnnotationSignHigherIsBetter(t *testing.T) {
 	c := &compare.Comparison{Rows: []compare.Row{{Run: "chat", Scenario: "chat", Metric: metric(t, "throughput.output_tokens"),
-		Tolerance: compare.Tolerance{Metric: "throughput.output_tokens", Relative: true, Amount: 0.05},
-		Baseline:  1000, Current: 800, Change: 0.2, Delta: 200, P: math.NaN(), Verdict: compare.Regression}}}
+		Tolerance:      compare.Tolerance{Metric: "throughput.output_tokens", Relative: true, Amount: 0.05},
+		ChangeEstimate: compare.ChangeEstimate{Baseline: 1000, Current: 800, Change: 0.2, Delta: 200},
+		Evidence:       compare.Evidence{P: math.NaN()},
+		Judgement:      compare.Judgement{Verdict: compare.Regression}}}}
 	anns := GateAnnotations(c, nil, nil)
 	if len(anns) != 1 || !strings.Contains(anns[0].Message, "went from 1000/s to 800/s (-20.0%, summary)") {
 		t.Errorf("annotations = %+v, want one reading 1000/s to 800/s (-20.0%%)", anns)
@@ -98,10 +104,9 @@ func TestAnnotationSignHigherIsBetter(t *testing.T) {
 }
 
 func TestDiagnosticAnnotations(t *testing.T) {
-	r := rng("bad.hcl", 7)
-	diags := hcl.Diagnostics{
-		{Severity: hcl.DiagError, Summary: "Unknown metric", Detail: `"ttft.p96" is not a metric; did you mean "ttft.p95"?`, Subject: &r},
-		{Severity: hcl.DiagWarning, Summary: "Unknown simulator profile"},
+	diags := []runspec.Diagnostic{
+		{Severity: runspec.Error, Summary: "Unknown metric", Detail: `"ttft.p96" is not a metric; did you mean "ttft.p95"?`, Source: rng("bad.hcl", 7)},
+		{Severity: runspec.Warning, Summary: "Unknown simulator profile"},
 	}
 	anns := DiagnosticAnnotations(diags)
 	if len(anns) != 1 || anns[0].Line != 7 || anns[0].Title != "invalid suite: Unknown metric" || anns[0].Kind != SuiteError {

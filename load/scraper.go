@@ -3,13 +3,14 @@ package load
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/boundedget"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -214,35 +215,18 @@ func (s *Scraper) dropMiddleSplit() {
 // fetch scrapes /metrics once, within the scraper's time and size bounds;
 // stop says that no scrape should follow (a 404, a page over the bound).
 func (s *Scraper) fetch(ctx context.Context) (snap results.ServerSnapshot, stop bool, err error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
-	if err != nil {
-		return results.ServerSnapshot{}, false, err
-	}
-	if s.apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+s.apiKey)
-	}
-	resp, err := s.hc.Do(req)
-	if err != nil {
-		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusNotFound {
-		return results.ServerSnapshot{}, true, fmt.Errorf("GET /metrics: HTTP 404: the server has no /metrics; not scraped again this run")
-	}
-	if resp.StatusCode != http.StatusOK {
-		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: HTTP %d", resp.StatusCode)
-	}
 	buf := s.bufs.Get().(*bytes.Buffer)
 	defer s.bufs.Put(buf)
-	buf.Reset()
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, s.maxBytes+1))
+	code, err := boundedget.Get(ctx, s.hc, s.url, boundedget.Bearer(s.apiKey), s.timeout, s.maxBytes, buf)
 	switch {
-	case n > s.maxBytes:
+	case errors.Is(err, boundedget.ErrTooLarge):
 		return results.ServerSnapshot{}, true, fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read, and not scraped again this run", s.maxBytes)
 	case err != nil:
-		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: reading the page: %w (bound %v)", err, s.timeout)
+		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: %w", err)
+	case code == http.StatusNotFound:
+		return results.ServerSnapshot{}, true, fmt.Errorf("GET /metrics: HTTP 404: the server has no /metrics; not scraped again this run")
+	case code != http.StatusOK:
+		return results.ServerSnapshot{}, false, fmt.Errorf("GET /metrics: HTTP %d", code)
 	}
 	if snap, err = results.ParseServerMetrics(buf); err != nil {
 		return results.ServerSnapshot{}, false, err

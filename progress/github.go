@@ -4,31 +4,31 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/llmgate/llmgate/runner"
+	"github.com/llmgate/llmgate/progress/event"
 )
 
 // github wraps another renderer in GitHub Actions log groups: one
 // collapsible "::group::Scenario NAME" per scenario.
 type github struct {
 	w     io.Writer
-	inner runner.Progress
+	inner event.Progress
 	open  string // scenario whose group is open, "" when none
 }
 
 // NewGitHub wraps inner so that each scenario's lines, and the server start
 // before them, sit in a collapsible group of the GitHub Actions log.
-func NewGitHub(w io.Writer, inner runner.Progress) runner.Progress {
+func NewGitHub(w io.Writer, inner event.Progress) event.Progress {
 	return &github{w: w, inner: inner}
 }
 
 // Report opens and closes groups around inner's rendering of e.
-func (g *github) Report(e runner.Event) {
+func (g *github) Report(e event.Event) {
 	switch e := e.(type) {
-	case runner.ServerStarting:
+	case event.ServerStarting:
 		g.enter(e.Scenario)
-	case runner.RunStarted:
+	case event.RunStarted:
 		g.enter(e.Scenario)
-	case runner.PlanFinished:
+	case event.PlanFinished:
 		g.inner.Report(e)
 		g.close()
 		return

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/llmgate/llmgate/internal/golden"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 )
 
 // clock is a fake wall clock the script advances.
@@ -21,12 +21,12 @@ func (c *clock) now() time.Time { return c.t }
 
 // script plays a two-scenario plan with one failing assert into p,
 // advancing c by 100 ms per request.
-func script(p runner.Progress, c *clock) {
-	p.Report(runner.PlanStarted{Suite: "demo", Groups: 2, Runs: 2})
-	p.Report(runner.ServerStarting{Group: 0, Groups: 2, Target: "simulator.sim", Kind: "simulator", Scenario: "chat", Runs: []string{"chat"}})
-	p.Report(runner.ServerReady{Group: 0, Target: "simulator.sim", Took: 20 * time.Millisecond, URL: "http://127.0.0.1:4000", Model: "tiny"})
-	p.Report(runner.ServerProbed{Group: 0, Target: "simulator.sim", Missing: []results.MissingFeature{{Feature: "/metrics", Cost: "no server.* metrics"}}})
-	p.Report(runner.RunStarted{Index: 0, Runs: 2, Name: "chat", Scenario: "chat", Requests: 20, Warmup: 2, Concurrency: 4})
+func script(p event.Progress, c *clock) {
+	p.Report(event.PlanStarted{Suite: "demo", Groups: 2, Runs: 2})
+	p.Report(event.ServerStarting{Group: 0, Groups: 2, Target: "simulator.sim", Kind: "simulator", Scenario: "chat", Runs: []string{"chat"}})
+	p.Report(event.ServerReady{Group: 0, Target: "simulator.sim", Took: 20 * time.Millisecond, URL: "http://127.0.0.1:4000", Model: "tiny"})
+	p.Report(event.ServerProbed{Group: 0, Target: "simulator.sim", Missing: []results.MissingFeature{{Feature: "/metrics", Cost: "no server.* metrics"}}})
+	p.Report(event.RunStarted{Index: 0, Runs: 2, Name: "chat", Scenario: "chat", Requests: 20, Warmup: 2, Concurrency: 4})
 	for i := range 22 {
 		c.t = c.t.Add(100 * time.Millisecond)
 		rec := results.Record{Seq: i, Warmup: i < 2, Sent: time.Duration(i) * 25 * time.Millisecond,
@@ -34,9 +34,9 @@ func script(p runner.Progress, c *clock) {
 		if i == 7 {
 			rec.Error, rec.ErrorKind = "http 500: boom", "http"
 		}
-		p.Report(runner.RequestDone{Record: rec})
+		p.Report(event.RequestDone{Record: rec})
 	}
-	p.Report(runner.RunFinished{Index: 0, Runs: 2, Run: &results.Run{
+	p.Report(event.RunFinished{Index: 0, Runs: 2, Run: &results.Run{
 		Name: "chat", Scenario: "chat", Status: results.StatusOK,
 		Summary: results.Summary{
 			Requests:        results.Requests{Completed: 19, Failed: 1, EmptyAnswers: 3},
@@ -51,12 +51,12 @@ func script(p runner.Progress, c *clock) {
 				Values: map[string]float64{"error_rate": 0.05}, File: "demo.hcl", Line: 12, Column: 17},
 		},
 	}})
-	p.Report(runner.ServerStopped{Group: 0, Target: "simulator.sim", Took: 3 * time.Millisecond})
-	p.Report(runner.ServerStarting{Group: 1, Groups: 2, Target: "server.vllm", Kind: "server", ServerArgs: []string{"--max-num-seqs", "8"}, Scenario: "batch", Runs: []string{"batch"}})
-	p.Report(runner.ServerReady{Group: 1, Target: "server.vllm", Took: 2 * time.Second, Err: errors.New("container exited with code 1\nlast 1 log lines:\n  error: unrecognized argument")})
-	p.Report(runner.RunFinished{Index: 1, Runs: 2, Run: &results.Run{Name: "batch", Scenario: "batch", Status: results.StatusFailed,
+	p.Report(event.ServerStopped{Group: 0, Target: "simulator.sim", Took: 3 * time.Millisecond})
+	p.Report(event.ServerStarting{Group: 1, Groups: 2, Target: "server.vllm", Kind: "server", ServerArgs: []string{"--max-num-seqs", "8"}, Scenario: "batch", Runs: []string{"batch"}})
+	p.Report(event.ServerReady{Group: 1, Target: "server.vllm", Took: 2 * time.Second, Err: errors.New("container exited with code 1\nlast 1 log lines:\n  error: unrecognized argument")})
+	p.Report(event.RunFinished{Index: 1, Runs: 2, Run: &results.Run{Name: "batch", Scenario: "batch", Status: results.StatusFailed,
 		Error: "start server.vllm: container exited with code 1\nlast 2 log lines:\n  error: unrecognized argument\n  usage: vllm serve"}})
-	p.Report(runner.PlanFinished{})
+	p.Report(event.PlanFinished{})
 }
 
 // TestRenderers compares each renderer's output for the same script with
@@ -65,18 +65,18 @@ func TestRenderers(t *testing.T) {
 	tests := []struct {
 		name   string
 		golden string
-		make   func(w *bytes.Buffer, c *clock) runner.Progress
+		make   func(w *bytes.Buffer, c *clock) event.Progress
 	}{
 		// Plain lines, as in a CI log: one line per 10 % of the run.
-		{name: "lines", golden: "lines.golden", make: func(w *bytes.Buffer, c *clock) runner.Progress {
+		{name: "lines", golden: "lines.golden", make: func(w *bytes.Buffer, c *clock) event.Progress {
 			return &text{w: w, now: c.now}
 		}},
 		// The live bar on a terminal, redrawn in place with \r.
-		{name: "terminal", golden: "terminal.golden", make: func(w *bytes.Buffer, c *clock) runner.Progress {
+		{name: "terminal", golden: "terminal.golden", make: func(w *bytes.Buffer, c *clock) event.Progress {
 			return &text{w: w, live: true, now: c.now}
 		}},
 		// Under GitHub Actions: plain lines inside one group per scenario.
-		{name: "github", golden: "github.golden", make: func(w *bytes.Buffer, c *clock) runner.Progress {
+		{name: "github", golden: "github.golden", make: func(w *bytes.Buffer, c *clock) event.Progress {
 			return NewGitHub(w, &text{w: w, now: c.now})
 		}},
 	}
@@ -96,10 +96,10 @@ func TestTerminalRedrawRate(t *testing.T) {
 	var buf bytes.Buffer
 	c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	p := &text{w: &buf, live: true, now: c.now}
-	p.Report(runner.RunStarted{Name: "r", Runs: 1, Requests: 1000})
+	p.Report(event.RunStarted{Name: "r", Runs: 1, Requests: 1000})
 	for i := range 999 { // 999 requests over 9.99 s: the last one (100 %) would force a draw
 		c.t = c.t.Add(10 * time.Millisecond)
-		p.Report(runner.RequestDone{Record: results.Record{Seq: i, Sent: time.Duration(i) * 10 * time.Millisecond, E2EL: time.Millisecond}})
+		p.Report(event.RequestDone{Record: results.Record{Seq: i, Sent: time.Duration(i) * 10 * time.Millisecond, E2EL: time.Millisecond}})
 	}
 	draws := strings.Count(buf.String(), "\r  [")
 	// One draw at the start, then one per 250 ms of 9.99 s.
@@ -140,11 +140,11 @@ func TestGitHubGroupsBalanced(t *testing.T) {
 func TestLinesEndpoint(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewLines(&buf)
-	p.Report(runner.ServerStarting{Target: "http://127.0.0.1:8000", Kind: "endpoint", Scenario: "chat"})
-	p.Report(runner.ServerReady{Target: "http://127.0.0.1:8000", URL: "http://127.0.0.1:8000", Model: "m"})
-	p.Report(runner.ServerStopped{Target: "http://127.0.0.1:8000"})
-	p.Report(runner.ServerStarting{Target: "endpoint.down", Kind: "endpoint", ServerArgs: []string{"--max-num-seqs", "2"}})
-	p.Report(runner.ServerReady{Target: "endpoint.down", Err: errors.New("connection refused")})
+	p.Report(event.ServerStarting{Target: "http://127.0.0.1:8000", Kind: "endpoint", Scenario: "chat"})
+	p.Report(event.ServerReady{Target: "http://127.0.0.1:8000", URL: "http://127.0.0.1:8000", Model: "m"})
+	p.Report(event.ServerStopped{Target: "http://127.0.0.1:8000"})
+	p.Report(event.ServerStarting{Target: "endpoint.down", Kind: "endpoint", ServerArgs: []string{"--max-num-seqs", "2"}})
+	p.Report(event.ServerReady{Target: "endpoint.down", Err: errors.New("connection refused")})
 	want := "Checking http://127.0.0.1:8000 (endpoint)\n" +
 		"http://127.0.0.1:8000 answers, model m\n" +
 		"Checking endpoint.down (endpoint) (server_args --max-num-seqs 2 ignored: it is already running)\n" +
@@ -159,7 +159,7 @@ func TestLinesEndpoint(t *testing.T) {
 func TestLinesConfirmStarted(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewLines(&buf)
-	p.Report(runner.ConfirmStarted{Runs: []string{"chat", "sweep[concurrency=8]"}})
+	p.Report(event.ConfirmStarted{Runs: []string{"chat", "sweep[concurrency=8]"}})
 	want := "\nllmgate: 2 run(s) moved close to or past their band without a clear call; running them once more to confirm: chat, sweep[concurrency=8]\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
@@ -172,14 +172,14 @@ func TestTerminalFitsEightyColumns(t *testing.T) {
 	var buf bytes.Buffer
 	c := &clock{t: time.Unix(0, 0)}
 	p := &text{w: &buf, live: true, now: c.now}
-	p.Report(runner.RunStarted{Name: "r", Runs: 1, Requests: 123456, Warmup: 500})
+	p.Report(event.RunStarted{Name: "r", Runs: 1, Requests: 123456, Warmup: 500})
 	for i := range 2000 {
 		c.t = c.t.Add(time.Second)
 		rec := results.Record{Seq: i, Warmup: i < 500, Sent: time.Duration(i) * time.Millisecond, TTFT: 1234 * time.Millisecond, E2EL: 99 * time.Second}
 		if i%3 == 0 {
 			rec.Error = "timeout"
 		}
-		p.Report(runner.RequestDone{Record: rec})
+		p.Report(event.RequestDone{Record: rec})
 	}
 	for _, line := range strings.Split(buf.String(), "\r") {
 		line = strings.TrimSuffix(line, "\x1b[K")
@@ -199,7 +199,7 @@ func TestTerminalFitsEightyColumns(t *testing.T) {
 func TestLinesServerWaiting(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewLines(&buf)
-	p.Report(runner.ServerWaiting{Target: "server.vllm", Elapsed: 90 * time.Second})
+	p.Report(event.ServerWaiting{Target: "server.vllm", Elapsed: 90 * time.Second})
 	want := "server.vllm is still starting after 90.0s (pulling the image or loading the model; startup_timeout bounds the wait)\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
@@ -212,7 +212,7 @@ func TestLinesServerWaiting(t *testing.T) {
 func TestCleanRunLinesFit(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewLines(&buf)
-	p.Report(runner.RunFinished{Index: 11, Runs: 12, Run: &results.Run{
+	p.Report(event.RunFinished{Index: 11, Runs: 12, Run: &results.Run{
 		Name: "sweep[concurrency=128]", Status: results.StatusOK,
 		Summary: results.Summary{
 			Requests:        results.Requests{Completed: 10000},
@@ -240,14 +240,14 @@ func TestCleanRunLinesFit(t *testing.T) {
 // of its own.
 func TestServerStartErrorWhole(t *testing.T) {
 	msg := `start server.vllm: image vllm/vllm-openai:v0.11.0 is not on this machine and could not be pulled: Get "https://registry-1.docker.io/v2/": dial tcp: lookup registry-1.docker.io on 10.255.255.53:53: no such host; pull it where its registry can be reached (docker pull vllm/vllm-openai:v0.11.0, then docker save | docker load here), or name an image this machine has (docker images)`
-	for name, p := range map[string]func(*bytes.Buffer) runner.Progress{
-		"lines":    func(b *bytes.Buffer) runner.Progress { return NewLines(b) },
-		"terminal": func(b *bytes.Buffer) runner.Progress { return NewTerminal(b) },
+	for name, p := range map[string]func(*bytes.Buffer) event.Progress{
+		"lines":    func(b *bytes.Buffer) event.Progress { return NewLines(b) },
+		"terminal": func(b *bytes.Buffer) event.Progress { return NewTerminal(b) },
 	} {
 		var buf bytes.Buffer
 		r := p(&buf)
-		r.Report(runner.ServerNote{Target: "server.vllm", Text: "going on without the reaper"})
-		r.Report(runner.ServerReady{Target: "server.vllm", Took: 300 * time.Millisecond, Err: errors.New(msg + "\nlast 1 log lines:\n  x")})
+		r.Report(event.ServerNote{Target: "server.vllm", Text: "going on without the reaper"})
+		r.Report(event.ServerReady{Target: "server.vllm", Took: 300 * time.Millisecond, Err: errors.New(msg + "\nlast 1 log lines:\n  x")})
 		want := "server.vllm: going on without the reaper\nserver.vllm did not start after 0.3s: " + msg + "\n"
 		if diff := cmp.Diff(want, buf.String()); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 )
 
 // recentWindow is how many recent completions the in-flight estimate
@@ -16,7 +16,7 @@ const recentWindow = 2048
 // Its clock is the records' own offsets, so figures do not depend on when
 // the renderer happens to look.
 type runStats struct {
-	run          runner.RunStarted
+	run          event.RunStarted
 	done, failed int // measured requests
 	warm         int // warmup requests
 	first, last  time.Duration
@@ -29,7 +29,7 @@ type runStats struct {
 // span is one completed request on the run's clock.
 type span struct{ sent, end time.Duration }
 
-func (t *runStats) reset(e runner.RunStarted) { *t = runStats{run: e, ttft: t.ttft[:0]} }
+func (t *runStats) reset(e event.RunStarted) { *t = runStats{run: e, ttft: t.ttft[:0]} }
 
 func (t *runStats) add(rec results.Record) {
 	if rec.Warmup {

@@ -5,15 +5,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 )
 
 // TestTrackerFigures checks the running figures against a closed loop whose
 // answers are known: 8 users, each request taking exactly 400 ms.
 func TestTrackerFigures(t *testing.T) {
 	var tr runStats
-	tr.reset(runner.RunStarted{Requests: 80, Concurrency: 8})
+	tr.reset(event.RunStarted{Requests: 80, Concurrency: 8})
 	for i := range 80 {
 		wave := time.Duration(i/8) * 400 * time.Millisecond
 		tr.add(results.Record{Seq: i, Sent: wave, TTFT: time.Duration(50+i%8) * time.Millisecond, E2EL: 400 * time.Millisecond})
@@ -41,7 +41,7 @@ func TestTrackerFigures(t *testing.T) {
 // count as finished but not in TTFT.
 func TestTrackerWarmupAndFailures(t *testing.T) {
 	var tr runStats
-	tr.reset(runner.RunStarted{Requests: 4, Warmup: 2})
+	tr.reset(event.RunStarted{Requests: 4, Warmup: 2})
 	tr.add(results.Record{Warmup: true, TTFT: time.Second})
 	tr.add(results.Record{Warmup: true, TTFT: time.Second})
 	tr.add(results.Record{Sent: 0, TTFT: 10 * time.Millisecond, E2EL: 20 * time.Millisecond})

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -42,19 +42,19 @@ type text struct {
 	endpoint bool // the current group's target is an endpoint
 }
 
-// NewTerminal returns a runner.Progress for a terminal: a live bar redrawn in place
+// NewTerminal returns a event.Progress for a terminal: a live bar redrawn in place
 // (done/total, req/s, in flight, running TTFT p50) at most four times a second.
-func NewTerminal(w io.Writer) runner.Progress { return &text{w: w, live: true, now: time.Now} }
+func NewTerminal(w io.Writer) event.Progress { return &text{w: w, live: true, now: time.Now} }
 
-// NewLines returns a runner.Progress for logs: one plain line per event and, while
+// NewLines returns a event.Progress for logs: one plain line per event and, while
 // a run goes, a line every 5 seconds or every 10 % of the run.
-func NewLines(w io.Writer) runner.Progress { return &text{w: w, now: time.Now} }
+func NewLines(w io.Writer) event.Progress { return &text{w: w, now: time.Now} }
 
 // NewRenderer picks the renderer for w: the live bar when w is a terminal,
 // plain lines otherwise, with ::group:: lines around each scenario under
 // GitHub Actions.
-func NewRenderer(w io.Writer, terminal, githubActions bool) runner.Progress {
-	var p runner.Progress = NewLines(w)
+func NewRenderer(w io.Writer, terminal, githubActions bool) event.Progress {
+	var p event.Progress = NewLines(w)
 	if terminal && !githubActions {
 		p = NewTerminal(w)
 	}
@@ -65,16 +65,16 @@ func NewRenderer(w io.Writer, terminal, githubActions bool) runner.Progress {
 }
 
 var (
-	_ runner.Progress = (*text)(nil)
-	_ runner.Progress = (*github)(nil)
+	_ event.Progress = (*text)(nil)
+	_ event.Progress = (*github)(nil)
 )
 
 // Report renders e.
-func (p *text) Report(e runner.Event) {
+func (p *text) Report(e event.Event) {
 	switch e := e.(type) {
-	case runner.PlanStarted:
+	case event.PlanStarted:
 		p.printf("Suite %s: %s in %s\n", e.Suite, plural(e.Runs, "run"), plural(e.Groups, "server group"))
-	case runner.ServerStarting:
+	case event.ServerStarting:
 		p.endpoint = e.Kind == runspec.KindEndpoint
 		if p.endpoint {
 			note := ""
@@ -89,12 +89,12 @@ func (p *text) Report(e runner.Event) {
 			args = " with " + strings.Join(e.ServerArgs, " ")
 		}
 		p.printf("Starting %s (%s)%s\n", e.Target, e.Kind, args)
-	case runner.ServerWaiting:
+	case event.ServerWaiting:
 		p.printf("%s is still starting after %s (pulling the image or loading the model; startup_timeout bounds the wait)\n",
 			e.Target, seconds(e.Elapsed))
-	case runner.ServerNote:
+	case event.ServerNote:
 		p.printf("%s: %s\n", e.Target, untrusted.Line(e.Text))
-	case runner.ServerReady:
+	case event.ServerReady:
 		switch {
 		case e.Err != nil && p.endpoint:
 			p.printf("%s cannot be used: %s\n", e.Target, untrusted.FirstLine(e.Err.Error(), maxStartErrorText))
@@ -105,28 +105,28 @@ func (p *text) Report(e runner.Event) {
 		default:
 			p.printf("%s is up after %s at %s, model %s\n", e.Target, seconds(e.Took), e.URL, e.Model)
 		}
-	case runner.ServerProbed:
+	case event.ServerProbed:
 		for _, m := range e.Missing {
 			p.printf("%s lacks %s: %s\n", e.Target, untrusted.Line(m.Feature), untrusted.Line(m.Cost))
 		}
-	case runner.ServerStopped:
+	case event.ServerStopped:
 		switch {
 		case e.Err != nil:
 			p.printf("%s: %v\n", e.Target, e.Err)
 		case !p.endpoint: // an endpoint is not ours to stop
 			p.printf("%s stopped after %s\n", e.Target, seconds(e.Took))
 		}
-	case runner.RunStarted:
+	case event.RunStarted:
 		p.t.reset(e)
 		p.lastDraw, p.lastTen = time.Time{}, 0
 		p.printf("[%d/%d] %s: %s\n", e.Index+1, e.Runs, e.Name, describeLoad(e))
 		if p.live {
 			p.draw()
 		}
-	case runner.RequestDone:
+	case event.RequestDone:
 		p.t.add(e.Record)
 		p.tick()
-	case runner.RunFinished:
+	case event.RunFinished:
 		head, figures := describeRun(e.Run)
 		p.printf("[%d/%d] %s\n", e.Index+1, e.Runs, head)
 		if figures != "" {
@@ -137,9 +137,9 @@ func (p *text) Report(e runner.Event) {
 				p.printf("      assert %q failed: %s\n", a.Name, describeAssert(a))
 			}
 		}
-	case runner.PlanFinished:
+	case event.PlanFinished:
 		p.clear()
-	case runner.ConfirmStarted:
+	case event.ConfirmStarted:
 		p.printf("\nllmgate: %d run(s) moved close to or past their band without a clear call; running them once more to confirm: %s\n",
 			len(e.Runs), strings.Join(e.Runs, ", "))
 	}
@@ -237,7 +237,7 @@ func (p *text) status(short bool) []string {
 }
 
 // describeLoad says what a run is about to do.
-func describeLoad(e runner.RunStarted) string {
+func describeLoad(e event.RunStarted) string {
 	var parts []string
 	switch {
 	case e.Requests > 0:

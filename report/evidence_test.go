@@ -17,8 +17,8 @@ func TestEvidenceNamesTheDecidingTest(t *testing.T) {
 	p95, _ := results.LookupMetric("ttft.p95")
 	mean, _ := results.LookupMetric("ttft.mean")
 	row := func(m results.Metric, test compare.Test, est compare.Estimator, p float64) *compare.Row {
-		return &compare.Row{Metric: m, Test: test, Estimator: est, P: p, N1: 400, N2: 400,
-			Change: 0.699, ChangeLo: -0.015, ChangeHi: 1.412}
+		return &compare.Row{Metric: m, Evidence: compare.Evidence{Test: test, P: p, N1: 400, N2: 400},
+			ChangeEstimate: compare.ChangeEstimate{Estimator: est, Change: 0.699, ChangeLo: -0.015, ChangeHi: 1.412}}
 	}
 	tests := []struct {
 		name string

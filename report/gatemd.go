@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -30,16 +30,17 @@ func gateBlocks(c *compare.Comparison, problems []error, notes []string) string 
 
 // InvalidSuiteMarkdown is the step summary of a suite that did not load:
 // each error at its file:line:col, so the job page says why nothing ran.
-func InvalidSuiteMarkdown(path string, diags hcl.Diagnostics) string {
+// diags are the suite's (suite.PlainDiagnostics).
+func InvalidSuiteMarkdown(path string, diags []runspec.Diagnostic) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### llmgate · %s: ⛔ invalid suite, nothing ran\n\n", untrusted.Markdown(path))
 	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
+		if d.Severity != runspec.Error {
 			continue
 		}
 		pos := path
-		if d.Subject != nil {
-			pos = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+		if !d.Source.IsZero() {
+			pos = d.Source.String()
 		}
 		fmt.Fprintf(&b, "- %s: **%s**", untrusted.Code(pos), untrusted.Markdown(d.Summary))
 		if d.Detail != "" {

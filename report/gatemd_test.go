@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/compare/comparetest"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // TestMarkdownGateBlocks checks the CAUTION block (only when the gate could
@@ -71,10 +71,10 @@ func TestCheckReportURL(t *testing.T) {
 // TestInvalidSuiteMarkdown checks each error is listed at its position and
 // warnings are left out.
 func TestInvalidSuiteMarkdown(t *testing.T) {
-	diags := hcl.Diagnostics{
-		{Severity: hcl.DiagError, Summary: "Unsupported argument", Detail: "An argument named \"x\" is not expected here.",
-			Subject: &hcl.Range{Filename: "s.hcl", Start: hcl.Pos{Line: 3, Column: 5}}},
-		{Severity: hcl.DiagWarning, Summary: "deprecated"},
+	diags := []runspec.Diagnostic{
+		{Severity: runspec.Error, Summary: "Unsupported argument", Detail: "An argument named \"x\" is not expected here.",
+			Source: runspec.Source{File: "s.hcl", Start: runspec.Pos{Line: 3, Column: 5}}},
+		{Severity: runspec.Warning, Summary: "deprecated"},
 	}
 	got := InvalidSuiteMarkdown("s.hcl", diags)
 	want := "### llmgate · s.hcl: ⛔ invalid suite, nothing ran\n\n- `s.hcl:3:5`: **Unsupported argument** An argument named \"x\" is not expected here.\n"

@@ -17,6 +17,20 @@ import (
 // cur's when base is given) and failed asserts. Charts are inline SVG; the
 // page loads nothing from anywhere. base and c may be nil.
 func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
+	return HTMLWith(w, cur, base, c, HTMLOptions{})
+}
+
+// HTMLOptions are what HTMLWith draws besides the files and comparison.
+type HTMLOptions struct {
+	// Gate, when set, is the verdict a gate recorded on cur that c does
+	// not reproduce, or that no comparison (c nil) can: the page's
+	// headline is the gate's, and c's table, when given, follows it (c's
+	// warnings should say why they differ).
+	Gate *results.GateVerdict
+}
+
+// HTMLWith is HTML with options.
+func HTMLWith(w io.Writer, cur, base *results.File, c *compare.Comparison, opts HTMLOptions) error {
 	d := htmlData{Title: cur.Suite.Name, Created: cur.Created.UTC().Format("2006-01-02 15:04 MST"), Env: cur.Environment}
 	if d.Title == "" {
 		d.Title = "llmgate report"
@@ -49,6 +63,10 @@ func HTML(w io.Writer, cur, base *results.File, c *compare.Comparison) error {
 		d.EnvFields = c.Environment
 		d.ImportedNotes = importedNotes(c)
 		d.Warnings = warnings(c)
+	}
+	if g := opts.Gate; g != nil {
+		d.Headline, d.Mark = gateHeadlineText(g), htmlMark(compare.Decision(g.Decision))
+		d.Failed = g.Decision == string(compare.DecisionFail) || g.Decision == string(compare.DecisionError)
 	}
 	knees := map[string]diagnose.Knee{}
 	for _, k := range diagnose.Knees(cur) {

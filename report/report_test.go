@@ -186,8 +186,9 @@ func TestNotJudgedExplained(t *testing.T) {
 func TestChangeAlwaysShown(t *testing.T) {
 	m, _ := results.LookupMetric("ttft.p95")
 	r := compare.Row{Run: "chat", Metric: m, Tolerance: compare.Tolerance{Metric: "ttft.p95", Relative: true, Amount: 0.1},
-		Baseline: 69, Current: 315, Change: 3.565, Delta: 246, ChangeLo: -0.5, ChangeHi: 7.6, Test: compare.QuantileDifference,
-		P: 0.577, N1: 40, N2: 40, Estimator: compare.HarrellDavisEstimator, Verdict: compare.Inconclusive, Rerun: true}
+		ChangeEstimate: compare.ChangeEstimate{Baseline: 69, Current: 315, Change: 3.565, Delta: 246, ChangeLo: -0.5, ChangeHi: 7.6, Estimator: compare.HarrellDavisEstimator},
+		Evidence:       compare.Evidence{Test: compare.QuantileDifference, P: 0.577, N1: 40, N2: 40},
+		Judgement:      compare.Judgement{Verdict: compare.Inconclusive, Rerun: true}}
 	c := &compare.Comparison{Baseline: &results.File{}, Current: &results.File{}, Rows: []compare.Row{r}}
 	var term strings.Builder
 	if err := Terminal(&term, c, TerminalOptions{Wide: true}); err != nil {

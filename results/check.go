@@ -51,6 +51,7 @@ func (f *File) Check() error {
 		c.gpu(r.Summary.GPU, r.GPUSeries)
 		c.startup(r.Summary.Startup)
 	}
+	c.gateVerdict(f.Gate)
 	c.checkText(f)
 	return c.err()
 }

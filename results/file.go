@@ -33,6 +33,9 @@ type File struct {
 	Plan *PlanInfo `json:"plan,omitempty"`
 	// AB marks one side of an A/B gate measured in one job; nil otherwise.
 	AB *AB `json:"ab,omitempty"`
+	// Gate is the verdict llmgate gate gave on this file; nil when no
+	// gate judged it.
+	Gate *GateVerdict `json:"gate,omitempty"`
 	// Runs holds one entry per expanded run of the suite, in plan order.
 	Runs []Run `json:"runs"`
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
@@ -83,7 +84,7 @@ func RunAB(ctx context.Context, cand *suite.Suite, opts Options, ab ABOptions) (
 		}
 	}()
 	err = x.run(ctx)
-	x.cand.progress.Report(PlanFinished{File: candFile, Err: err})
+	x.cand.progress.Report(event.PlanFinished{File: candFile, Err: err})
 	return candFile, baseFile, err
 }
 
@@ -101,7 +102,7 @@ func (x *abRun) mark(candPath, basePath string) {
 
 func (x *abRun) run(ctx context.Context) error {
 	werr := errors.Join(x.cand.write(), x.base.write())
-	x.cand.progress.Report(PlanStarted{Suite: x.cand.suite.Name, Groups: len(x.cand.plan.Groups), Runs: x.cand.total})
+	x.cand.progress.Report(event.PlanStarted{Suite: x.cand.suite.Name, Groups: len(x.cand.plan.Groups), Runs: x.cand.total})
 	if werr != nil {
 		return werr
 	}
@@ -293,18 +294,18 @@ func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, oth
 	}
 	s.swapped = swapped
 	label := s.ref + " (" + s.side + ")"
-	s.r.progress.Report(ServerStarting{Group: s.gi, Groups: len(s.r.plan.Groups), Target: label, Kind: spec.Kind,
+	s.r.progress.Report(event.ServerStarting{Group: s.gi, Groups: len(s.r.plan.Groups), Target: label, Kind: spec.Kind,
 		ServerArgs: s.g.ServerArgs, Scenario: s.g.Runs[0].Scenario, Runs: runNames(s.g)})
 	t0 := s.r.now()
 	inst, err := s.r.start(ctx, s.gi, label, spec, s.r.startOptions(s.gi, s.g, spec))
 	s.inst = inst
 	if err != nil {
 		err = unavailable(fmt.Errorf("%s side: start %s: %w", s.side, s.ref, err))
-		s.r.progress.Report(ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), Err: err})
+		s.r.progress.Report(event.ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), Err: err})
 		_ = s.down(ctx)
 		return err
 	}
-	s.r.progress.Report(ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
+	s.r.progress.Report(event.ServerReady{Group: s.gi, Target: label, Took: s.r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
 	s.r.setEnvironment(spec.Kind, inst)
 	s.fresh = true
 	return nil

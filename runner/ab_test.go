@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
@@ -156,7 +157,7 @@ func TestRunABSimulator(t *testing.T) {
 	measured := 0
 	rec.mu.Lock()
 	for _, e := range rec.events {
-		if d, ok := e.(RequestDone); ok && !d.Record.Warmup {
+		if d, ok := e.(event.RequestDone); ok && !d.Record.Warmup {
 			measured++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/capacity"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
@@ -150,7 +151,7 @@ func plannedRequests(requests int, rate float64, duration time.Duration) int {
 // probeWatch passes every event on and watches a probe's finished requests,
 // closing halt once capacity.Decide has decided the probe.
 type probeWatch struct {
-	Progress
+	event.Progress
 	planned int
 	burnIn  int
 	opts    results.SummarizeOptions
@@ -163,9 +164,9 @@ type probeWatch struct {
 	stopped string
 }
 
-func (w *probeWatch) Report(e Event) {
+func (w *probeWatch) Report(e event.Event) {
 	w.Progress.Report(e)
-	rd, ok := e.(RequestDone)
+	rd, ok := e.(event.RequestDone)
 	if !ok || rd.Record.Warmup || w.planned <= 0 {
 		return
 	}

@@ -3,6 +3,7 @@
 // server, evaluates the asserts and writes the results file after each run,
 // then stops the target. Gate goes on to compare the results with the
 // baseline, confirm unclear changes by a rerun and decide the verdict. It only
-// sequences the other stages; what it is doing is reported through Progress,
-// which the progress package renders for the CLI.
+// sequences the other stages; what it is doing is reported through
+// event.Progress (package progress/event, a leaf, so that the renderer links
+// no runner), which the progress package renders for the CLI.
 package runner

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/serverprobe"
@@ -49,7 +50,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	// Start cold: the previous run's prompts must not be cache hits here.
 	reset := serverprobe.ResetPrefixCache(ctx, serverprobe.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model}, ps.feats)
 	run.PrefixCache = &reset
-	r.progress.Report(RunStarted{
+	r.progress.Report(event.RunStarted{
 		Index: r.done, Runs: r.total, Name: sr.Name, Scenario: sr.Scenario,
 		Requests: plannedTotal(cfg.Load).Requests, Warmup: cfg.Warmup, Duration: plannedTotal(cfg.Load).Duration,
 		Concurrency: cfg.Concurrency, Rate: cfg.Rate,
@@ -151,7 +152,7 @@ func (r *runner) drive(ctx context.Context, cfg load.Config, inst target.Instanc
 	go func() {
 		defer close(drained)
 		for rec := range sink {
-			r.progress.Report(RequestDone{Record: rec})
+			r.progress.Report(event.RequestDone{Record: rec})
 		}
 	}()
 	// A server whose probe found no /metrics llmgate reads is not scraped.

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/judge"
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -55,10 +58,6 @@ type GateOptions struct {
 	// about the baseline is said before the runs rather than after them.
 	// Every note is also in GateOutcome.Notes.
 	Notify func(note string)
-
-	// comparisons, when set, replaces the comparisons the gate makes
-	// (realComparisons): a test's, to check that both gates guard them.
-	comparisons *comparisons
 }
 
 // GateOutcome is what a gate found: the files, the comparison and the
@@ -74,25 +73,16 @@ type GateOutcome struct {
 	Current *results.File
 	// Rerun is the confirming rerun's results; nil when none was made.
 	Rerun *results.File
-	// Comparison judges Current (and Rerun) against Baseline; never nil.
-	// Without a baseline it has no rows and holds the failed asserts only.
-	// Its FailedAsserts are the asserts that fail the gate.
-	Comparison *compare.Comparison
 	// Runs sums up Current: invalid and partial runs, and the failed
 	// asserts of runs that cannot be judged.
 	Runs RunTally
-	// Decision is the gate's verdict: pass, fail, inconclusive or error.
-	Decision compare.Decision
-	// Regressions and Inconclusive count the comparison's rows with those
-	// verdicts.
-	Regressions, Inconclusive int
-	// Problems are why the gate could not judge everything: the run's
-	// error and every run or file the comparison could not judge
-	// (Comparison.NotJudged). They make the verdict compare.DecisionError unless
-	// something failed the gate anyway.
-	Problems []error
-	// Notes are what the user must know that does not change the verdict.
-	Notes []string
+	// Judgement is the one judge's verdict on Current (and Rerun) against
+	// Baseline: its Comparison (never nil; without a baseline it has no
+	// rows and holds the failed asserts only, which fail the gate), the
+	// Decision, its counts, the Problems that kept the gate from judging
+	// everything (the run's error among them), and the Notes, the gate's
+	// own included.
+	judge.Judgement
 }
 
 // FailedAsserts returns the failed asserts that fail the gate: those of
@@ -126,7 +116,7 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 			g.note(note)
 		}
 	}
-	cfg := compare.ConfigFromGate(s.Gate)
+	cfg := s.Gate.CompareConfig()
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
 	}
@@ -142,13 +132,13 @@ func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, 
 	if cur == nil {
 		cur = &results.File{Version: results.SchemaVersion, Partial: true}
 	}
-	g.compareWith(cur, cfg) // no baseline: asserts only
+	out.Current = cur
+	g.judge(cfg, runErr, nil, nil) // no baseline: asserts only
 	if out.Baseline != nil && opts.Rerun && runErr == nil && ctx.Err() == nil {
 		if names := out.Comparison.RerunRuns(); len(names) > 0 {
 			g.confirm(ctx, s, names, cfg)
 		}
 	}
-	g.conclude(runErr)
 	return out, nil
 }
 
@@ -158,61 +148,30 @@ type gate struct {
 	out  *GateOutcome
 }
 
-// comparisons are the comparisons a gate makes.
-type comparisons struct {
-	compare   func(base, cur *results.File, cfg compare.Config) *compare.Comparison
-	confirm   func(base, cur, rerun *results.File, cfg compare.Config) *compare.Comparison
-	confirmAB func(base, cur, rerunBase, rerun *results.File, cfg compare.Config) *compare.Comparison
-}
-
-// realComparisons are compare's.
-var realComparisons = comparisons{compare: compare.Compare, confirm: compare.Confirm, confirmAB: compare.ConfirmAB}
-
-func (g *gate) comparisons() *comparisons {
-	if g.opts.comparisons != nil {
-		return g.opts.comparisons
+// judge judges the outcome's current results (and rerun, when one is
+// given) against its baseline through the one judge (package judge), with
+// the run's error, and takes its verdict, counts and notes. A current file
+// that turns out not comparable with the baseline although the plan was
+// (checked before anything ran) is a problem, and only its asserts are
+// judged.
+func (g *gate) judge(cfg compare.Config, runErr error, rerunBase, rerun *results.File) {
+	out := g.out
+	out.Runs = TallyRuns(out.Current)
+	in := judge.Input{Baseline: out.Baseline, Current: out.Current, Rerun: rerun, RerunBaseline: rerunBase,
+		Config: cfg, AllowDifferent: g.opts.AllowDifferentBaseline, RunErr: runErr}
+	j, err := judge.Judge(in)
+	if err != nil {
+		in.Baseline, in.Rerun, in.RerunBaseline, in.RunErr = nil, nil, nil, errors.Join(runErr, fmt.Errorf("baseline %s: %w", out.BaselinePath, err))
+		j, _ = judge.Judge(in) // no baseline: nothing to refuse
 	}
-	return &realComparisons
-}
-
-// compareWith makes cur the outcome's current results and compares it
-// with the baseline (its asserts alone without one), guarded: the one
-// place where Gate and GateResults compare.
-func (g *gate) compareWith(cur *results.File, cfg compare.Config) {
-	out := g.out
-	out.Current = cur
-	out.Runs = TallyRuns(cur)
-	out.Comparison = guarded(cur, cfg, func() *compare.Comparison { return g.comparisons().compare(out.Baseline, cur, cfg) })
-}
-
-// confirmWith decides the rows that asked for a rerun over the current
-// results and rerun together (compare.Confirm), guarded.
-func (g *gate) confirmWith(rerun *results.File, cfg compare.Config) {
-	out := g.out
-	out.Rerun = rerun
-	out.Comparison = guarded(out.Current, cfg, func() *compare.Comparison { return g.comparisons().confirm(out.Baseline, out.Current, rerun, cfg) })
-}
-
-// confirmABWith is confirmWith for an A/B gate, whose rerun has both
-// sides (compare.ConfirmAB), guarded.
-func (g *gate) confirmABWith(rerunBase, rerun *results.File, cfg compare.Config) {
-	out := g.out
-	out.Rerun = rerun
-	out.Comparison = guarded(out.Current, cfg, func() *compare.Comparison {
-		return g.comparisons().confirmAB(out.Baseline, out.Current, rerunBase, rerun, cfg)
-	})
-}
-
-// conclude decides the verdict once the comparison is final, with the
-// run's error (nil when none), and counts its rows.
-func (g *gate) conclude(runErr error) {
-	out := g.out
-	if note := out.Runs.UnjudgedNote(); note != "" {
-		g.note(note)
+	notes := out.Notes
+	out.Judgement, out.Notes = *j, notes
+	for _, n := range append(j.Notes, out.Runs.UnjudgedNote()) {
+		if n != "" && !slices.Contains(out.Notes, n) { // said before the run, or before the rerun
+			g.note(n)
+		}
 	}
-	out.Decision, out.Problems = decide(out.Comparison, runErr)
-	n := out.Comparison.Counts()
-	out.Regressions, out.Inconclusive = n.ByVerdict[compare.Regression], n.ByVerdict[compare.Inconclusive]
+	out.Rerun = j.Comparison.Rerun
 }
 
 // note records a note and tells opts.Notify.
@@ -257,11 +216,12 @@ func (g *gate) readBaseline(s *suite.Suite) error {
 // useBaseline makes base, named path, the baseline once it is comparable
 // with the plan (or the user allows a different one).
 func (g *gate) useBaseline(s *suite.Suite, path string, base *results.File) error {
-	if err := compare.CheckComparable(base, planFile(s, g.opts.Plan)); err != nil {
-		if !g.opts.AllowDifferentBaseline {
-			return fmt.Errorf("baseline %s: %w (pass --allow-different-baseline to compare anyway)", path, err)
-		}
-		g.note(fmt.Sprintf("comparing with a different baseline on purpose (--allow-different-baseline): %v", err))
+	note, err := judge.Comparable(base, planFile(s, g.opts.Plan), g.opts.AllowDifferentBaseline)
+	if err != nil {
+		return fmt.Errorf("baseline %s: %w", path, err)
+	}
+	if note != "" {
+		g.note(note)
 	}
 	if g.opts.BaselineNote != "" {
 		g.note(g.opts.BaselineNote)
@@ -322,7 +282,7 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 	ropts.Plan, ropts.OutputPath = rplan, g.opts.RerunPath
 	ropts.PlanInfo = rerunPlanInfo(ropts.PlanInfo) // marks the file a rerun, for a gate on given results
 	if ropts.Progress != nil {
-		ropts.Progress.Report(ConfirmStarted{Runs: names})
+		ropts.Progress.Report(event.ConfirmStarted{Runs: names})
 	}
 	if g.opts.AB != nil {
 		g.confirmAB(ctx, s, ropts, names, cfg)
@@ -333,54 +293,5 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 		g.note(fmt.Sprintf("the confirming rerun failed (%v); its runs stay inconclusive", err))
 		return
 	}
-	g.confirmWith(rerun, cfg)
-}
-
-// guarded runs a comparison that must not take the gate down after the
-// whole run: should it panic, the gate judges cur's asserts alone and the
-// panic becomes a problem, so the verdict is error with a step summary and
-// outputs, never a crash.
-func guarded(cur *results.File, cfg compare.Config, cmp func() *compare.Comparison) (c *compare.Comparison) {
-	defer func() {
-		if p := recover(); p != nil {
-			c = compare.Compare(nil, cur, cfg)
-			c.AddProblem(fmt.Errorf("internal error while comparing with the baseline (please report it): %v", p))
-		}
-	}()
-	return cmp()
-}
-
-// explained reports whether a run of cur already records runErr (a run that
-// failed because its target was unreachable), so it is not said twice.
-func explained(cur *results.File, runErr error) bool {
-	if cur == nil {
-		return false
-	}
-	for i := range cur.Runs {
-		if e := cur.Runs[i].Error.Raw(); e != "" && strings.Contains(runErr.Error(), e) {
-			return true
-		}
-	}
-	return false
-}
-
-// decide is the gate's verdict: the comparison's Decide once the run's
-// error, when there is one, is added to what was not judged. It returns the
-// problems that stood in the way, one per thing not judged.
-func decide(c *compare.Comparison, runErr error) (compare.Decision, []error) {
-	if runErr != nil && !explained(c.Current, runErr) {
-		c.AddProblem(runErr)
-	}
-	var problems []error
-	for _, nj := range c.NotJudged {
-		if nj.Kind == compare.CurrentPartial && runErr != nil {
-			continue // the run's error says why the file was cut short
-		}
-		if nj.Run != "" {
-			problems = append(problems, fmt.Errorf("%s: %s", nj.Run, nj.Reason))
-		} else {
-			problems = append(problems, errors.New(nj.Reason.Raw()))
-		}
-	}
-	return c.Decide(), problems
+	g.judge(cfg, nil, nil, rerun)
 }

@@ -68,5 +68,5 @@ func (g *gate) confirmAB(ctx context.Context, s *suite.Suite, ropts Options, nam
 		g.note(fmt.Sprintf("the confirming A/B rerun failed (%v); its runs stay inconclusive", err))
 		return
 	}
-	g.confirmABWith(rerunBase, rerun, cfg)
+	g.judge(cfg, nil, rerunBase, rerun)
 }

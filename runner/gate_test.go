@@ -2,71 +2,16 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
-
-// TestGateDecide checks the verdict table: what fails the gate, what only
-// stops it from judging, and what merely passes with a caveat.
-func TestGateDecide(t *testing.T) {
-	e2el, _ := results.LookupMetric("e2el.p95")
-	row := func(v compare.Verdict) compare.Row { return compare.Row{Run: "chat", Metric: e2el, Verdict: v} }
-	failed := []compare.FailedAssert{{Run: "chat", Assert: results.AssertResult{Name: "a"}}}
-	tests := []struct {
-		name     string
-		rows     []compare.Row
-		failed   []compare.FailedAssert
-		runErr   error
-		invalid  []string
-		failOn   bool
-		want     compare.Decision
-		problems int
-	}{
-		// nothing moved
-		{name: "pass", rows: []compare.Row{row(compare.Unchanged), row(compare.Improvement)}, want: compare.DecisionPass},
-		// no baseline and no failed assert: the asserts alone pass the gate
-		{name: "asserts only", want: compare.DecisionPass},
-		// a regression fails the gate
-		{name: "regression", rows: []compare.Row{row(compare.Regression)}, want: compare.DecisionFail},
-		// a failed assert in a judged run fails the gate
-		{name: "assert", failed: failed, want: compare.DecisionFail},
-		// inconclusive passes, saying so
-		{name: "inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, want: compare.DecisionInconclusive},
-		// ... unless --fail-on inconclusive
-		{name: "inconclusive fails", rows: []compare.Row{row(compare.Inconclusive)}, failOn: true, want: compare.DecisionFail},
-		// a target that did not start: the gate could not judge
-		{name: "infra", runErr: errors.New("start server.vllm: timeout"), want: compare.DecisionError, problems: 1},
-		// an invalid run: could not judge either
-		{name: "invalid run", invalid: []string{"chat"}, rows: []compare.Row{row(compare.Invalid)}, want: compare.DecisionError, problems: 1},
-		// a run error and an invalid run are two problems
-		{name: "two problems", invalid: []string{"chat"}, runErr: errors.New("x"), want: compare.DecisionError, problems: 2},
-		// a problem outweighs an inconclusive change
-		{name: "error over inconclusive", rows: []compare.Row{row(compare.Inconclusive)}, runErr: errors.New("x"), want: compare.DecisionError, problems: 1},
-		// a failure still wins over an infrastructure problem elsewhere
-		{name: "fail wins", rows: []compare.Row{row(compare.Regression)}, runErr: errors.New("x"), want: compare.DecisionFail, problems: 1},
-		// a failed assert wins over an invalid run elsewhere
-		{name: "assert wins", failed: failed, invalid: []string{"other"}, want: compare.DecisionFail, problems: 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := &compare.Comparison{Rows: tt.rows, FailedAsserts: tt.failed, Config: compare.Config{FailOnInconclusive: tt.failOn}}
-			for _, name := range tt.invalid {
-				c.NotJudged = append(c.NotJudged, compare.NotJudged{Run: name, Kind: compare.CurrentInvalid, Reason: "current run is invalid"})
-			}
-			got, problems := decide(c, tt.runErr)
-			if got != tt.want || len(problems) != tt.problems {
-				t.Errorf("verdict %q with %d problems %v, want %q with %d", got, len(problems), problems, tt.want, tt.problems)
-			}
-		})
-	}
-}
 
 // TestBaselinePath checks where the gate looks for its baseline.
 func TestBaselinePath(t *testing.T) {
@@ -205,9 +150,9 @@ func TestGate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Gate: %v", err)
 			}
-			if o.Decision != tt.want || o.Regressions != tt.regr || o.Inconclusive != tt.inc || len(o.FailedAsserts()) != tt.failed || len(o.Problems) != tt.problems {
+			if o.Decision != tt.want || o.Regressions() != tt.regr || o.Inconclusive() != tt.inc || len(o.FailedAsserts()) != tt.failed || len(o.Problems) != tt.problems {
 				t.Errorf("verdict %q, %d regressions, %d inconclusive, %d failed asserts, problems %v; want %q, %d, %d, %d, %d problems",
-					o.Decision, o.Regressions, o.Inconclusive, len(o.FailedAsserts()), o.Problems, tt.want, tt.regr, tt.inc, tt.failed, tt.problems)
+					o.Decision, o.Regressions(), o.Inconclusive(), len(o.FailedAsserts()), o.Problems, tt.want, tt.regr, tt.inc, tt.failed, tt.problems)
 			}
 			if o.Current == nil || o.Comparison == nil || o.Comparison.Current != o.Current {
 				t.Fatalf("outcome lacks the current results or their comparison: %+v", o)
@@ -224,7 +169,7 @@ func TestGate(t *testing.T) {
 
 			confirms := 0
 			for _, e := range rec.events {
-				if e, ok := e.(ConfirmStarted); ok {
+				if e, ok := e.(event.ConfirmStarted); ok {
 					confirms++
 					if strings.Join(e.Runs, ",") != "chat" {
 						t.Errorf("ConfirmStarted runs = %v, want [chat]", e.Runs)
@@ -351,16 +296,5 @@ func TestGateNarrowedPlan(t *testing.T) {
 	}
 	if want := "1 baseline run(s) not run here and not judged: sweep[concurrency=1]"; !strings.Contains(strings.Join(o.Notes, "\n"), want) {
 		t.Errorf("notes %q lack %q", o.Notes, want)
-	}
-}
-
-// TestGuardedComparison checks that a comparison that panics leaves the
-// gate an error verdict with the panic as its problem, not a crash.
-func TestGuardedComparison(t *testing.T) {
-	cur := &results.File{Version: results.SchemaVersion, Runs: []results.Run{{Name: "chat", Scenario: "chat", Status: results.StatusOK}}}
-	c := guarded(cur, compare.DefaultConfig(), func() *compare.Comparison { panic("betainc: a or b too big; failed to converge") })
-	v, problems := decide(c, nil)
-	if v != compare.DecisionError || len(problems) != 1 || !strings.Contains(problems[0].Error(), "failed to converge") {
-		t.Errorf("verdict %q, problems %v; want error with the panic", v, problems)
 	}
 }

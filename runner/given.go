@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/untrusted"
@@ -79,21 +78,18 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 		cur.Partial = true
 		runErr = fmt.Errorf("runs missing from the given results: %s", strings.Join(missing, "; "))
 	}
-	cfg := compare.ConfigFromGate(s.Gate)
+	cfg := s.Gate.CompareConfig()
 	if opts.FailOnInconclusive {
 		cfg.FailOnInconclusive = true
 	}
-	g.compareWith(cur, cfg)
-	if rerun != nil && out.Baseline != nil && len(out.Comparison.RerunRuns()) > 0 {
-		g.confirmWith(rerun, cfg)
-	}
+	out.Current = cur
+	g.judge(cfg, runErr, nil, rerun) // the rerun confirms what asks for one
 	if names := out.Comparison.RerunRuns(); out.Baseline != nil && len(names) > 0 {
 		g.note(fmt.Sprintf("%s changed by less than a single run can call; confirming that takes a rerun on the runner that measured it, "+
 			"which a gate on given results cannot make, so the change stays inconclusive (a shard job that gates its shard, llmgate gate --shard I/N, "+
 			"makes that rerun and writes it beside its results as NAME.rerun.json: give that file too)",
 			strings.Join(names, ", ")))
 	}
-	g.conclude(runErr)
 	return out, nil
 }
 

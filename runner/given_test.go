@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -104,8 +103,8 @@ func TestGateResults(t *testing.T) {
 			if tt.problem != "" && (len(o.Problems) != 1 || !strings.Contains(o.Problems[0].Error(), tt.problem)) {
 				t.Errorf("problems %v, want one with %q", o.Problems, tt.problem)
 			}
-			if tt.baseline == "worse" && o.Inconclusive != 1 {
-				t.Errorf("%d inconclusive rows, want 1", o.Inconclusive)
+			if tt.baseline == "worse" && o.Inconclusive() != 1 {
+				t.Errorf("%d inconclusive rows, want 1", o.Inconclusive())
 			}
 			if tt.problem != "" && !o.Current.Partial {
 				t.Error("results with a missing run are not marked partial")
@@ -131,8 +130,8 @@ func TestGateResultsConfirmsWithGivenRerun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Decision != tt.want || o.Rerun == nil || o.Inconclusive != 0 {
-				t.Errorf("verdict %s (want %s), rerun used %v, %d inconclusive; notes %v", o.Decision, tt.want, o.Rerun != nil, o.Inconclusive, o.Notes)
+			if o.Decision != tt.want || o.Rerun == nil || o.Inconclusive() != 0 {
+				t.Errorf("verdict %s (want %s), rerun used %v, %d inconclusive; notes %v", o.Decision, tt.want, o.Rerun != nil, o.Inconclusive(), o.Notes)
 			}
 			if len(o.Comparison.Rows) != 1 || o.Comparison.Rows[0].Confirm == nil {
 				t.Errorf("the row was not confirmed by the rerun: %+v", o.Comparison.Rows)
@@ -188,65 +187,31 @@ func TestMissingRunsByShard(t *testing.T) {
 	}
 }
 
-// TestGatesGuardComparisons makes each comparison a gate makes panic, in
-// Gate and in GateResults: either way the verdict is error with the panic
-// as its problem and the outcome is whole, never a crash.
-func TestGatesGuardComparisons(t *testing.T) {
-	panics := &comparisons{
-		compare: func(_, _ *results.File, _ compare.Config) *compare.Comparison {
-			panic("betainc: a or b too big; failed to converge")
-		},
-		confirm: func(_, _, _ *results.File, _ compare.Config) *compare.Comparison {
-			panic("betainc: a or b too big; failed to converge")
-		},
+// TestGateResultsRefusesOtherLoad gives the gate results whose run records
+// another load than the plan's and the baseline's (concurrency 16 against
+// 2): a file without the plan's fingerprint passes the plan check, so the
+// one judge's comparability check of the files themselves is what stops
+// it. The gate judges the asserts only, and the difference is its problem.
+func TestGateResultsRefusesOtherLoad(t *testing.T) {
+	s := loadSuite(t, "gate.hcl", nil)
+	planned := planFile(s, nil).Runs[0].Load
+	base := givenChat(s, true, "chat")
+	base.Runs[0].Load = planned
+	basePath := filepath.Join(t.TempDir(), "baseline.json")
+	if err := results.WriteFile(basePath, base); err != nil {
+		t.Fatal(err)
 	}
-	confirmPanics := &comparisons{compare: compare.Compare, confirm: panics.confirm}
-	given := func(t *testing.T, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
-		rerun := givenChat(s, true, "chat")
-		rerun.Plan.Rerun = true
-		return GateResults(s, []results.MergeInput{{Name: "r.json", File: givenChat(s, true, "chat")}, {Name: "r.rerun.json", File: rerun}}, opts)
+	cur := givenChat(s, true, "chat")
+	cur.Plan = nil
+	other := *planned
+	other.Concurrency = 16
+	cur.Runs[0].Load = &other
+	o, err := GateResults(s, []results.MergeInput{{Name: "given.json", File: cur}}, GateOptions{Baseline: basePath})
+	if err != nil {
+		t.Fatal(err)
 	}
-	run := func(t *testing.T, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
-		opts.OutputPath = filepath.Join(t.TempDir(), "r.json")
-		return Gate(context.Background(), s, opts)
-	}
-	tests := []struct {
-		name string
-		gate func(*testing.T, *suite.Suite, GateOptions) (*GateOutcome, error)
-		cmp  *comparisons
-		base bool
-	}{
-		{name: "gate --results, compare", gate: given, cmp: panics, base: true},
-		{name: "gate --results, asserts only", gate: given, cmp: panics},
-		{name: "gate --results, confirm", gate: given, cmp: confirmPanics, base: true},
-		{name: "gate, asserts only", gate: run, cmp: panics},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := loadSuite(t, "gate.hcl", nil)
-			opts := GateOptions{Baseline: BaselineNone, comparisons: tt.cmp}
-			if tt.base {
-				opts.Baseline = gateBaselineFile(t, 10) // 20% worse under 25%: a rerun is asked for
-			}
-			var o *GateOutcome
-			var err error
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						t.Fatalf("the gate panicked: %v", p)
-					}
-				}()
-				o, err = tt.gate(t, s, opts)
-			}()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if o.Decision != compare.DecisionError || o.Comparison == nil || o.Current == nil {
-				t.Fatalf("verdict %s, comparison %v, current %v; want error with both", o.Decision, o.Comparison != nil, o.Current != nil)
-			}
-			if len(o.Problems) != 1 || !strings.Contains(o.Problems[0].Error(), "internal error while comparing") || !strings.Contains(o.Problems[0].Error(), "failed to converge") {
-				t.Errorf("problems %v, want the panic", o.Problems)
-			}
-		})
+	if o.Decision != compare.DecisionError || len(o.Comparison.Rows) != 0 || len(o.Problems) != 1 ||
+		!strings.Contains(o.Problems[0].Error(), "concurrency 2 in the baseline, 16 now") {
+		t.Errorf("verdict %s, %d rows, problems %v; want error, the asserts only, the concurrency named", o.Decision, len(o.Comparison.Rows), o.Problems)
 	}
 }

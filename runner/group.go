@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/target"
@@ -31,7 +32,7 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 	for i, sr := range g.Runs {
 		names[i] = sr.Name
 	}
-	r.progress.Report(ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: ref, Kind: spec.Kind,
+	r.progress.Report(event.ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: ref, Kind: spec.Kind,
 		ServerArgs: g.ServerArgs, Scenario: g.Runs[0].Scenario, Runs: names})
 	t0 := r.now()
 	inst, err := r.start(ctx, gi, ref, spec, startOpts)
@@ -51,7 +52,7 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 		default:
 			err = fmt.Errorf("start %s: %w", ref, err)
 		}
-		r.progress.Report(ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), Err: err})
+		r.progress.Report(event.ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), Err: err})
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted: %w", errors.Join(ctx.Err(), err))
 		}
@@ -61,7 +62,7 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 		}
 		return err
 	}
-	r.progress.Report(ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
+	r.progress.Report(event.ServerReady{Group: gi, Target: ref, Took: r.now().Sub(t0), URL: inst.BaseURL(), Model: untrusted.String(inst.Model())})
 	r.setEnvironment(spec.Kind, inst)
 
 	var errs []error
@@ -108,7 +109,7 @@ func (r *runner) stop(ctx context.Context, gi int, ref string, inst interface {
 	if err != nil {
 		err = fmt.Errorf("stop %s: %w", ref, err)
 	}
-	r.progress.Report(ServerStopped{Group: gi, Target: ref, Took: r.now().Sub(t0), Err: err})
+	r.progress.Report(event.ServerStopped{Group: gi, Target: ref, Took: r.now().Sub(t0), Err: err})
 	return err
 }
 
@@ -185,12 +186,12 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Tar
 	t0 := r.now()
 	// The heartbeat and the start's notices report from two goroutines.
 	var reportMu sync.Mutex
-	report := func(e Event) {
+	report := func(e event.Event) {
 		reportMu.Lock()
 		defer reportMu.Unlock()
 		r.progress.Report(e)
 	}
-	opts.Notice = func(text string) { report(ServerNote{Group: gi, Target: ref, Text: text}) }
+	opts.Notice = func(text string) { report(event.ServerNote{Group: gi, Target: ref, Text: text}) }
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -201,7 +202,7 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Tar
 			case <-stop:
 				return
 			case <-tick.C:
-				report(ServerWaiting{Group: gi, Target: ref, Elapsed: r.now().Sub(t0)})
+				report(event.ServerWaiting{Group: gi, Target: ref, Elapsed: r.now().Sub(t0)})
 			}
 		}
 	}()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
@@ -35,7 +36,7 @@ type Options struct {
 	// LogDir is where container logs go; "" means beside OutputPath.
 	LogDir string
 	// Progress receives events; nil means none.
-	Progress Progress
+	Progress event.Progress
 	// Env is the environment metadata known before any target starts (git,
 	// host, llmgate version, see DetectEnvironment); what the targets report
 	// about themselves (image, vLLM version, GPU, model) fills in the rest.
@@ -79,7 +80,7 @@ func Run(ctx context.Context, s *suite.Suite, opts Options) (f *results.File, er
 		}
 	}()
 	err = r.run(ctx)
-	r.progress.Report(PlanFinished{File: f, Err: err})
+	r.progress.Report(event.PlanFinished{File: f, Err: err})
 	return f, err
 }
 
@@ -88,7 +89,7 @@ type runner struct {
 	opts     Options
 	plan     *suite.Plan
 	starter  target.Starter
-	progress Progress
+	progress event.Progress
 	now      func() time.Time
 	file     *results.File
 	total    int // runs in the plan
@@ -108,7 +109,7 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 		r.starter = target.Default{}
 	}
 	if r.progress == nil {
-		r.progress = Nop{}
+		r.progress = event.Nop{}
 	}
 	if r.now == nil {
 		r.now = time.Now
@@ -142,7 +143,7 @@ func (r *runner) run(ctx context.Context) error {
 	// Written before anything starts, so an unwritable path fails in
 	// seconds rather than after the first server start.
 	werr := r.write()
-	r.progress.Report(PlanStarted{Suite: r.suite.Name, Groups: len(r.plan.Groups), Runs: r.total})
+	r.progress.Report(event.PlanStarted{Suite: r.suite.Name, Groups: len(r.plan.Groups), Runs: r.total})
 	if werr != nil {
 		return werr
 	}
@@ -206,7 +207,7 @@ func (r *runner) record(run results.Run) error {
 	idx := r.done
 	r.done++
 	err := r.write()
-	r.progress.Report(RunFinished{Index: idx, Runs: r.total, Run: &r.file.Runs[len(r.file.Runs)-1]})
+	r.progress.Report(event.RunFinished{Index: idx, Runs: r.total, Run: &r.file.Runs[len(r.file.Runs)-1]})
 	return err
 }
 

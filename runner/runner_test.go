@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/sim"
@@ -34,11 +35,11 @@ func loadSuite(t *testing.T, name string, vars map[string]string) *suite.Suite {
 // recorder is a Progress that keeps every event and may act on each.
 type recorder struct {
 	mu     sync.Mutex
-	events []Event
-	hook   func(Event)
+	events []event.Event
+	hook   func(event.Event)
 }
 
-func (r *recorder) Report(e Event) {
+func (r *recorder) Report(e event.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, e)
 	r.mu.Unlock()
@@ -54,21 +55,21 @@ func (r *recorder) count() map[string]int {
 	n := map[string]int{}
 	for _, e := range r.events {
 		switch e.(type) {
-		case PlanStarted:
+		case event.PlanStarted:
 			n["plan"]++
-		case ServerStarting:
+		case event.ServerStarting:
 			n["starting"]++
-		case ServerReady:
+		case event.ServerReady:
 			n["ready"]++
-		case ServerStopped:
+		case event.ServerStopped:
 			n["stopped"]++
-		case RunStarted:
+		case event.RunStarted:
 			n["run"]++
-		case RequestDone:
+		case event.RequestDone:
 			n["request"]++
-		case RunFinished:
+		case event.RunFinished:
 			n["finished"]++
-		case PlanFinished:
+		case event.PlanFinished:
 			n["done"]++
 		}
 	}
@@ -81,7 +82,7 @@ func (r *recorder) serverURLs() []string {
 	defer r.mu.Unlock()
 	var urls []string
 	for _, e := range r.events {
-		if e, ok := e.(ServerReady); ok && e.Err == nil {
+		if e, ok := e.(event.ServerReady); ok && e.Err == nil {
 			urls = append(urls, e.URL)
 		}
 	}
@@ -177,7 +178,7 @@ func TestRunTinySuite(t *testing.T) {
 	measured := 0
 	rec.mu.Lock()
 	for _, e := range rec.events {
-		if d, ok := e.(RequestDone); ok && !d.Record.Warmup {
+		if d, ok := e.(event.RequestDone); ok && !d.Record.Warmup {
 			measured++
 		}
 	}
@@ -199,13 +200,13 @@ func TestRunWritesAfterEveryRun(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "new", "dir", "results.json") // created by Run
 	var seen []int
-	rec := &recorder{hook: func(e Event) {
+	rec := &recorder{hook: func(e event.Event) {
 		switch e := e.(type) {
-		case PlanStarted:
+		case event.PlanStarted:
 			if f := readBack(t, out); !f.Partial || len(f.Runs) != 0 {
 				t.Errorf("before any run the file has %d runs, partial %v", len(f.Runs), f.Partial)
 			}
-		case RunFinished:
+		case event.RunFinished:
 			f := readBack(t, out)
 			seen = append(seen, len(f.Runs))
 			if !f.Partial {
@@ -323,8 +324,8 @@ func TestRunServerDiesMidway(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "results.json")
 	measured := 0
-	rec := &recorder{hook: func(e Event) {
-		if e, ok := e.(RequestDone); ok && !e.Record.Warmup {
+	rec := &recorder{hook: func(e event.Event) {
+		if e, ok := e.(event.RequestDone); ok && !e.Record.Warmup {
 			measured++
 			if measured == 5 {
 				srv.Close() // closes the listener and every connection at once
@@ -364,8 +365,8 @@ func TestRunCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	measured := 0
-	rec := &recorder{hook: func(e Event) {
-		if e, ok := e.(RequestDone); ok && !e.Record.Warmup {
+	rec := &recorder{hook: func(e event.Event) {
+		if e, ok := e.(event.RequestDone); ok && !e.Record.Warmup {
 			if measured++; measured == 3 {
 				cancel()
 			}
@@ -408,8 +409,8 @@ func TestRunUnwritableOutput(t *testing.T) {
 func TestRunPanicStopsServer(t *testing.T) {
 	s := loadSuite(t, "tiny.hcl", nil)
 	out := filepath.Join(t.TempDir(), "results.json")
-	rec := &recorder{hook: func(e Event) {
-		if e, ok := e.(RunStarted); ok && e.Index == 1 {
+	rec := &recorder{hook: func(e event.Event) {
+		if e, ok := e.(event.RunStarted); ok && e.Index == 1 {
 			panic("boom")
 		}
 	}}
@@ -454,8 +455,8 @@ func TestRunReportsSlowStart(t *testing.T) {
 	}
 	release := make(chan struct{})
 	var once sync.Once
-	rec := &recorder{hook: func(e Event) {
-		if _, ok := e.(ServerWaiting); ok {
+	rec := &recorder{hook: func(e event.Event) {
+		if _, ok := e.(event.ServerWaiting); ok {
 			once.Do(func() { close(release) }) // the start is let go only once it was reported as slow
 		}
 	}}
@@ -468,7 +469,7 @@ func TestRunReportsSlowStart(t *testing.T) {
 	waiting, ready := 0, -1
 	for i, e := range rec.events {
 		switch e := e.(type) {
-		case ServerWaiting:
+		case event.ServerWaiting:
 			waiting++
 			if ready >= 0 {
 				t.Errorf("ServerWaiting at event %d after ServerReady at %d", i, ready)
@@ -476,7 +477,7 @@ func TestRunReportsSlowStart(t *testing.T) {
 			if e.Target != "simulator.sim" {
 				t.Errorf("ServerWaiting names %q, want simulator.sim", e.Target)
 			}
-		case ServerReady:
+		case event.ServerReady:
 			ready = i
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/sim"
 )
@@ -62,11 +63,11 @@ func TestSlowMetricsDoNotDelaySends(t *testing.T) {
 
 	s := loadSuite(t, "openloop.hcl", nil)
 	measured := 0
-	rec := &recorder{hook: func(e Event) {
+	rec := &recorder{hook: func(e event.Event) {
 		switch e := e.(type) {
-		case RunStarted:
+		case event.RunStarted:
 			started.Store(true)
-		case RequestDone:
+		case event.RequestDone:
 			if !e.Record.Warmup {
 				if measured++; measured == 40 {
 					once.Do(func() { close(release) })

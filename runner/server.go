@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/load"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/serverprobe"
 	"github.com/llmgate/llmgate/target"
@@ -43,7 +44,7 @@ func (r *runner) server(ctx context.Context, inst target.Instance, apiKey, ref s
 		r.servers = map[target.Instance]*probedServer{}
 	}
 	r.servers[inst] = ps
-	r.progress.Report(ServerProbed{Target: ref, Missing: ps.missing})
+	r.progress.Report(event.ServerProbed{Target: ref, Missing: ps.missing})
 	return ps
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/fakeserver"
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -31,10 +32,10 @@ func TestServerProbedOnce(t *testing.T) {
 	}
 	probed := 0
 	rec.mu.Lock()
-	events := append([]Event(nil), rec.events...)
+	events := append([]event.Event(nil), rec.events...)
 	rec.mu.Unlock()
 	for _, e := range events {
-		if p, ok := e.(ServerProbed); ok {
+		if p, ok := e.(event.ServerProbed); ok {
 			probed++
 			if len(p.Missing) == 0 {
 				t.Error("ServerProbed lists nothing missing")

@@ -1,6 +1,7 @@
 package serverprobe
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/boundedget"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -28,7 +30,7 @@ const (
 )
 
 // ErrTooLarge is wrapped when a body exceeds its bound.
-var ErrTooLarge = errors.New("the answer is larger than llmgate reads")
+var ErrTooLarge = boundedget.ErrTooLarge
 
 // BaseURL checks raw is an http(s) URL with a host and returns the server's
 // root: without a trailing slash, and without a trailing /v1 (the OpenAI
@@ -77,14 +79,14 @@ func do(ctx context.Context, hc *http.Client, method, base, path, apiKey string,
 		return 0, nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	switch {
+	var buf bytes.Buffer
+	switch err := boundedget.Body(resp.Body, limit, &buf); {
+	case errors.Is(err, ErrTooLarge):
+		return resp.StatusCode, nil, fmt.Errorf("%s %s: %w", method, path, err)
 	case err != nil:
 		return resp.StatusCode, nil, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
-	case int64(len(b)) > limit:
-		return resp.StatusCode, nil, fmt.Errorf("%s %s: %w (%d bytes)", method, path, ErrTooLarge, limit)
 	}
-	return resp.StatusCode, b, nil
+	return resp.StatusCode, buf.Bytes(), nil
 }
 
 // statusError says what a non-200 answer was, with an excerpt of its body.

@@ -2,10 +2,12 @@ package suite
 
 import (
 	"fmt"
+	"maps"
 	"math"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // capacityBlock is `capacity { vary = "concurrency"  min = 1  max = 512
@@ -38,7 +40,7 @@ type Capacity struct {
 	// SLO is the condition each probe must meet, over the metric namespace.
 	SLO *Assert
 	// DeclRange is the block's header in the source.
-	DeclRange hcl.Range
+	DeclRange runspec.Source
 }
 
 // maxCapacityRepeats bounds repeats: each is a whole probe.
@@ -52,7 +54,7 @@ const maxCapacityConcurrency = 100000
 // vary itself is valid.
 func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) (c *Capacity, ok bool) {
 	ev := l.evaluator(nil)
-	c = &Capacity{DeclRange: b.DefRange, Repeats: 2}
+	c = &Capacity{DeclRange: sourceOf(b.DefRange), Repeats: 2}
 	ok = true
 	if hasSweep {
 		l.errorf(b.DefRange.Ptr(), nil, "Capacity with a sweep",
@@ -155,7 +157,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 			ok = false
 		}
 	}
-	c.SLO = &Assert{Name: "slo", Condition: b.SLO.Expr, DeclRange: b.DefRange}
+	c.SLO = &Assert{Name: "slo"} // compiled for its run (scenario)
 	if r := b.SLO.Expr.Range(); r.End.Byte <= len(l.suite.Files[l.filename].Bytes) {
 		c.SLO.Source = string(r.SliceBytes(l.suite.Files[l.filename].Bytes))
 	}
@@ -220,35 +222,13 @@ func (r *Run) ProbeRun(v float64) *Run {
 // (var.ttft_ms = 500), as every probe is judged with them, and the unit of
 // each that is compared with a metric; nil when it names none.
 func (r *Run) SLOValues() (map[string]float64, map[string]results.Unit) {
-	if r.Capacity == nil || r.Capacity.SLO == nil || r.ctx == nil {
+	if r.Capacity == nil || r.Capacity.SLO == nil {
 		return nil, nil
 	}
-	var vals map[string]float64
-	for _, tr := range r.Capacity.SLO.Condition.Variables() {
-		if root := tr.RootName(); root != "var" && root != "sweep" {
-			continue
-		}
-		if f, ok := numberAt(tr, r.ctx); ok {
-			if vals == nil {
-				vals = map[string]float64{}
-			}
-			vals[traversalText(tr)] = f
-		}
-	}
-	return vals, unitsOf(comparedUnits(r.Capacity.SLO.Condition), vals)
+	return maps.Clone(r.Capacity.SLO.given), maps.Clone(r.Capacity.SLO.givenUnits) // the caller's to keep
 }
 
 // EvalSLO judges sum against the run's capacity SLO, as an assert named "slo".
 func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
-	base := r.ctx
-	if base == nil {
-		base = newEvalContext(nil, nil, noEnv, newEvalBudget())
-	}
-	vals := map[string]float64{}
-	if sum != nil {
-		vals = sum.Values()
-	}
-	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames, loadParts(&r.Load)...)
-	return r.evalAssert(r.Capacity.SLO, ctx, vals, sum)
+	return r.Capacity.SLO.Check(sum)
 }

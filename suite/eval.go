@@ -24,9 +24,6 @@ func newEvalContext(files *fileRoot, vars map[string]cty.Value, env func(string)
 	return ctx
 }
 
-// noEnv is env() where no environment is read (a Run built outside Load).
-func noEnv(string) (string, error) { return "", nil }
-
 // functions returns every function a suite may call.
 func functions(files *fileRoot, env func(string) (string, error)) map[string]function.Function {
 	return map[string]function.Function{

@@ -12,92 +12,111 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// EvalAsserts evaluates the run's assert conditions against sum, in file
-// order. Each result names the file and line of the condition, its source
-// text and the values it saw; a metric the run did not produce (server
-// metrics from a server without /metrics) fails its assert with a message
-// saying so.
+// EvalAsserts judges sum against the run's asserts, in file order. Each
+// result names the file and line of the condition, its source text and the
+// values it saw; a metric the run did not produce (server metrics from a
+// server without /metrics) fails its assert with a message saying so.
 func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
 	if len(r.Asserts) == 0 {
 		return nil
 	}
-	vals := map[string]float64{}
-	if sum != nil {
-		vals = sum.Values()
-	}
 	r.budget.reset() // each evaluation of a run's asserts gets the whole budget
-	base := r.ctx
-	if base == nil {
-		// A Run built outside Load (a runner test): functions, and sweep from Params.
-		base = newEvalContext(nil, nil, noEnv, newEvalBudget())
-		if len(r.Params) > 0 {
-			base.Variables["sweep"] = sweepObject(r.Params)
-		}
-	}
-	ctx := base.NewChild()
-	ctx.Variables = metricObjects(vals, r.Load.Workload.LengthBucketNames, loadParts(&r.Load)...)
 	out := make([]results.AssertResult, 0, len(r.Asserts))
 	for _, a := range r.Asserts {
-		out = append(out, r.evalAssert(a, ctx, vals, sum))
+		out = append(out, a.Check(sum))
 	}
 	return out
 }
 
-func (r *Run) evalAssert(a *Assert, ctx *hcl.EvalContext, vals map[string]float64, sum *results.Summary) results.AssertResult {
-	rng := a.Condition.Range()
-	res := results.AssertResult{
-		Name:      a.Name,
-		Condition: untrusted.String(a.Source),
-		File:      rng.Filename,
-		Line:      rng.Start.Line,
-		Column:    rng.Start.Column,
+// Check judges sum against the assert's condition, as the suite compiled it
+// for its run; an Assert not loaded from a suite fails, saying so.
+func (a *Assert) Check(sum *results.Summary) results.AssertResult {
+	if a.check == nil {
+		return results.AssertResult{Name: a.Name, Condition: untrusted.String(a.Source),
+			Message: untrusted.String(fmt.Sprintf("assert %q was not loaded from a suite, so it has no condition to check", a.Name))}
 	}
-	if res.Condition == "" {
-		res.Condition = untrusted.String(fmt.Sprintf("assert %q", a.Name))
-	}
-	where := fmt.Sprintf("%s:%d", filepath.Base(rng.Filename), rng.Start.Line)
+	return a.check(sum)
+}
 
-	// Record what the expression sees, and catch metrics this run lacks.
-	var missing []string
-	for _, tr := range a.Condition.Variables() {
+// compile makes a's check from cond, its condition, for one run: ctx is the
+// run's evaluation context (var.*, sweep.*, functions), buckets its
+// length buckets and parts its mix members and stages. What the condition names of the suite's values is read
+// now, once; the check sets the summary's metrics beside them. The check
+// reads a's Name, Source and ErrorMessage when it runs.
+func (a *Assert) compile(cond hcl.Expression, ctx *hcl.EvalContext, buckets []string, parts ...results.PartRef) {
+	rng := cond.Range()
+	where := fmt.Sprintf("%s:%d", filepath.Base(rng.Filename), rng.Start.Line)
+	units := comparedUnits(cond)
+	var given map[string]float64
+	var metrics []string // the metric names cond reads, in order
+	for _, tr := range cond.Variables() {
 		name := traversalText(tr)
-		root := tr.RootName()
-		if root == "var" || root == "sweep" {
+		if root := tr.RootName(); root == "var" || root == "sweep" {
 			if f, ok := numberAt(tr, ctx); ok {
-				addValue(&res, name, f)
+				if given == nil {
+					given = map[string]float64{}
+				}
+				given[name] = f
 			}
 			continue
 		}
-		if v, ok := vals[name]; ok {
-			addValue(&res, name, v)
-		} else if !contains(missing, name) {
-			missing = append(missing, name)
+		metrics = append(metrics, name)
+	}
+	a.given, a.givenUnits = given, unitsOf(units, given)
+	a.check = func(sum *results.Summary) results.AssertResult {
+		vals := map[string]float64{}
+		if sum != nil {
+			vals = sum.Values()
 		}
-	}
-	res.Units = unitsOf(comparedUnits(a.Condition), res.Values)
-	v, diags := a.Condition.Value(ctx)
-	switch {
-	case diags.HasErrors():
-		res.Message = untrusted.String(fmt.Sprintf("%s: %s: could not be evaluated: %s", where, res.Condition.Raw(), diagText(diags)))
-		return res
-	case !v.IsKnown() && len(missing) > 0:
-		res.Message = untrusted.String(fmt.Sprintf("%s: %s: %s %s not measured in this run (%s)",
-			where, res.Condition.Raw(), strings.Join(missing, ", "), isAre(len(missing)), whyMissing(missing, sum)))
-		return res
-	case v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.Bool):
-		res.Message = untrusted.String(fmt.Sprintf("%s: %s: is not true or false", where, res.Condition.Raw()))
-		return res
-	}
-	v, _ = v.Unmark()
-	res.Passed = v.True()
-	if !res.Passed {
-		msg := a.ErrorMessage
-		if msg == "" {
-			msg = fmt.Sprintf("assert %q failed", a.Name)
+		res := results.AssertResult{
+			Name:      a.Name,
+			Condition: untrusted.String(a.Source),
+			File:      rng.Filename,
+			Line:      rng.Start.Line,
+			Column:    rng.Start.Column,
 		}
-		res.Message = untrusted.String(fmt.Sprintf("%s (%s: %s, with %s)", msg, where, res.Condition.Raw(), valuesText(res.Values, res.Units)))
+		if res.Condition == "" {
+			res.Condition = untrusted.String(fmt.Sprintf("assert %q", a.Name))
+		}
+		// Record what the expression sees, and catch metrics this run lacks.
+		for name, f := range given {
+			addValue(&res, name, f)
+		}
+		var missing []string
+		for _, name := range metrics {
+			if v, ok := vals[name]; ok {
+				addValue(&res, name, v)
+			} else if !contains(missing, name) {
+				missing = append(missing, name)
+			}
+		}
+		res.Units = unitsOf(units, res.Values)
+		mctx := ctx.NewChild()
+		mctx.Variables = metricObjects(vals, buckets, parts...)
+		v, diags := cond.Value(mctx)
+		switch {
+		case diags.HasErrors():
+			res.Message = untrusted.String(fmt.Sprintf("%s: %s: could not be evaluated: %s", where, res.Condition.Raw(), diagText(diags)))
+			return res
+		case !v.IsKnown() && len(missing) > 0:
+			res.Message = untrusted.String(fmt.Sprintf("%s: %s: %s %s not measured in this run (%s)",
+				where, res.Condition.Raw(), strings.Join(missing, ", "), isAre(len(missing)), whyMissing(missing, sum)))
+			return res
+		case v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.Bool):
+			res.Message = untrusted.String(fmt.Sprintf("%s: %s: is not true or false", where, res.Condition.Raw()))
+			return res
+		}
+		v, _ = v.Unmark()
+		res.Passed = v.True()
+		if !res.Passed {
+			msg := a.ErrorMessage
+			if msg == "" {
+				msg = fmt.Sprintf("assert %q failed", a.Name)
+			}
+			res.Message = untrusted.String(fmt.Sprintf("%s (%s: %s, with %s)", msg, where, res.Condition.Raw(), valuesText(res.Values, res.Units)))
+		}
+		return res
 	}
-	return res
 }
 
 // numberAt is the number tr names in ctx, false when it names none.

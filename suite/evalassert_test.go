@@ -102,21 +102,24 @@ func TestEvalAssertsMissingMetric(t *testing.T) {
 	}
 }
 
-func TestEvalAssertsWithoutLoad(t *testing.T) {
-	// A Run built by hand (as runner tests may) still evaluates.
+// TestEvalAssertsCompiled checks asserts are compiled when the suite
+// loads: a copy of a run (as a capacity probe is) judges as its run does,
+// with the sweep values read at load, whatever its Params say later; an
+// Assert not loaded from a suite fails, saying so.
+func TestEvalAssertsCompiled(t *testing.T) {
 	s := mustLoad(t, assertSuite, Options{})
 	r := *s.Scenarios[0].Runs[1]
-	r.ctx = nil
+	r.Params = nil
 	got := r.EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 600}, Throughput: results.Throughput{OutputTokens: 100}})
 	if !got[2].Passed {
 		t.Errorf("errors assert: %+v", got[2])
 	}
 	if !got[0].Passed || got[0].Values["sweep.concurrency"] != 32 {
-		t.Errorf("sweep.concurrency from Params: %+v", got[0])
+		t.Errorf("sweep.concurrency read at load: %+v", got[0])
 	}
-	r.Params = nil
-	if got := r.EvalAsserts(&results.Summary{TTFT: results.Stats{P95: 600}}); got[0].Passed || !strings.Contains(got[0].Message.Raw(), "could not be evaluated") {
-		t.Errorf("without any sweep value: %+v", got[0])
+	hand := &Assert{Name: "by_hand", Source: "ttft.p95 < 1"}
+	if got := hand.Check(&results.Summary{}); got.Passed || !strings.Contains(got.Message.Raw(), "not loaded from a suite") {
+		t.Errorf("an assert built by hand: %+v", got)
 	}
 }
 

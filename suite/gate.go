@@ -83,7 +83,7 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 			if !rel && !strings.HasPrefix(strings.TrimSpace(s), "+") {
 				ev.warnAt(tb.MaxRegression, "Tolerance without a sign", "%s", unsignedBand(s, m, amount))
 			}
-			g.Tolerances = append(g.Tolerances, Tolerance{Metric: tb.Metric, Relative: rel, Amount: amount, DeclRange: tb.DefRange})
+			g.Tolerances = append(g.Tolerances, Tolerance{Metric: tb.Metric, Relative: rel, Amount: amount, DeclRange: sourceOf(tb.DefRange)})
 		}
 		l.suite.Gate = g
 	}

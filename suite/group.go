@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // Plan returns the suite's runs grouped by server: runs that share a target
@@ -51,7 +53,7 @@ func (p *Plan) Filter(only []string) (*Plan, error) {
 		for _, r := range g.Runs {
 			keep := false
 			for i, pat := range only {
-				if wildcard(pat, r.Name) || wildcard(pat, r.Scenario) {
+				if runspec.Selects(pat, r.Name, r.Scenario) {
 					matched[i], keep = true, true
 				}
 			}
@@ -84,36 +86,4 @@ func (p *Plan) Filter(only []string) (*Plan, error) {
 		return nil, fmt.Errorf("no run or scenario matches %s; the suite has: %s", strings.Join(missing, ", "), strings.Join(names, ", "))
 	}
 	return out, nil
-}
-
-// wildcard reports whether name matches pat, where * matches any run of
-// characters and everything else (brackets included) is literal.
-// MatchesOnly reports whether a run called name, of scenario, is one that
-// --only patterns (names with * wildcards, as Plan.Filter takes them) select.
-func MatchesOnly(only []string, name, scenario string) bool {
-	for _, pat := range only {
-		if wildcard(pat, name) || wildcard(pat, scenario) {
-			return true
-		}
-	}
-	return false
-}
-
-func wildcard(pat, name string) bool {
-	parts := strings.Split(pat, "*")
-	if len(parts) == 1 {
-		return pat == name
-	}
-	if !strings.HasPrefix(name, parts[0]) {
-		return false
-	}
-	name = name[len(parts[0]):]
-	for _, part := range parts[1 : len(parts)-1] {
-		i := strings.Index(name, part)
-		if i < 0 {
-			return false
-		}
-		name = name[i+len(part):]
-	}
-	return strings.HasSuffix(name, parts[len(parts)-1])
 }

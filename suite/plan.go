@@ -2,9 +2,9 @@ package suite
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/trace"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Suite is a decoded, validated suite file.
@@ -34,7 +34,7 @@ type Suite struct {
 type Target struct {
 	runspec.Target
 	// DeclRange is the block's header in the source.
-	DeclRange hcl.Range
+	DeclRange runspec.Source
 }
 
 // Scenario is a scenario block with defaults applied, before sweep expansion.
@@ -46,12 +46,9 @@ type Scenario struct {
 	DeclRange hcl.Range
 }
 
-// Param is one sweep key's value in a run.
+// Param is one sweep key's value in a run, as it appears in the run's name.
 type Param struct {
-	Key string
-	// Value is the sweep value; Text is how it appears in the run's name.
-	Value cty.Value
-	Text  string
+	Key, Text string
 }
 
 // Goodput holds the per-request limits in milliseconds that make a request
@@ -87,10 +84,8 @@ type Run struct {
 	// meets Capacity.SLO.
 	Capacity *Capacity
 
-	// ctx is the run's evaluation context (var.*, sweep.*, functions);
-	// nil for runs built outside Load.
-	ctx *hcl.EvalContext
-	// budget is what ctx's functions charge (nil outside Load).
+	// budget is what the functions of the run's asserts charge (nil
+	// outside Load).
 	budget *evalBudget
 }
 
@@ -106,15 +101,22 @@ func (r *Run) ParamMap() map[string]string {
 	return m
 }
 
-// Assert is an assert block: a condition over the metric namespace and sweep values.
+// Assert is an assert block compiled for one run: a condition over the
+// metric namespace and the suite's values, which Check judges a summary
+// against. The suite's values it names (var.*, sweep.*) are read when the
+// suite loads; the runner evaluates no HCL.
 type Assert struct {
 	Name         string
-	Condition    hcl.Expression
 	ErrorMessage string
 	// Source is the condition's source text, e.g. "ttft.p95 < 500".
 	Source string
-	// DeclRange is the block's header in the source.
-	DeclRange hcl.Range
+
+	// given are the suite's values the condition names and givenUnits the
+	// unit of each compared with a metric; nil when it names none.
+	given      map[string]float64
+	givenUnits map[string]results.Unit
+	// check judges a summary (nil for an Assert not loaded from a suite).
+	check func(*results.Summary) results.AssertResult
 }
 
 // Group is a run of consecutive Runs that share one server: same target and
@@ -163,5 +165,5 @@ type Tolerance struct {
 	Relative bool
 	Amount   float64
 	// DeclRange is the tolerance block's header, for annotations.
-	DeclRange hcl.Range
+	DeclRange runspec.Source
 }

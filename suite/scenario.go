@@ -142,7 +142,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		// The sweep cannot be expanded, but the rest of the scenario is still
 		// checked once, with the broken keys unknown, so every mistake in the
 		// file is reported in one pass. The runs are discarded.
-		pts = [][]Param{validationPoint(keys)}
+		pts = [][]sweepValue{validationPoint(keys)}
 	}
 
 	loadB := overlayLoad(defs.Load, sb.Load)
@@ -171,14 +171,15 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	l.checkCapacityRefs(name, sb.Asserts, sb.Capacity, vary)
 	src := l.suite.Files[l.filename].Bytes
 	bucketSeen := map[hcl.Pos]bool{}
-	for _, params := range pts {
+	for _, point := range pts {
 		ctx := l.ctx.NewChild()
 		ctx.Variables = map[string]cty.Value{}
 		if sb.Sweep != nil {
-			ctx.Variables["sweep"] = sweepObject(params)
+			ctx.Variables["sweep"] = sweepObject(point)
 		}
 		ev := &evaluator{ctx: ctx, scope: refScope, diags: &l.diags}
-		run := &Run{Name: runName(name, params), Scenario: name, Params: params, Target: target, ctx: ctx, budget: l.budget}
+		ps := params(point)
+		run := &Run{Name: runName(name, ps), Scenario: name, Params: ps, Target: target, budget: l.budget}
 		if args, ok := ev.strList(sb.ServerArgs); ok {
 			run.ServerArgs = args
 			checkServerArgs(ev, sb.ServerArgs, args)
@@ -198,10 +199,13 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		l.secrets = append(l.secrets, requestShape(ev, defs.Request, sb.Request, &run.Load.Request, run.Load.Workload.Kind, target != nil && target.APIKey != "")...)
 		run.Trace = l.readTrace(ev, workB, lb, &run.Load)
 		run.Goodput = goodB.goodput(ev)
-		run.Capacity = capacity
 		if capacity != nil {
 			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
 			l.checkPartRefs(run, sb.Capacity.SLO, bucketSeen)
+			c, slo := *capacity, *capacity.SLO
+			slo.compile(sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
+			c.SLO = &slo
+			run.Capacity = &c
 		}
 
 		actx := ctx.NewChild()
@@ -214,7 +218,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) && l.checkPartRefs(run, ab.Condition, bucketSeen) {
 				checkCondition(aev, ab.Condition)
 			}
-			a := &Assert{Name: ab.Name, Condition: ab.Condition.Expr, DeclRange: ab.DefRange}
+			a := &Assert{Name: ab.Name}
 			if r := ab.Condition.Expr.Range(); r.End.Byte <= len(src) {
 				a.Source = string(r.SliceBytes(src))
 			}
@@ -223,6 +227,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				ev.errorAt(ab.ErrorMessage, "Invalid error_message", "The message %s; reports print it on one line. Write it as one line of printable text.", p)
 				a.ErrorMessage = ""
 			}
+			a.compile(ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 			run.Asserts = append(run.Asserts, a)
 		}
 		sc.Runs = append(sc.Runs, run)
@@ -236,16 +241,16 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 // validationPoint is one sweep point for checking a scenario whose sweep
 // could not be expanded: each key takes its first good value, or an unknown
 // value when it has none (unknown values pass every check silently).
-func validationPoint(keys []sweepKey) []Param {
-	params := make([]Param, 0, len(keys))
+func validationPoint(keys []sweepKey) []sweepValue {
+	point := make([]sweepValue, 0, len(keys))
 	for _, k := range keys {
 		v := cty.DynamicVal
 		if len(k.values) > 0 {
 			v = k.values[0]
 		}
-		params = append(params, Param{Key: k.name, Value: v})
+		point = append(point, sweepValue{Param{Key: k.name}, v})
 	}
-	return params
+	return point
 }
 
 // sweepAttrs returns the key attributes of a sweep block (nil when its body

@@ -145,16 +145,35 @@ func elementAttr(a *hcl.Attribute, i int) *hcl.Attribute {
 	return a
 }
 
+// sweepValue is one sweep key's value at a point: the Param a run
+// records, and the value its expressions see as sweep.<key>.
+type sweepValue struct {
+	Param
+	value cty.Value
+}
+
+// params is the point's Params, as the run records them.
+func params(point []sweepValue) []Param {
+	if len(point) == 0 {
+		return nil
+	}
+	out := make([]Param, len(point))
+	for i, v := range point {
+		out[i] = v.Param
+	}
+	return out
+}
+
 // points returns the cross product of the keys' values, the first key
 // varying slowest.
-func points(keys []sweepKey) [][]Param {
-	out := [][]Param{nil}
+func points(keys []sweepKey) [][]sweepValue {
+	out := [][]sweepValue{nil}
 	for _, k := range keys {
-		var next [][]Param
+		var next [][]sweepValue
 		for _, p := range out {
 			for _, v := range k.values {
 				text, _ := scalarText(v)
-				q := append(append([]Param(nil), p...), Param{Key: k.name, Value: v, Text: text})
+				q := append(append([]sweepValue(nil), p...), sweepValue{Param{Key: k.name, Text: text}, v})
 				next = append(next, q)
 			}
 		}
@@ -183,10 +202,10 @@ func runName(scenario string, params []Param) string {
 }
 
 // sweepObject is the value of `sweep` at one point.
-func sweepObject(params []Param) cty.Value {
-	m := make(map[string]cty.Value, len(params))
-	for _, p := range params {
-		m[p.Key] = p.Value
+func sweepObject(point []sweepValue) cty.Value {
+	m := make(map[string]cty.Value, len(point))
+	for _, p := range point {
+		m[p.Key] = p.value
 	}
 	return cty.ObjectVal(m)
 }

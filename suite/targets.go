@@ -24,7 +24,7 @@ func (l *loader) decodeTargets(servers, endpoints, simulators hcl.Blocks) {
 		blocks hcl.Blocks
 	}{{"server", servers}, {"endpoint", endpoints}, {"simulator", simulators}} {
 		for _, b := range kb.blocks {
-			t := &Target{Target: runspec.Target{Kind: kb.kind, Name: b.Labels[0]}, DeclRange: b.DefRange}
+			t := &Target{Target: runspec.Target{Kind: kb.kind, Name: b.Labels[0]}, DeclRange: sourceOf(b.DefRange)}
 			if !hclsyntaxValidIdentifier(t.Name) {
 				l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+kb.kind+" name",
 					"%q can't be referenced as %s.%s; use letters, digits, underscores and dashes, starting with a letter.", t.Name, kb.kind, t.Name)

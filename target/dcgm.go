@@ -3,13 +3,14 @@ package target
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/boundedget"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -48,27 +49,14 @@ func NewDCGMExporter(url string, devices []string) *DCGMExporter {
 func (d *DCGMExporter) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, d.timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.url, nil)
-	if err != nil {
-		return nil, fmt.Errorf("DCGM exporter: %w", err)
-	}
-	resp, err := d.hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("DCGM exporter: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("DCGM exporter: HTTP %d", resp.StatusCode)
-	}
-	d.buf.Reset()
-	n, err := d.buf.ReadFrom(io.LimitReader(resp.Body, d.maxBytes+1))
+	code, err := boundedget.Get(ctx, d.hc, d.url, nil, d.timeout, d.maxBytes, &d.buf)
 	switch {
-	case n > d.maxBytes:
+	case errors.Is(err, boundedget.ErrTooLarge):
 		return nil, fmt.Errorf("DCGM exporter: the page is larger than %d bytes", d.maxBytes)
 	case err != nil:
-		return nil, fmt.Errorf("DCGM exporter: reading the page (bound %v): %w", d.timeout, err)
+		return nil, fmt.Errorf("DCGM exporter: %w", err)
+	case code != http.StatusOK:
+		return nil, fmt.Errorf("DCGM exporter: HTTP %d", code)
 	}
 	rs, err := results.ParseDCGM(&d.buf, d.devices)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
 
+	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
@@ -135,8 +136,8 @@ type readyRecorder struct {
 	errs       []error
 }
 
-func (r *readyRecorder) Report(e runner.Event) {
-	ready, ok := e.(runner.ServerReady)
+func (r *readyRecorder) Report(e event.Event) {
+	ready, ok := e.(event.ServerReady)
 	if !ok || ready.Err != nil {
 		return
 	}

@@ -2,7 +2,6 @@ package target
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -179,21 +178,25 @@ func buildSimImage() error {
 	if err != nil {
 		return fmt.Errorf("the repository's Dockerfile: %w", err)
 	}
-	src, err := binarySource(string(dockerfile))
+	srcs, err := binarySources(string(dockerfile))
 	if err != nil {
 		return err
 	}
-	bin := filepath.Join(dir, filepath.FromSlash(src))
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/llmgate")
-	build.Dir = root
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./cmd/llmgate: %w\n%s", err, out)
+	for dest, pkg := range imageBinaries {
+		bin := filepath.Join(dir, filepath.FromSlash(srcs[dest]))
+		build := exec.Command("go", "build", "-trimpath", "-o", bin, pkg)
+		build.Dir = root
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
+		}
+		if dest == "/llmgate" {
+			binPath = bin
+		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), dockerfile, 0o644); err != nil {
 		return err
 	}
-	binPath = bin
 
 	p, err := tc.NewDockerProvider()
 	if err != nil {
@@ -237,15 +240,29 @@ func newSession(t *testing.T) string {
 	return s
 }
 
-// binarySource finds where the Dockerfile copies /llmgate from ("COPY bin/llmgate /llmgate").
-func binarySource(dockerfile string) (string, error) {
+// imageBinaries are the binaries the simulator image holds: where the
+// Dockerfile puts each, and the package it is built from.
+var imageBinaries = map[string]string{
+	"/llmgate":            "./cmd/llmgate",
+	"/usr/bin/nvidia-smi": "./internal/cmd/nvidia-smi",
+}
+
+// binarySources finds where the Dockerfile copies each of imageBinaries
+// from ("COPY bin/llmgate /llmgate"), keyed by its place in the image.
+func binarySources(dockerfile string) (map[string]string, error) {
+	srcs := map[string]string{}
 	for line := range strings.Lines(dockerfile) {
 		f := strings.Fields(line)
-		if len(f) == 3 && strings.EqualFold(f[0], "COPY") && f[2] == "/llmgate" {
-			return f[1], nil
+		if len(f) == 3 && strings.EqualFold(f[0], "COPY") && imageBinaries[f[2]] != "" {
+			srcs[f[2]] = f[1]
 		}
 	}
-	return "", errors.New(`the repository's Dockerfile has no "COPY <binary> /llmgate" line`)
+	for dest := range imageBinaries {
+		if srcs[dest] == "" {
+			return nil, fmt.Errorf("the repository's Dockerfile has no \"COPY <binary> %s\" line", dest)
+		}
+	}
+	return srcs, nil
 }
 
 // llmgateBinary returns the static llmgate binary built for the image.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/judge"
 	"github.com/llmgate/llmgate/report"
 	"github.com/llmgate/llmgate/results"
 )
@@ -139,30 +140,20 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	cfg.Only = only
-	if err := compare.CheckComparable(base, cur); err != nil {
-		if !*allowDifferent {
-			return usagef("%w (pass --allow-different-baseline to compare anyway)", err)
-		}
-		fmt.Fprintf(e.stderr, "llmgate: comparing anyway (--allow-different-baseline): %v\n", err)
-	}
-	var c *compare.Comparison
+	in := judge.Input{Baseline: base, Current: cur, Config: cfg, AllowDifferent: *allowDifferent}
 	if *rerunPath != "" {
-		rerun, err := readResults(*rerunPath, "rerun")
-		if err != nil {
+		if in.Rerun, in.RerunBaseline, err = readRerun(*rerunPath, base, cur); err != nil {
 			return err
 		}
-		if compare.DesignOf(base, cur) == compare.Paired {
-			rerunBase, err := readRerunBaseline(*rerunPath, rerun)
-			if err != nil {
-				return err
-			}
-			c = compare.ConfirmAB(base, cur, rerunBase, rerun, cfg)
-		} else {
-			c = compare.Confirm(base, cur, rerun, cfg)
-		}
-	} else {
-		c = compare.Compare(base, cur, cfg)
 	}
+	j, err := judge.Judge(in)
+	if err != nil {
+		return usageErr(err)
+	}
+	for _, n := range j.Notes {
+		fmt.Fprintf(e.stderr, "llmgate: %s\n", n)
+	}
+	c := j.Comparison
 	if err := report.Terminal(e.stdout, c, report.TerminalOptions{Wide: *wide}); err != nil {
 		return err
 	}
@@ -180,13 +171,27 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	switch c.Decide() {
+	switch j.Decision {
 	case compare.DecisionFail:
 		return errReported{exitGate}
 	case compare.DecisionError:
 		return errReported{exitInfra}
 	}
 	return nil
+}
+
+// readRerun reads the confirming rerun at path and, when base and cur are
+// the two sides of an A/B job, the baseline side beside it.
+func readRerun(path string, base, cur *results.File) (rerun, rerunBase *results.File, err error) {
+	if rerun, err = readResults(path, "rerun"); err != nil {
+		return nil, nil, err
+	}
+	if compare.DesignOf(base, cur) == compare.Paired {
+		if rerunBase, err = readRerunBaseline(path, rerun); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rerun, rerunBase, nil
 }
 
 // cmpConfig reads the gate block of the suite at path, or returns the defaults.
@@ -201,5 +206,5 @@ func cmpConfig(e *env, path string, vars map[string]string) (compare.Config, err
 	if diags.HasErrors() {
 		return compare.Config{}, errReported{exitUsage}
 	}
-	return compare.ConfigFromGate(s.Gate), nil
+	return s.Gate.CompareConfig(), nil
 }

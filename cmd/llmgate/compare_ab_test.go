@@ -73,6 +73,12 @@ func TestCompareRerunAB(t *testing.T) {
 	if code != exitGate {
 		t.Fatalf("exit %d, want %d (the A/B rerun is 30%% slower)\n%s\n%s", code, exitGate, stdout, stderr)
 	}
+	// report judges the A/B pair and its rerun as compare does: one verdict.
+	want := verdictOf(t, "compare", stdout)
+	_, rstdout, rstderr := runCLI(t, "report", first, "--baseline", results.ABBaselinePath(first), "--rerun", rerun, "-o", filepath.Join(dir, "report.html"))
+	if got := verdictOf(t, "report", rstdout); got != want {
+		t.Errorf("report of the A/B pair with its rerun: %q, compare %q\n%s", got, want, rstderr)
+	}
 	b, err := os.ReadFile(js)
 	if err != nil {
 		t.Fatal(err)

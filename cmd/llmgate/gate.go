@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
@@ -54,6 +55,12 @@ given file holds that rerun: --shard I/N runs and judges one shard only,
 confirms its own unclear changes by a rerun on its runner, writes it beside
 its results (NAME.rerun.json) for the final gate, and leaves the
 pull-request comment to the gate on the merged results.
+
+The verdict is recorded in the results file the gate writes (-o; with
+--results only when -o is given): decision, counts, baseline and confirming
+rerun, so that llmgate report on that file shows the gate's verdict. gate,
+compare and report judge through one judge: one pair of files, the same
+bands and rerun, one verdict.
 
 Under GitHub Actions (GITHUB_ACTIONS=true) gate also sets the step outputs
 verdict, regressions, failed-asserts, results-path and summary-path, appends
@@ -163,6 +170,9 @@ type gateRun struct {
 	out     *runner.GateOutcome // nil until runner.Gate returned
 	verdict compare.Decision
 	mdPath  string
+	// givenRerun is the confirming rerun among the --results files; ""
+	// when none or several (a merge of shards' reruns).
+	givenRerun string
 }
 
 func runGate(ctx context.Context, e *env, o gateOptions) error {
@@ -173,8 +183,8 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return err
 	}
 	if diags.HasErrors() {
-		g.gh.Annotate(ghaction.DiagnosticAnnotations(diags))
-		if err := g.gh.AppendSummary(report.InvalidSuiteMarkdown(o.suitePath, diags)); err != nil {
+		g.gh.Annotate(ghaction.DiagnosticAnnotations(suite.PlainDiagnostics(diags)))
+		if err := g.gh.AppendSummary(report.InvalidSuiteMarkdown(o.suitePath, suite.PlainDiagnostics(diags))); err != nil {
 			fmt.Fprintf(e.stderr, "llmgate: %v\n", err)
 		}
 		g.verdict = compare.DecisionError
@@ -221,6 +231,9 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	g.out, g.verdict = out, out.Decision
 
 	problems := out.Problems
+	if err := g.recordVerdict(g.rerunPath(gopts)); err != nil {
+		problems = append(problems, err)
+	}
 	if err := g.report(ctx); err != nil {
 		problems = append(problems, err)
 	}
@@ -284,7 +297,7 @@ func (g *gateRun) report(ctx context.Context) error {
 	res, err := g.gh.PublishGate(ctx, ghaction.GateReport{
 		Suite:       g.s.Name,
 		Markdown:    md,
-		Annotations: ghaction.GateAnnotations(out.Comparison, g.s, out.FailedAsserts()),
+		Annotations: ghaction.GateAnnotations(out.Comparison, g.s.ScenarioSources(), out.FailedAsserts()),
 		Outputs:     g.outputValues(),
 		Comment:     g.o.comment,
 	}, nil)
@@ -302,11 +315,27 @@ func (g *gateRun) report(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
+// rerunPath is the file of the confirming rerun that decided changes of
+// the gate's comparison: the one it wrote, or the one it was given; ""
+// when no rerun decided anything.
+func (g *gateRun) rerunPath(opts runner.GateOptions) string {
+	if g.out.Rerun == nil {
+		return ""
+	}
+	if g.o.given.on() {
+		return g.givenRerun
+	}
+	if _, err := os.Stat(opts.RerunPath); opts.RerunPath == "" || err != nil {
+		return ""
+	}
+	return opts.RerunPath
+}
+
 // outputValues are the step outputs from what the gate knows so far.
 func (g *gateRun) outputValues() ghaction.Outputs {
 	o := ghaction.Outputs{Verdict: string(g.verdict), SummaryPath: g.mdPath}
 	if g.out != nil {
-		o.Regressions, o.FailedAsserts = g.out.Regressions, len(g.out.FailedAsserts())
+		o.Regressions, o.FailedAsserts = g.out.Regressions(), len(g.out.FailedAsserts())
 	}
 	if g.resultsWritten() {
 		o.ResultsPath = g.o.out

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
 )
@@ -58,21 +57,22 @@ func (o *gateOptions) checkGiven(fs *flag.FlagSet, e *env) error {
 
 // judgeGiven reads the --results files and judges them with
 // runner.GateResults; files that do not fit the suite are bad usage. With
-// -o the judged file (the merge, when there were several) is written there.
+// -o the judged file (the merge, when there were several) is written there,
+// with the verdict (recordVerdict).
 func (g *gateRun) judgeGiven(s *suite.Suite, opts runner.GateOptions) (*runner.GateOutcome, error) {
 	in, err := readShardFiles(g.o.given.files)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(g.e.stdout, "llmgate: judging %d results file(s) measured elsewhere; nothing runs\n", len(in))
-	out, err := runner.GateResults(s, in, opts)
-	if err != nil {
-		return nil, err
-	}
-	if g.o.out != "" {
-		if err := results.WriteFile(g.o.out, out.Current); err != nil {
-			out.Problems = append(out.Problems, err)
+	var reruns []string
+	for _, x := range in {
+		if x.File.Plan != nil && x.File.Plan.Rerun {
+			reruns = append(reruns, x.Name)
 		}
 	}
-	return out, nil
+	if len(reruns) == 1 {
+		g.givenRerun = reruns[0]
+	}
+	return runner.GateResults(s, in, opts) // -o: recordVerdict writes the judged file with the verdict
 }

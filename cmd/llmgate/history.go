@@ -257,7 +257,7 @@ func (c *checkFlags) run(ctx context.Context, e *env) (*history.Result, []*histo
 		if diags.HasErrors() {
 			return nil, nil, nil, errReported{exitUsage}
 		}
-		o.Tolerances = compare.ConfigFromGate(s.Gate).Tolerances
+		o.Tolerances = s.Gate.CompareConfig().Tolerances
 		q.Suite = s.Name
 	}
 	if c.markdown != "" {
@@ -467,7 +467,7 @@ func historyBaseline(ctx context.Context, e *env, s *suite.Suite, spec string) (
 		ref = "refs/heads/" + base
 	}
 	var metrics []string
-	for _, t := range compare.ConfigFromGate(s.Gate).Tolerances {
+	for _, t := range s.Gate.CompareConfig().Tolerances {
 		metrics = append(metrics, t.Metric)
 	}
 	f, choices, err := history.Baseline(es, history.BaselineOptions{Suite: s.Name, Ref: ref, Metrics: metrics, Source: historyPrefix + st.String()})

@@ -14,9 +14,6 @@ import (
 )
 
 func main() {
-	if isStandInNvidiaSMI(os.Args[0]) {
-		os.Exit(standInNvidiaSMI(os.Args[1:], os.Stdout, os.Stderr))
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)

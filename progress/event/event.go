@@ -1,4 +1,4 @@
-package runner
+package event
 
 import (
 	"time"
@@ -113,13 +113,13 @@ type RunFinished struct {
 	Run         *results.Run
 }
 
-// PlanFinished closes the plan. Err is what Run is about to return.
+// PlanFinished closes the plan. Err is what the runner is about to return.
 type PlanFinished struct {
 	File *results.File
 	Err  error
 }
 
-// ConfirmStarted says Gate is about to run Runs once more, because a single
+// ConfirmStarted says the gate is about to run Runs once more, because a single
 // run could not call their changes; the rerun's own plan events follow.
 type ConfirmStarted struct {
 	Runs []string
