@@ -144,3 +144,17 @@ func stageHealth(cfg Config, a *results.Analysis, maxInFlight int) Health {
 	}
 	return h
 }
+
+// closedLoop reports whether every request of l is sent by a closed
+// loop's users: no rate, and no stage with one.
+func closedLoop(l runspec.Load) bool {
+	if l.Rate > 0 {
+		return false
+	}
+	for _, st := range l.Stages {
+		if st.Rate > 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -154,3 +154,24 @@ func TestValidateStages(t *testing.T) {
 		}
 	}
 }
+
+func TestRunStagesOfAConversation(t *testing.T) {
+	f := newFakeServer(t)
+	cfg := Config{Load: runspec.Load{
+		Workload: runspec.Workload{Kind: runspec.WorkloadConversation, InputTokens: 8, OutputTokens: 3, Turns: 2},
+		Stages:   []runspec.Stage{{Concurrency: 2, Requests: 10}, {Rate: 100, Requests: 10}},
+	}, BaseURL: f.URL(), Model: "m"}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, later := stageCounts(res.Records), 0
+	for _, r := range res.Records {
+		if r.Turn > 0 {
+			later++
+		}
+	}
+	if got[1] != 10 || got[2] != 10 || later == 0 {
+		t.Fatalf("records by stage %v, %d later turns: want 10 and 10, some past their first turn", got, later)
+	}
+}

@@ -91,7 +91,7 @@ func newWorkload(cfg Config) (workload, error) {
 		b.ignoreEOS = w.IgnoreEOS != nil && *w.IgnoreEOS
 		return newStructuredWorkload(w, k, b)
 	case runspec.WorkloadConversation:
-		return newConversationWorkload(w, k, b, cfg.Rate <= 0)
+		return newConversationWorkload(w, k, b, closedLoop(cfg.Load))
 	case runspec.WorkloadDataset:
 		return newDatasetWorkload(w, cfg.Seed, b)
 	case runspec.WorkloadTrace:
