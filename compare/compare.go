@@ -300,10 +300,7 @@ func (c *Comparison) measure(br, cr *results.Run, m results.Metric, t Tolerance,
 	r.Estimator = be.estimator
 	r.Baseline, r.BaselineLo, r.BaselineHi = be.v, be.lo, be.hi
 	r.Current, r.CurrentLo, r.CurrentHi = ce.v, ce.lo, ce.hi
-	sign := 1.0
-	if m.Better == results.HigherIsBetter {
-		sign = -1
-	}
+	sign := m.Better.WorseSign()
 	r.Delta = sign * (ce.v - be.v)
 	switch {
 	case be.v != 0:

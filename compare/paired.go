@@ -120,10 +120,7 @@ func trimmedMeanLog(xs []float64) (float64, bool) {
 // judgePaired reads when the shift decides the row.
 func (c *Comparison) measurePaired(r *Row, br, cr *results.Run, pairs, jobs int) {
 	m := r.Metric
-	sign := 1.0
-	if m.Better == results.HigherIsBetter {
-		sign = -1
-	}
+	sign := m.Better.WorseSign()
 	var diffs, shifts []float64
 	for k := range pairs {
 		bb, cb := &br.Blocks[k], &cr.Blocks[k]
@@ -175,10 +172,7 @@ func jackknifePairs(r *Row, br, cr *results.Run, pairs, jobs int) (est, se float
 	if pairs < 2 || !m.HasSamples() || (m.Stat != results.StatQuantile && m.Stat != results.StatMean) {
 		return 0, 0, false
 	}
-	sign := 1.0
-	if m.Better == results.HigherIsBetter {
-		sign = -1
-	}
+	sign := m.Better.WorseSign()
 	change := func(b, c float64) (float64, bool) {
 		if !r.Tolerance.Relative {
 			return sign * (c - b), true

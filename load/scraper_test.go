@@ -191,6 +191,7 @@ func TestScraperKeepsSeries(t *testing.T) {
 	s := NewScraper(srv.URL, "", time.Hour)
 	s.Start(context.Background()) // scrape 1, forgotten by the Restart
 	s.Restart(context.Background())
+	s.restarts.Wait() // the Restart's scrape (2) is answered before the next (3)
 	s.scrape(context.Background())
 	_, series := s.Stop()
 	want := &results.ServerSeries{KVCacheUsage: []float64{0.2, 0.3, 0.4}, Running: []float64{2, 3, 4}, Waiting: []float64{4, 6, 8}, Preemptions: []float64{6, 9, 12}}

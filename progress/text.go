@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
@@ -73,7 +74,7 @@ var (
 func (p *text) Report(e event.Event) {
 	switch e := e.(type) {
 	case event.PlanStarted:
-		p.printf("Suite %s: %s in %s\n", e.Suite, plural(e.Runs, "run"), plural(e.Groups, "server group"))
+		p.printf("Suite %s: %s in %s\n", e.Suite, words.Count(e.Runs, "run", "runs"), words.Count(e.Groups, "server group", "server groups"))
 	case event.ServerStarting:
 		p.endpoint = e.Kind == runspec.KindEndpoint
 		if p.endpoint {
@@ -233,7 +234,7 @@ func (p *text) status(short bool) []string {
 	return append(parts,
 		fmt.Sprintf("%.1f req/s", t.rate()),
 		fmt.Sprintf("%d in flight", t.inFlight()),
-		"TTFT p50 "+millis(t.ttftP50()))
+		"TTFT p50 "+results.Milliseconds.Format(t.ttftP50()))
 }
 
 // describeLoad says what a run is about to do.
@@ -241,7 +242,7 @@ func describeLoad(e event.RunStarted) string {
 	var parts []string
 	switch {
 	case e.Requests > 0:
-		parts = append(parts, plural(e.Requests, "request"))
+		parts = append(parts, words.Count(e.Requests, "request", "requests"))
 	case e.Duration > 0:
 		parts = append(parts, "for "+e.Duration.String())
 	}
@@ -268,15 +269,15 @@ func describeRun(r *results.Run) (head, figures string) {
 		took := seconds(time.Duration(s.DurationSeconds * float64(time.Second)))
 		empty := ""
 		if n := s.Requests.EmptyAnswers; n > 0 {
-			empty = fmt.Sprintf(" (%s, no first token)", plural(n, "empty answer"))
+			empty = fmt.Sprintf(" (%s, no first token)", words.Count(n, "empty answer", "empty answers"))
 		}
 		if s.Requests.Failed > 0 {
 			fmt.Fprintf(&b, ", %d ok%s, %d failed in %s", s.Requests.Completed, empty, s.Requests.Failed, took)
 		} else {
-			fmt.Fprintf(&b, ", %s%s in %s", plural(s.Requests.Completed, "request"), empty, took)
+			fmt.Fprintf(&b, ", %s%s in %s", words.Count(s.Requests.Completed, "request", "requests"), empty, took)
 		}
 		figures = fmt.Sprintf("%.1f req/s, TTFT p50 %s p95 %s, TPOT p50 %s",
-			s.Throughput.Requests, millis(s.TTFT.P50), millis(s.TTFT.P95), millis(s.TPOT.P50))
+			s.Throughput.Requests, results.Milliseconds.Format(s.TTFT.P50), results.Milliseconds.Format(s.TTFT.P95), results.Milliseconds.Format(s.TPOT.P50))
 	}
 	if n := len(r.Asserts); n > 0 {
 		passed := 0
@@ -313,21 +314,7 @@ func describeAssert(a results.AssertResult) string {
 	return a.Condition.Line()
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 func seconds(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
-
-func millis(ms float64) string {
-	if ms >= 100 {
-		return fmt.Sprintf("%.0f ms", ms)
-	}
-	return fmt.Sprintf("%.1f ms", ms)
-}
 
 // datasetFilters names what left a dataset's entries out: its
 // dataset_filter and its length bounds.

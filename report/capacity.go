@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -78,12 +79,12 @@ func CapacityLine(c *results.Capacity) string {
 			early++
 		}
 	}
-	fmt.Fprintf(&b, "; %s, %s", plural(len(c.Probes), "probe", "probes"), plural(c.Requests, "request", "requests"))
+	fmt.Fprintf(&b, "; %s, %s", words.Count(len(c.Probes), "probe", "probes"), words.Count(c.Requests, "request", "requests"))
 	if early > 0 {
 		fmt.Fprintf(&b, ", %d stopped early", early)
 	}
 	if c.Noisy > 0 {
-		fmt.Fprintf(&b, ", %s disagreed on repeat", plural(c.Noisy, "load", "loads"))
+		fmt.Fprintf(&b, ", %s disagreed on repeat", words.Count(c.Noisy, "load", "loads"))
 	}
 	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/diagnose"
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -72,7 +73,7 @@ func mdHints(m *mdBuilder, c *compare.Comparison) {
 			base[c.Baseline.Runs[i].Name] = &c.Baseline.Runs[i]
 		}
 	}
-	opened := m.block("<details><summary>"+plural(len(hints), "diagnosis hint", "diagnosis hints")+"</summary>", "")
+	opened := m.block("<details><summary>"+words.Count(len(hints), "diagnosis hint", "diagnosis hints")+"</summary>", "")
 	for _, h := range hints {
 		line := "- " + untrusted.Markdown(HintLine(h)) // quotes run names and sweep values
 		if link := HintLink(regressed[h.Run], diagnose.Changes(h, base[h.Run])); link != "" {

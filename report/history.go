@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmgate/llmgate/compare"
 	"github.com/llmgate/llmgate/history"
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -56,10 +57,10 @@ func HistoryHeadline(r *history.Result) string {
 func historyText(r *history.Result) string {
 	all, un := len(r.All()), len(r.Unaccepted())
 	series := len(r.Series)
-	points := plural(all, "change point", "change points")
+	points := words.Count(all, "change point", "change points")
 	switch {
 	case un > 0:
-		return fmt.Sprintf("%s not accepted (%s in %d series)", plural(un, "regression change point", "regression change points"), points, series)
+		return fmt.Sprintf("%s not accepted (%s in %d series)", words.Count(un, "regression change point", "regression change points"), points, series)
 	case all > 0:
 		return fmt.Sprintf("no unaccepted regression (%s in %d series)", points, series)
 	}
@@ -164,7 +165,7 @@ func HistoryList(w io.Writer, entries []*history.Entry) error {
 	if err := t.write(w); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, plural(len(entries), "entry", "entries"))
+	_, err := fmt.Fprintln(w, words.Count(len(entries), "entry", "entries"))
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
@@ -20,7 +21,7 @@ import (
 // name is a results file's: made one safe line.
 func ShortfallLine(r *results.Run, s *results.Shortfall) string {
 	name, most := untrusted.Line(r.Name), results.LevelRequestsPerUser*s.Concurrency
-	requests := plural(s.Measured, "measured request", "measured requests")
+	requests := words.Count(s.Measured, "measured request", "measured requests")
 	if s.MeanInFlight > 0 && s.MeanInFlight < runspec.MinInFlightRatio*float64(s.Concurrency) {
 		return fmt.Sprintf("%s: never reached its %d users: %s in flight on average over %s, at most %d × the concurrency; send more than %d to reach and check it",
 			name, s.Concurrency, fmtNum(s.MeanInFlight), requests, results.LevelRequestsPerUser, most)

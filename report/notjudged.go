@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -40,7 +41,7 @@ func notJudgedPhrase(c *compare.Comparison) string {
 			switch {
 			case k == 0:
 			case len(byStatus) == 0:
-				byStatus = append(byStatus, fmt.Sprintf("%d %s %s %s", k, side.name, pluralWord(k, "run", "runs"), st))
+				byStatus = append(byStatus, fmt.Sprintf("%d %s %s %s", k, side.name, words.Pick(k, "run", "runs"), st))
 			default:
 				byStatus = append(byStatus, fmt.Sprintf("%d %s", k, st))
 			}
@@ -53,18 +54,11 @@ func notJudgedPhrase(c *compare.Comparison) string {
 		parts = append(parts, "current results cut short")
 	}
 	if buckets > 0 {
-		parts = append(parts, plural(buckets, "length bucket with other edges", "length buckets with other edges"))
+		parts = append(parts, words.Count(buckets, "length bucket with other edges", "length buckets with other edges"))
 	}
 	parts = append(parts, problems...)
 	if m := c.RunsNeverRan(); len(m) > 0 {
-		parts = append(parts, plural(len(m), "run never ran", "runs never ran"))
+		parts = append(parts, words.Count(len(m), "run never ran", "runs never ran"))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -20,17 +21,17 @@ func GateHeadline(v *results.GateVerdict) string {
 func gateHeadlineText(v *results.GateVerdict) string {
 	var bad []string
 	if v.Regressions > 0 {
-		bad = append(bad, plural(v.Regressions, "regression", "regressions"))
+		bad = append(bad, words.Count(v.Regressions, "regression", "regressions"))
 	}
 	if v.FailedAsserts > 0 {
-		bad = append(bad, plural(v.FailedAsserts, "failed assert", "failed asserts"))
+		bad = append(bad, words.Count(v.FailedAsserts, "failed assert", "failed asserts"))
 	}
 	if v.Inconclusive > 0 {
-		bad = append(bad, plural(v.Inconclusive, "inconclusive", "inconclusive"))
+		bad = append(bad, words.Count(v.Inconclusive, "inconclusive", "inconclusive"))
 	}
 	s := "no regression"
 	if len(bad) > 0 {
 		s = strings.Join(bad, ", ")
 	}
-	return "gate " + strings.ToUpper(v.Decision) + ": " + s + " in " + plural(v.Metrics, "metric", "metrics")
+	return "gate " + strings.ToUpper(v.Decision) + ": " + s + " in " + words.Count(v.Metrics, "metric", "metrics")
 }

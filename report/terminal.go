@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/internal/words"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -141,19 +142,19 @@ func headline(c *compare.Comparison) string {
 	n := c.Counts()
 	var bad, notes []string
 	if k := n.ByVerdict[compare.Regression]; k > 0 {
-		bad = append(bad, plural(k, "regression", "regressions"))
+		bad = append(bad, words.Count(k, "regression", "regressions"))
 	}
 	if n.FailedAsserts > 0 {
-		bad = append(bad, plural(n.FailedAsserts, "failed assert", "failed asserts"))
+		bad = append(bad, words.Count(n.FailedAsserts, "failed assert", "failed asserts"))
 	}
 	if m := c.MissingRuns(); len(m) > 0 && len(c.RunsNeverRan()) == 0 {
-		bad = append(bad, plural(len(m), "baseline run missing", "baseline runs missing"))
+		bad = append(bad, words.Count(len(m), "baseline run missing", "baseline runs missing"))
 	}
 	if k := n.ByVerdict[compare.Inconclusive]; k > 0 {
 		if c.Config.FailOnInconclusive {
-			bad = append(bad, plural(k, "inconclusive", "inconclusive"))
+			bad = append(bad, words.Count(k, "inconclusive", "inconclusive"))
 		} else {
-			notes = append(notes, plural(k, "inconclusive", "inconclusive"))
+			notes = append(notes, words.Count(k, "inconclusive", "inconclusive"))
 		}
 	}
 	for _, v := range []compare.Verdict{compare.Invalid, compare.Missing, compare.New, compare.NotMeasured, compare.Improvement} {
@@ -162,9 +163,9 @@ func headline(c *compare.Comparison) string {
 		}
 	}
 	if k := len(c.SkippedRuns()); k > 0 {
-		notes = append(notes, fmt.Sprintf("narrowed with --only: %s not run", plural(k, "baseline run", "baseline runs")))
+		notes = append(notes, fmt.Sprintf("narrowed with --only: %s not run", words.Count(k, "baseline run", "baseline runs")))
 	}
-	metrics := plural(n.Metrics, "metric", "metrics")
+	metrics := words.Count(n.Metrics, "metric", "metrics")
 	var s string
 	switch c.Decide() {
 	case compare.DecisionFail:
@@ -190,13 +191,6 @@ func headline(c *compare.Comparison) string {
 		s += " (" + strings.Join(notes, ", ") + ")"
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // narrowCurrentCell is the current value; "(mean)" marks the mean of the

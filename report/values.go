@@ -56,10 +56,7 @@ func currentCell(r *compare.Row) string {
 // undoing compare's worse-is-positive sign: throughput 1000 → 800/s is
 // -20%, whichever way is better.
 func rawChange(r *compare.Row) float64 {
-	if r.Metric.Better == results.HigherIsBetter {
-		return -r.Change
-	}
-	return r.Change
+	return r.Metric.Better.WorseSign() * r.Change
 }
 
 // Change formats a row's measured change as the values moved: "+12.3%",
@@ -96,7 +93,7 @@ func Interval(r *compare.Row) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return ""
 	}
-	if r.Metric.Better == results.HigherIsBetter {
+	if r.Metric.Better.WorseSign() < 0 {
 		lo, hi = -hi, -lo
 	}
 	return "[" + fmtChange(lo) + ", " + fmtChange(hi) + "]"

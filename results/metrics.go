@@ -14,6 +14,16 @@ const (
 	HigherIsBetter
 )
 
+// WorseSign is +1 when a rise is worse (LowerIsBetter) and -1 when a fall
+// is: a change times it is positive when it is a regression, the sign
+// compare's deltas carry.
+func (b Better) WorseSign() float64 {
+	if b == HigherIsBetter {
+		return -1
+	}
+	return 1
+}
+
 // Unit is the unit of a metric's values.
 type Unit string
 

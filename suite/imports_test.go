@@ -55,6 +55,7 @@ var layering = map[string]layer{
 	"history":                 {forbidden: append(slices.Clone(downstream), module+"report"), why: "it stores results files and finds change points"},
 	"history/historytest":     {noLLMGate: true, why: "it is a test store"},
 	"internal/boundedget":     {stdlib: true, why: "load, serverprobe and target read a server's answers through it"},
+	"internal/words":          {stdlib: true, why: "report and progress count things in one way"},
 	"internal/cmd/nvidia-smi": {llmgate: []string{"untrusted", "results"}, forbidden: slices.Concat(hclDeps, containerDeps), why: "the simulator image's nvidia-smi stand-in is a small binary of its own"},
 	"internal/fakeserver":     {noLLMGate: true, forbidden: containerDeps, why: "it is a test server that stands alone"},
 	"internal/golden":         {noLLMGate: true, why: "it compares files"},

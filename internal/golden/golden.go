@@ -1,8 +1,9 @@
 // Package golden compares test output with golden files under testdata,
 // and rewrites them when tests run with -update. Every package's golden
-// tests use it, so one flag rewrites them all:
+// tests use it; -update is a flag of those packages' tests only (go test
+// ./... -update fails in the others), so name them:
 //
-//	go test ./... -update
+//	go test ./cmd/llmgate ./compare ./progress ./report ./sim ./suite -update
 package golden
 
 import (
