@@ -369,14 +369,16 @@ type sampleKey struct {
 }
 
 // sampleSet names the per-request values a metric's samples are: its
-// family, and for a length bucket's metrics the bucket and the latency.
+// family, for a length bucket's metrics the bucket and the latency, and
+// for a mix member's or a stage's the part.
 type sampleSet struct {
 	family results.Family
 	bucket string
 	of     results.Family
+	part   results.PartRef
 }
 
-func samplesOf(m results.Metric) sampleSet { return sampleSet{m.Family, m.Bucket, m.Of} }
+func samplesOf(m results.Metric) sampleSet { return sampleSet{m.Family, m.Bucket, m.Of, m.Part} }
 
 // sorted returns run's per-request samples of m's family, sorted, or nil;
 // each is sorted once per comparison, however many statistics read it.

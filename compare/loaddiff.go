@@ -69,6 +69,8 @@ var loadFacets = []loadFacet{
 		}
 		return "completions"
 	}},
+	{"mix", mixText},
+	{"stages", stagesText},
 	{"dataset filter", func(l *results.LoadConfig) string { return orNone(l.DatasetFilter) }},
 	{"request extra_body", func(l *results.LoadConfig) string {
 		if l.Request == nil {

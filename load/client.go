@@ -219,6 +219,8 @@ type request struct {
 	// traceRow is the line of the trace row the request replays; 0 for
 	// other workloads.
 	traceRow int
+	// member is the mix member the request drew; "" without a mix.
+	member string
 }
 
 // CalibrationHeader is set to "1" on the requests Run sends before the run

@@ -117,6 +117,7 @@ func Record(c runspec.Load, t *trace.Trace) results.LoadConfig {
 		lc.TraceDigest = t.Digest
 	}
 	lc.Request = recordRequest(c.Request)
+	lc.Mix, lc.Stages = recordParts(c)
 	return lc
 }
 

@@ -45,6 +45,9 @@ type Health struct {
 // run was made with.
 func (res *Result) Analyze(cfg Config, opts results.SummarizeOptions) (*results.Analysis, Health) {
 	a := results.Analyze(res.Records, opts)
+	if len(cfg.Stages) > 0 {
+		return a, stageHealth(cfg, a, res.MaxInFlight)
+	}
 	n := a.Summary.Requests.Completed + a.Summary.Requests.Failed
 	return a, judgeHealth(cfg, a.Summary.Client, n, res.MaxInFlight)
 }

@@ -66,6 +66,9 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		timeout = DefaultTimeout
 	}
 	conns := poolSize(cfg)
+	if len(cfg.Stages) > 0 {
+		conns = stagesPoolSize(cfg)
+	}
 	if tw, ok := wl.(*traceWorkload); ok && cfg.Concurrency == 0 {
 		conns = tw.poolSize()
 	}
@@ -87,12 +90,9 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, cfg.BaseURL, err)
 	}
-	cal := calibrate(ctx, cfg, cl, wl)
-	var fit *results.DatasetFit
-	if dw, ok := wl.(*datasetWorkload); ok {
-		if fit, err = dw.fit(ctx, cfg); err != nil {
-			return nil, err
-		}
+	cal, fit, err := prepare(ctx, cfg, cl, wl)
+	if err != nil {
+		return nil, err
 	}
 
 	r := &runner{cfg: cfg, wl: wl, cl: cl, origin: time.Now(), sink: sink, in: make(chan results.Record, 1024), pacer: NewPacer(cfg)}
@@ -105,9 +105,12 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	// One loop from start to end: the first requests are the warmup and the
 	// measured ones follow without a pause, so the measured phase starts
 	// from a loop already running (see phases).
-	if r.pacer != nil {
+	switch {
+	case len(cfg.Stages) > 0:
+		r.runStages(ctx)
+	case r.pacer != nil:
 		r.openLoop(ctx)
-	} else {
+	default:
 		r.closedLoop(ctx)
 	}
 	r.wg.Wait()
@@ -123,6 +126,39 @@ func Run(ctx context.Context, cfg Config, sink chan<- results.Record) (*Result, 
 	return res, nil
 }
 
+// prepare calibrates wl's prompt lengths against the server and checks a
+// dataset's entries against the model's context (see calibrate and
+// datasetWorkload.fit). A mix prepares each member with its own workload;
+// the run reports the first member's calibration and the first dataset
+// member's fit.
+func prepare(ctx context.Context, cfg Config, cl *client, wl workload) (results.Calibration, *results.DatasetFit, error) {
+	if mw, ok := wl.(*mixWorkload); ok {
+		var (
+			cal results.Calibration
+			fit *results.DatasetFit
+		)
+		for i, m := range mw.members {
+			c, f, err := prepare(ctx, m.cfg, cl, m.wl)
+			if err != nil {
+				return cal, nil, fmt.Errorf("mix member %q: %w", m.name, err)
+			}
+			if i == 0 {
+				cal = c
+			}
+			if fit == nil {
+				fit = f
+			}
+		}
+		return cal, fit, nil
+	}
+	cal := calibrate(ctx, cfg, cl, wl)
+	if dw, ok := wl.(*datasetWorkload); ok {
+		fit, err := dw.fit(ctx, cfg)
+		return cal, fit, err
+	}
+	return cal, nil, nil
+}
+
 // poolSize is how many connections to open before the clock starts.
 func poolSize(cfg Config) int {
 	switch {
@@ -134,7 +170,12 @@ func poolSize(cfg Config) int {
 }
 
 // connLimit caps connections: the concurrency when there is one, else none.
-func connLimit(cfg Config) int { return max(cfg.Concurrency, 0) }
+func connLimit(cfg Config) int {
+	if len(cfg.Stages) > 0 {
+		return stagesConnLimit(cfg)
+	}
+	return max(cfg.Concurrency, 0)
+}
 
 // runner is the state of one Run.
 type runner struct {
@@ -181,6 +222,7 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 	rec := results.Record{Seq: s.seq, Warmup: s.warmup, Index: s.index, Scheduled: scheduled.Sub(r.origin)}
 	req := r.wl.next(s)
 	rec.Turn, rec.Session, rec.TraceRow = req.turn, req.session, req.traceRow
+	rec.Member, rec.Stage = req.member, s.stage
 	if wait := time.Until(req.notBefore); !req.notBefore.IsZero() && wait > 0 {
 		// a conversation's think time: the user holds its next turn
 		rec.Scheduled, rec.Think = req.notBefore.Sub(r.origin), wait
@@ -196,20 +238,23 @@ func (r *runner) send(ctx context.Context, s slot, scheduled time.Time) {
 // their previous one ended, until the phases say stop or ctx ends. With
 // RampUp, user u sends its first request u/Concurrency of RampUp after the
 // first user, so that start-up is staggered on purpose.
-func (r *runner) closedLoop(ctx context.Context) {
+func (r *runner) closedLoop(ctx context.Context) *sync.WaitGroup {
+	var stage sync.WaitGroup
 	users := r.cfg.Concurrency
 	if r.cfg.Requests > 0 {
 		// users beyond the measured requests would only ever send warmup
 		users = min(users, r.cfg.Requests)
 	}
-	if r.cfg.Warmup > 0 {
+	if r.cfg.Warmup > 0 && r.ph.stage <= 1 {
 		r.ph.needReady = users // every user's first request is warmup
 	}
 	start := time.Now()
 	for u := range users {
 		r.wg.Add(1)
+		stage.Add(1)
 		go func() {
 			defer r.wg.Done()
+			defer stage.Done()
 			// due is when the user's first request is planned: its record's
 			// Scheduled, so that the ramp's lag is measured against the plan
 			due := start
@@ -239,6 +284,7 @@ func (r *runner) closedLoop(ctx context.Context) {
 			}
 		}()
 	}
+	return &stage
 }
 
 // openLoop sends requests when the pacer says, each in its own goroutine,
@@ -372,12 +418,20 @@ func (r *runner) nextSlot(at time.Time) (s slot, ok, started bool) {
 		p.warmSent++
 		return s, true, started
 	}
-	if (r.cfg.Requests > 0 && p.measSent >= r.cfg.Requests) || (r.cfg.Duration > 0 && at.Sub(p.start) >= r.cfg.Duration) || r.cfg.halted() {
+	if p.stage > 0 && p.stageSent == 0 {
+		p.stageStart = at
+	}
+	from := p.start
+	if p.stage > 0 {
+		from = p.stageStart
+	}
+	if (r.cfg.Requests > 0 && p.stageSent >= r.cfg.Requests) || (r.cfg.Duration > 0 && at.Sub(from) >= r.cfg.Duration) || r.cfg.halted() {
 		r.seq.Add(-1)
 		return slot{}, false, started
 	}
-	s.index = p.measSent
+	s.index, s.stage = p.measSent, p.stage
 	p.measSent++
+	p.stageSent++
 	return s, true, started
 }
 
@@ -392,7 +446,13 @@ type phases struct {
 	warmSent  int
 	measSent  int
 	needReady int
-	ready     atomic.Int64 // users whose first request ended
+	// stage is the stage being sent (from 1; 0 for a load without
+	// stages), stageStart its first measured send and stageSent its
+	// measured requests so far (all of them without stages).
+	stage      int
+	stageStart time.Time
+	stageSent  int
+	ready      atomic.Int64 // users whose first request ended
 }
 
 // userReady records that a closed-loop user's first request ended.

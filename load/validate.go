@@ -23,7 +23,13 @@ func (cfg Config) Validate() error {
 		bad("load: rate must not be negative, got %g", cfg.Rate)
 	}
 	traced := cfg.Workload.Kind == runspec.WorkloadTrace
+	staged := len(cfg.Stages) > 0
+	if staged {
+		validateStages(cfg, bad)
+	}
+	validateMix(cfg, bad)
 	switch {
+	case staged:
 	case traced && cfg.Rate > 0:
 		bad("load: a trace sends each request at its timestamp; it takes no rate")
 	case traced && cfg.Workload.TimeScale < 0:
@@ -43,7 +49,7 @@ func (cfg Config) Validate() error {
 	if cfg.RampUp > 0 && cfg.Rate > 0 {
 		bad("load: ramp_up staggers a closed loop's users; an open loop ramps its rate with a ramp")
 	}
-	if cfg.Requests == 0 && cfg.Duration == 0 {
+	if cfg.Requests == 0 && cfg.Duration == 0 && !staged {
 		bad("load: set requests or duration, or the run never ends")
 	}
 	switch cfg.Ramp.Kind {

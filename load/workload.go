@@ -26,6 +26,9 @@ type slot struct {
 	seq    int
 	warmup bool
 	index  int
+	// stage is the stage of a staged load the slot is sent in (from 1);
+	// 0 without stages and for the warmup.
+	stage int
 }
 
 // item is the slot's key for rng: its index, with the top bit set for the
@@ -72,6 +75,9 @@ const (
 
 // newWorkload builds the workload cfg asks for.
 func newWorkload(cfg Config) (workload, error) {
+	if len(cfg.Mix) > 0 {
+		return newMixWorkload(cfg)
+	}
 	w := cfg.Workload
 	b := bodyMaker{model: cfg.Model, ignoreEOS: w.IgnoreEOS == nil || *w.IgnoreEOS, extra: cfg.Request.ExtraBody}
 	k := newPromptKey(cfg.Seed, cfg.RunName)
@@ -85,7 +91,7 @@ func newWorkload(cfg Config) (workload, error) {
 		b.ignoreEOS = w.IgnoreEOS != nil && *w.IgnoreEOS
 		return newStructuredWorkload(w, k, b)
 	case runspec.WorkloadConversation:
-		return newConversationWorkload(w, k, b, cfg.Rate <= 0)
+		return newConversationWorkload(w, k, b, closedLoop(cfg.Load))
 	case runspec.WorkloadDataset:
 		return newDatasetWorkload(w, cfg.Seed, b)
 	case runspec.WorkloadTrace:

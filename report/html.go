@@ -105,6 +105,9 @@ func HTMLWith(w io.Writer, cur, base *results.File, c *compare.Comparison, opts 
 		if c, ok := serverSeriesChart(r); ok {
 			charts = append(charts, c)
 		}
+		if c, ok := sendRateChart(r); ok {
+			charts = append(charts, c)
+		}
 		charts = append(charts, gpuSeriesCharts(r)...)
 		if len(charts) > 0 {
 			d.RunCharts = append(d.RunCharts, charts)
@@ -221,7 +224,7 @@ table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 4px}table.runs
 {{range .Capacity}}<p>{{.Run}}: {{.Line}}</p>
 {{template "table" .Probes}}
 {{end}}{{with .Shortfalls}}<h3>` + shortfallsTitle + `</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
-{{end}}{{with .Slices}}<h3>By turn and input length</h3>
+{{end}}{{with .Slices}}<h3>{{$.RunsSection.SlicesTitle}}</h3>
 {{template "table" .}}
 {{end}}{{with .GPUFailures}}<h3>GPUs</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Knees}}<h3>Sweeps</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
@@ -255,5 +258,5 @@ func serverSeriesChart(r *results.Run) (template.HTML, bool) {
 		return se
 	}
 	lines := []series{line("KV cache %", colorKnee, ss.KVCacheUsage, 100), line("running", colorCur, ss.Running, 1), line("waiting", colorBase, ss.Waiting, 1)}
-	return lineChart(r.Name+": server over time", "seconds into the run", "KV % / requests", lines), true
+	return ruledChart(r.Name+": server over time", "seconds into the run", "KV % / requests", lines, stageRules(r)), true
 }

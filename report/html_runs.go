@@ -26,6 +26,8 @@ type htmlRuns struct {
 	Table    htmlTable
 	Capacity []htmlCapacity
 	Slices   *htmlTable
+	// SlicesTitle heads the Slices table (slicesTitle).
+	SlicesTitle string
 	// Shortfalls, GPUFailures, Knees and Hints are one line each.
 	Shortfalls, GPUFailures, Knees, Hints []string
 }
@@ -44,6 +46,7 @@ func runsSection(f *results.File) htmlRuns {
 	s.Shortfalls = shortfalls(f) // ShortfallLine makes each one line
 	if rows := sliceRows(f); len(rows) > 0 {
 		s.Slices = &htmlTable{Head: sliceHeader, Rows: lines(rows), Text: map[int]bool{0: true, 1: true}}
+		s.SlicesTitle = slicesTitle(f)
 	}
 	for _, l := range gpuFailures(f) {
 		s.GPUFailures = append(s.GPUFailures, untrusted.Line(l))

@@ -9,7 +9,8 @@ import (
 )
 
 // runSlices are the slices of r's requests that reports show: its first
-// and later conversation turns, then its input-length buckets.
+// and later conversation turns, its input-length buckets, then its mix
+// members and stages.
 func runSlices(r *results.Run) []results.Slice {
 	if r.Status == results.StatusFailed {
 		return nil
@@ -19,7 +20,7 @@ func runSlices(r *results.Run) []results.Slice {
 		out = append(out, t.First, t.Later)
 	}
 	out = append(out, r.Summary.LengthBuckets...)
-	return out
+	return append(out, partSlices(r)...)
 }
 
 // sliceCells are a slice's cells after the run's name: slice (a bucket's
@@ -54,7 +55,7 @@ func writeSlices(b *strings.Builder, f *results.File) {
 	for _, r := range rows {
 		t.add(r...)
 	}
-	b.WriteString("\nby turn and input length:\n")
+	b.WriteString("\n" + strings.ToLower(slicesTitle(f)[:1]) + slicesTitle(f)[1:] + ":\n")
 	_ = t.write(b) // a strings.Builder does not fail
 }
 
@@ -85,6 +86,6 @@ func mdSlices(m *mdBuilder, cur *results.File) {
 	if len(rows) == 0 {
 		return
 	}
-	lines := append([]string{"**By turn and input length**", "", "| " + strings.Join(sliceHeader, " | ") + " |", "|---|---|---:|---:|---:|---:|---:|---:|"}, rows...)
+	lines := append([]string{"**" + slicesTitle(cur) + "**", "", "| " + strings.Join(sliceHeader, " | ") + " |", "|---|---|---:|---:|---:|---:|---:|---:|"}, rows...)
 	m.block(append(lines, "")...)
 }

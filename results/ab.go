@@ -177,6 +177,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	if len(all.TTFT)+len(all.TPOT)+len(all.E2EL) == 0 {
 		all = nil
 	}
+	s.Parts = mergeParts(blocks)
 	return s, all
 }
 
@@ -249,6 +250,8 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 		j.OutputTokens = append(j.OutputTokens, l.OutputTokens...)
 		j.Turn = joinColumn(j.Turn, l.Turn, base, l.Len())
 		j.TraceRow = joinColumn(j.TraceRow, l.TraceRow, base, l.Len())
+		j.Member = joinColumn(j.Member, l.Member, base, l.Len())
+		j.Stage = joinColumn(j.Stage, l.Stage, base, l.Len())
 		for _, f := range l.Failures {
 			f.Index += base
 			j.Failures = append(j.Failures, f)
@@ -267,9 +270,9 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 
 // joinColumn appends col, a column of n entries that may be nil (all
 // zeros), to joined, which holds base entries or is nil (all zeros).
-func joinColumn(joined, col []int, base, n int) []int {
+func joinColumn[T any](joined, col []T, base, n int) []T {
 	if col != nil && joined == nil {
-		joined = make([]int, base)
+		joined = make([]T, base)
 	}
 	if joined == nil {
 		return nil
@@ -277,5 +280,5 @@ func joinColumn(joined, col []int, base, n int) []int {
 	if col != nil {
 		return append(joined, col...)
 	}
-	return append(joined, make([]int, n)...)
+	return append(joined, make([]T, n)...)
 }

@@ -33,6 +33,13 @@ type Analysis struct {
 // start of the think time it held it for): Little's law.
 // Server metrics are left nil: the runner adds them from the Scraper.
 func Analyze(recs []Record, opts SummarizeOptions) *Analysis {
+	a := analyze(recs, opts)
+	a.Summary.Parts = partsOf(recs, opts)
+	return a
+}
+
+// analyze is Analyze without the parts.
+func analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	var (
 		s                          Summary
 		samples                    = &Samples{TTFT: []float64{}, TPOT: []float64{}, E2EL: []float64{}, ITL: NewHistogram()}

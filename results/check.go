@@ -165,6 +165,7 @@ func (c *checker) summary(s *Summary) {
 	c.count("summary.input_tokens", s.InputTokens)
 	c.count("summary.output_tokens", s.OutputTokens)
 	c.buckets(s.LengthBuckets)
+	c.parts(s.Parts)
 }
 
 // tokenStats checks the statistics of a per-request token count.

@@ -21,6 +21,9 @@ func (c *checker) requestLog(l *RequestLog) {
 		c.fail(fmt.Sprintf("requests.turn has %d entries, start_us %d", len(l.Turn), n))
 		return
 	}
+	if !c.partColumns(l) {
+		return
+	}
 	if l.TraceRow != nil && len(l.TraceRow) != n {
 		c.fail(fmt.Sprintf("requests.trace_row has %d entries, start_us %d", len(l.TraceRow), n))
 		return

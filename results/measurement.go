@@ -39,6 +39,10 @@ type LoadConfig struct {
 	RampUpS float64 `json:"ramp_up_s,omitempty"`
 	// Seed is the suite's seed; prompts derive from it and the run's name.
 	Seed int64 `json:"seed"`
+	// Mix names the members of a mix with their weights; nil without one.
+	Mix []MixShare `json:"mix,omitempty"`
+	// Stages are the stages of a staged load, in order; nil without them.
+	Stages []StageConfig `json:"stages,omitempty"`
 	// Workload is the workload kind and the rest its lengths, in tokens.
 	Workload     string  `json:"workload" text:"line"`
 	InputTokens  int     `json:"input_tokens,omitempty"`

@@ -118,6 +118,9 @@ type Metric struct {
 	// Bucket names the input-length bucket of a LengthBucket metric; ""
 	// for every other family.
 	Bucket string
+	// Part is the mix member or stage a part's metric describes
+	// ("mix.chat.ttft.p95"); zero for a metric of the whole run.
+	Part PartRef
 	// Of is the latency family a slice's metric describes (TTFT for
 	// "length_bucket.long.ttft.p95" and "first_turn.ttft.p95"); "" for
 	// metrics that are not of a slice.
@@ -447,7 +450,10 @@ func LookupMetric(name string) (Metric, bool) {
 	if m, ok := namespace[name]; ok {
 		return m, true
 	}
-	return lookupBucketMetric(name)
+	if m, ok := lookupBucketMetric(name); ok {
+		return m, true
+	}
+	return lookupPartMetric(name)
 }
 
 // MetricNames returns every name of the namespace that does not depend on
@@ -480,6 +486,7 @@ func (s *Summary) Values() map[string]float64 {
 			}
 		}
 	}
+	s.partValues(out)
 	return out
 }
 
@@ -489,6 +496,10 @@ func (s *Summary) Values() map[string]float64 {
 func MetricRoots() []string {
 	seen := map[Family]bool{LengthBucket: true}
 	roots := []string{string(LengthBucket)}
+	for _, k := range PartKinds {
+		seen[Family(k)] = true
+		roots = append(roots, string(k))
+	}
 	for _, m := range namespace {
 		if !seen[m.Family] {
 			seen[m.Family] = true

@@ -15,6 +15,9 @@ func (m Metric) WhyNotMeasured(s *Summary) string {
 	if _, ok := m.Value(s); ok {
 		return ""
 	}
+	if !m.Part.IsZero() {
+		return m.whyPartNotMeasured(s)
+	}
 	fam := m.Family
 	if fam == LengthBucket {
 		return "no request of the run completed in the bucket"
@@ -83,6 +86,8 @@ func (m Metric) AppliesTo(run *Run) bool {
 	}
 	s := &run.Summary
 	switch {
+	case !m.Part.IsZero():
+		return s.Part(m.Part) != nil || run.Load.HasPart(m.Part)
 	case m.Family == FirstTurn || m.Family == LaterTurns:
 		if run.Load != nil {
 			return run.Load.Workload == "conversation"

@@ -60,6 +60,12 @@ type Record struct {
 	// TraceRow is the line of the trace row a trace workload's request
 	// replays (from 1); 0 for other workloads.
 	TraceRow int `json:"trace_row,omitempty"`
+	// Member is the mix member the request drew (a mix block's workload
+	// label); "" for a run without a mix.
+	Member string `json:"member,omitempty"`
+	// Stage is the stage of a staged load the request was sent in (from
+	// 1); 0 for a run without stages, and for warmup requests.
+	Stage int `json:"stage,omitempty"`
 	// ConnIdle is, for a request lost before any answer came, how long the
 	// connection it was written on had been idle before it; 0 for a fresh
 	// connection, and for every other request. A server closes connections

@@ -30,6 +30,10 @@ type RequestLog struct {
 	// TraceRow is the line of the trace row each request replayed (from
 	// 1); nil when the workload is not a trace.
 	TraceRow []int `json:"trace_row,omitempty"`
+	// Member is the mix member of each request; nil without a mix.
+	Member []string `json:"member,omitempty" text:"name"`
+	// Stage is the stage of each request (from 1); nil without stages.
+	Stage []int `json:"stage,omitempty"`
 	// Failures lists the failed requests by index into the columns; a
 	// request not listed succeeded.
 	Failures []RequestFailure `json:"failures,omitempty"`
@@ -84,6 +88,7 @@ func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
 	if l.TraceRow != nil {
 		l.TraceRow = append(l.TraceRow, r.TraceRow)
 	}
+	l.addPart(r, i)
 	if !r.OK() {
 		l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: r.ErrorKind, Reason: r.Error, ConnIdleUS: us(r.ConnIdle)})
 	} else if r.StructuredValid != nil && !*r.StructuredValid {

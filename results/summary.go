@@ -33,6 +33,9 @@ type Summary struct {
 	// LengthBuckets summarises the requests by input length, one slice per
 	// bucket of the workload's length_buckets; nil when it declares none.
 	LengthBuckets []Slice `json:"length_buckets,omitempty"`
+	// Parts summarise the requests of each mix member and of each stage
+	// (Part); nil for a run with neither, and inside a part.
+	Parts []Part `json:"parts,omitempty"`
 	// Startup is how long the server this run drove took to come up;
 	// nil for targets llmgate did not start (endpoints, the simulator).
 	Startup *Startup `json:"startup,omitempty"`

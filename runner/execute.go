@@ -42,7 +42,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	}
 	lc := load.Record(cfg.Load, cfg.Trace)
 	run.Load = &lc
-	if msg := contextProblem(cfg.Load, cfg.Trace, ps.contextLimit(cfg.Model), "max_model_len in /v1/models"); msg != "" {
+	if msg := mixContextProblem(cfg.Load, cfg.Trace, ps.contextLimit(cfg.Model), "max_model_len in /v1/models"); msg != "" {
 		now := r.now().UTC()
 		run.Status, run.Error, run.Started, run.Finished = results.StatusFailed, untrusted.String(msg), now, now
 		return run, false, fmt.Errorf("run %s: %s", sr.Name, msg)
@@ -52,7 +52,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	run.PrefixCache = &reset
 	r.progress.Report(event.RunStarted{
 		Index: r.done, Runs: r.total, Name: sr.Name, Scenario: sr.Scenario,
-		Requests: cfg.Requests, Warmup: cfg.Warmup, Duration: cfg.Duration,
+		Requests: plannedTotal(cfg.Load).Requests, Warmup: cfg.Warmup, Duration: plannedTotal(cfg.Load).Duration,
 		Concurrency: cfg.Concurrency, Rate: cfg.Rate,
 	})
 
@@ -123,7 +123,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 	if err == nil {
 		run.Status = results.StatusOK
 		problems := append([]string(nil), health.Problems...)
-		p, unchecked := prefixHitProblem(cfg.Workload, run.Summary.Server, templateHits(cfg.Workload, ps.feats.TemplatePrefix, run.Summary.Requests))
+		p, unchecked := prefixHitProblem(prefixWorkload(cfg.Load), run.Summary.Server, templateHits(cfg.Workload, ps.feats.TemplatePrefix, run.Summary.Requests))
 		if p != "" {
 			problems = append(problems, p)
 		}

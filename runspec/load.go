@@ -48,6 +48,14 @@ type Load struct {
 	// SelfCheck holds the bounds of the load generator's check of itself;
 	// its zero fields take the defaults.
 	SelfCheck SelfCheck
+
+	// Mix, when set, replaces Workload: each request draws one of its
+	// members by weight, from Seed and the request's index. Workload then
+	// holds the first member's workload, for what reads one workload.
+	Mix []MixMember
+	// Stages, when set, replace Concurrency, Rate, Burstiness, Ramp,
+	// Requests and Duration: the stages run one after another.
+	Stages []Stage
 }
 
 // OpenLoop reports whether requests arrive on a schedule of their own

@@ -44,6 +44,8 @@ var catalog = []struct {
 	{file: "mixed-lengths.hcl", minRuns: 2, mustMention: []string{"length_buckets", "length_quantiles", "length_bucket.long.ttft.p95", "length_bucket.q4.ttft.p95"}},
 	// Production traffic replayed from two public traces.
 	{file: "trace-replay.hcl", minRuns: 2, mustMention: []string{`kind       = "trace"`, `format     = "azure"`, `format     = "mooncake"`, "time_scale", "server.prefix_cache_hit_rate"}},
+	// Two workloads mixed 3:1 in two load stages, judged member by member.
+	{file: "mixed-traffic.hcl", minRuns: 1, mustMention: []string{"mix {", "stage {", "mix.chat.ttft.p95", "stage.2.ttft.p95"}},
 	// The largest concurrency under an SLO, gated.
 	{file: "capacity.hcl", minRuns: 1, mustMention: []string{"capacity {", "capacity.concurrency"}},
 }

@@ -38,8 +38,10 @@ func checkCondition(ev *evaluator, attr *hcl.Attribute) {
 
 // unknownMetrics is the metric object with every value unknown, for type
 // checking conditions before any run; buckets are the run's length buckets.
-func unknownMetrics(buckets []string) map[string]cty.Value {
-	return metricObjects(nil, buckets)
+func unknownMetrics(buckets []string, parts ...results.PartRef) map[string]cty.Value {
+	out := metricObjects(nil, buckets, parts...)
+	partRoots(out)
+	return out
 }
 
 // metricObjects turns flat metric values ("ttft.p95" = 612.4) into one cty
@@ -47,14 +49,18 @@ func unknownMetrics(buckets []string) map[string]cty.Value {
 // of the namespace is present; those vals lacks (no server metrics) are
 // unknown, so a condition that doesn't need them (a || whose other side is
 // true) still decides. The metrics of each length bucket in buckets are
-// there too, under length_bucket.<name>.
-func metricObjects(vals map[string]float64, buckets []string) map[string]cty.Value {
+// there too, under length_bucket.<name>, and those of each part in parts
+// (mix.<member>.*, stage.<n>.*).
+func metricObjects(vals map[string]float64, buckets []string, parts ...results.PartRef) map[string]cty.Value {
 	type node struct {
 		leaf     cty.Value
 		children map[string]*node
 	}
 	root := &node{children: map[string]*node{}}
 	names := results.MetricNamesWithBuckets(buckets)
+	for _, p := range parts {
+		names = append(names, results.PartMetricNames(p)...)
+	}
 	for _, name := range names {
 		n := root
 		for _, part := range strings.Split(name, ".") {

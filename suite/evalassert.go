@@ -39,11 +39,11 @@ func (a *Assert) Check(sum *results.Summary) results.AssertResult {
 }
 
 // compile makes a's check from cond, its condition, for one run: ctx is the
-// run's evaluation context (var.*, sweep.*, functions) and buckets its
-// length buckets. What the condition names of the suite's values is read
+// run's evaluation context (var.*, sweep.*, functions), buckets its
+// length buckets and parts its mix members and stages. What the condition names of the suite's values is read
 // now, once; the check sets the summary's metrics beside them. The check
 // reads a's Name, Source and ErrorMessage when it runs.
-func (a *Assert) compile(cond hcl.Expression, ctx *hcl.EvalContext, buckets []string) {
+func (a *Assert) compile(cond hcl.Expression, ctx *hcl.EvalContext, buckets []string, parts ...results.PartRef) {
 	rng := cond.Range()
 	where := fmt.Sprintf("%s:%d", filepath.Base(rng.Filename), rng.Start.Line)
 	units := comparedUnits(cond)
@@ -92,7 +92,7 @@ func (a *Assert) compile(cond hcl.Expression, ctx *hcl.EvalContext, buckets []st
 		}
 		res.Units = unitsOf(units, res.Values)
 		mctx := ctx.NewChild()
-		mctx.Variables = metricObjects(vals, buckets)
+		mctx.Variables = metricObjects(vals, buckets, parts...)
 		v, diags := cond.Value(mctx)
 		switch {
 		case diags.HasErrors():

@@ -64,6 +64,10 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 					unknownBucketDetail(m.Bucket, buckets, "this suite's scenarios"))
 				continue
 			}
+			if !m.Part.IsZero() && !l.declaresPart(m.Part) {
+				l.errorf(tb.MetricRange.Ptr(), tb.DefRange.Ptr(), "Unknown "+partNoun(m.Part), "No scenario of this suite has %s %s, so the tolerance would judge nothing.", partNoun(m.Part), m.Part.Key)
+				continue
+			}
 			if !l.required(tb.MaxRegression, "max_regression", tb.DefRange, tb.Body, "how far the metric may get worse, like max_regression = \"10%\".") {
 				continue
 			}

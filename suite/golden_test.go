@@ -145,6 +145,7 @@ func TestBrokenSuitesFirstError(t *testing.T) {
 		{file: "dcgm_exporter_url.hcl", pos: "7:19", summary: "Invalid DCGM exporter URL"},
 		// length_bucket.lnog in an assert; then a statistic buckets lack, an unknown quartile, a bucket of a scenario without buckets, and a tolerance's misspelled bucket.
 		{file: "length_bucket_refs.hcl", pos: "14:17", summary: "Unknown length bucket"},
+		{file: "mix_and_stages.hcl", pos: "8:3", summary: "Both workload and mix"},
 		// Two names for three buckets; then a name that is no identifier, a repeated name, edges and quantiles both, one quantile, quantiles of a conversation, names without buckets.
 		{file: "length_bucket_names.hcl", pos: "9:27", summary: "Wrong number of bucket names"},
 	}

@@ -37,6 +37,7 @@ type loadBlock struct {
 	IdleTimeout *hcl.Attribute  `hcl:"idle_timeout,optional"`
 	Ramp        *rampBlock      `hcl:"ramp,block"`
 	SelfCheck   *selfCheckBlock `hcl:"self_check,block"`
+	Stages      []*stageBlock   `hcl:"stage,block"`
 	Body        hcl.Body        `hcl:",body"`
 	DefRange    hcl.Range       `hcl:",def_range"`
 
@@ -73,28 +74,19 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		return
 	}
 	where = b.DefRange
-	if n, ok := ev.int(b.Concurrency); ok {
-		if n < 1 {
-			ev.errorAt(b.Concurrency, "Invalid concurrency", "concurrency = %d: it is how many requests may be in flight at once, so it must be at least 1.", n)
-		} else {
-			cfg.Concurrency = n
-			if n > AbsurdConcurrency {
-				ev.warnAt(b.Concurrency, "Absurd concurrency",
-					"concurrency = %d: one vLLM server runs a few hundred sequences at once (max_num_seqs), and every request in flight holds a connection and a file descriptor here. Did you mean a smaller number?", n)
-			}
-		}
+	staged := len(b.Stages) > 0
+	if staged {
+		b.refuseWithStages(ev)
+	}
+	if n, ok := concurrencyOf(ev, b.Concurrency); ok {
+		cfg.Concurrency = n
 	}
 	if b.traced {
 		b.refuseWithTrace(ev)
 	}
-	if r, ok := ev.num(b.Rate); ok && !b.traced {
-		if r <= 0 {
-			ev.errorAt(b.Rate, "Invalid rate", "rate = %s: it is the mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", formatNumber(r))
-		} else {
+	if !b.traced {
+		if r, ok := rateOf(ev, b.Rate); ok {
 			cfg.Rate = r
-			if r > AbsurdRate {
-				ev.warnAt(b.Rate, "Absurd rate", "rate = %s requests per second is far beyond what one server answers; did you mean a smaller number?", formatNumber(r))
-			}
 		}
 	}
 	if v, ok := ev.num(b.Burstiness); ok {
@@ -156,15 +148,16 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		}
 	}
 	within := bodyRange(b.Body, b.DefRange)
-	if b.Requests == nil && b.Duration == nil {
+	if b.Requests == nil && b.Duration == nil && !staged {
 		ev.consequenceRange(where, within, "Run without an end",
 			"The load block sets neither requests nor duration, so the run would never stop; set requests = N, duration = \"3m\", or both (the first reached ends the run).")
 	}
-	if b.Concurrency == nil && b.Rate == nil && b.searched == "" && !b.traced {
+	if b.Concurrency == nil && b.Rate == nil && b.searched == "" && !b.traced && !staged {
 		ev.consequenceRange(where, within, "No arrival process",
 			"Set concurrency = N for a closed loop of N users, or rate = R for an open loop of R requests per second (with concurrency as an optional cap).")
 	}
 	b.SelfCheck.fill(ev, &cfg.SelfCheck)
+	b.fillStages(ev, cfg)
 	if r := b.Ramp; r != nil && !b.traced {
 		if b.Rate == nil {
 			ev.errorRange(r.DefRange, "Ramp without a rate", "A ramp varies the arrival rate from `from` up to rate; set rate in the load block.")
@@ -192,6 +185,40 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 			cfg.Ramp.Over = d
 		}
 	}
+}
+
+// concurrencyOf evaluates a concurrency: at least 1, and warned when
+// absurd.
+func concurrencyOf(ev *evaluator, attr *hcl.Attribute) (int, bool) {
+	n, ok := ev.int(attr)
+	if !ok {
+		return 0, false
+	}
+	if n < 1 {
+		ev.errorAt(attr, "Invalid concurrency", "concurrency = %d: it is how many requests may be in flight at once, so it must be at least 1.", n)
+		return 0, false
+	}
+	if n > AbsurdConcurrency {
+		ev.warnAt(attr, "Absurd concurrency",
+			"concurrency = %d: one vLLM server runs a few hundred sequences at once (max_num_seqs), and every request in flight holds a connection and a file descriptor here. Did you mean a smaller number?", n)
+	}
+	return n, true
+}
+
+// rateOf evaluates an arrival rate: above zero, and warned when absurd.
+func rateOf(ev *evaluator, attr *hcl.Attribute) (float64, bool) {
+	r, ok := ev.num(attr)
+	if !ok {
+		return 0, false
+	}
+	if r <= 0 {
+		ev.errorAt(attr, "Invalid rate", "rate = %s: it is the mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", formatNumber(r))
+		return 0, false
+	}
+	if r > AbsurdRate {
+		ev.warnAt(attr, "Absurd rate", "rate = %s requests per second is far beyond what one server answers; did you mean a smaller number?", formatNumber(r))
+	}
+	return r, true
 }
 
 // refuseWithTrace reports the knobs of an arrival rate, which a trace

@@ -25,8 +25,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 		ew.printf("\ngroup %d: %s\n", i+1, describeTarget(g))
 		for _, r := range g.Runs {
 			ew.printf("  %s\n", r.Name)
-			ew.printf("    load:     %s\n", DescribeLoad(r.Load))
-			ew.printf("    workload: %s\n", DescribeWorkload(r.Load.Workload))
+			writeLoadAndWorkload(ew, r.Load)
 			if r.Trace != nil {
 				run, whole := describeTrace(r.Trace, r.Load, wholes)
 				ew.printf("    trace:    this run: %s\n", run)

@@ -65,6 +65,10 @@ func attrNames(tr hcl.Traversal) ([]string, bool) {
 		case hcl.TraverseAttr:
 			names = append(names, st.Name)
 		case hcl.TraverseIndex:
+			if n, ok := stageNumber(st.Key); ok { // stage.2.ttft.p95
+				names = append(names, n)
+				continue
+			}
 			if st.Key.Type() != cty.String || !st.Key.IsKnown() || st.Key.IsNull() {
 				return names, false
 			}

@@ -17,6 +17,7 @@ type scenarioBlock struct {
 	Target      *hcl.Attribute `hcl:"target,optional"`
 	ServerArgs  *hcl.Attribute `hcl:"server_args,optional"`
 	Workload    *workloadBlock `hcl:"workload,block"`
+	Mix         *mixBlock      `hcl:"mix,block"`
 	Load        *loadBlock     `hcl:"load,block"`
 	Sweep       *sweepBlock    `hcl:"sweep,block"`
 	Goodput     *goodputBlock  `hcl:"goodput,block"`
@@ -144,8 +145,9 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		pts = [][]sweepValue{validationPoint(keys)}
 	}
 
-	loadB := overlay(defs.Load, sb.Load)
+	loadB := overlayLoad(defs.Load, sb.Load)
 	workB := overlay(defs.Workload, sb.Workload)
+	mix := l.decodeMix(sb.Mix, sb.Workload)
 	goodB := overlay(defs.Goodput, sb.Goodput)
 	var capacity *Capacity
 	vary := ""
@@ -193,25 +195,27 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 		lb.fill(ev, &run.Load, b.DefRange)
 		workB.fill(ev, &run.Load.Workload, l.files, b.DefRange)
+		fillMix(ev, mix, defs.Workload, l.files, &run.Load)
 		l.secrets = append(l.secrets, requestShape(ev, defs.Request, sb.Request, &run.Load.Request, run.Load.Workload.Kind, target != nil && target.APIKey != "")...)
 		run.Trace = l.readTrace(ev, workB, lb, &run.Load)
 		run.Goodput = goodB.goodput(ev)
 		if capacity != nil {
 			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
+			l.checkPartRefs(run, sb.Capacity.SLO, bucketSeen)
 			c, slo := *capacity, *capacity.SLO
-			slo.compile(sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames)
+			slo.compile(sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 			c.SLO = &slo
 			run.Capacity = &c
 		}
 
 		actx := ctx.NewChild()
-		actx.Variables = unknownMetrics(run.Load.Workload.LengthBucketNames)
+		actx.Variables = unknownMetrics(run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 		aev := &evaluator{ctx: actx, diags: &l.diags}
 		for i, ab := range sb.Asserts {
 			if ab.Condition == nil {
 				continue
 			}
-			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) {
+			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) && l.checkPartRefs(run, ab.Condition, bucketSeen) {
 				checkCondition(aev, ab.Condition)
 			}
 			a := &Assert{Name: ab.Name}
@@ -223,7 +227,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				ev.errorAt(ab.ErrorMessage, "Invalid error_message", "The message %s; reports print it on one line. Write it as one line of printable text.", p)
 				a.ErrorMessage = ""
 			}
-			a.compile(ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames)
+			a.compile(ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 			run.Asserts = append(run.Asserts, a)
 		}
 		sc.Runs = append(sc.Runs, run)
