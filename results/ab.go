@@ -103,6 +103,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			s.Server.PrefillTime = mergeLatency(s.Server.PrefillTime, bs.Server.PrefillTime)
 			s.Server.DecodeTime = mergeLatency(s.Server.DecodeTime, bs.Server.DecodeTime)
 			s.Server.InferenceTime = mergeLatency(s.Server.InferenceTime, bs.Server.InferenceTime)
+			s.Server.SpecDecode = mergeSpecDecode(s.Server.SpecDecode, bs.Server.SpecDecode)
 		}
 		if bs.Structured != nil {
 			if s.Structured == nil {

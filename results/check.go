@@ -147,6 +147,9 @@ func (c *checker) summary(s *Summary) {
 			}
 		}
 	}
+	if m := s.Server; m != nil && m.SpecDecode != nil {
+		c.specDecode(m.SpecDecode)
+	}
 	if r := s.Reasoning; r != nil {
 		c.count("summary.reasoning.requests", int64(r.Requests))
 		c.count("summary.reasoning.counted", int64(r.Counted))

@@ -40,6 +40,9 @@ type ServerSnapshot struct {
 	// Split is the server's own latency histograms (queue, prefill, decode
 	// and inference time), nil when the page had none of them.
 	Split *SplitSnapshot
+	// SpecDecode is the server's speculative-decoding counters, nil when
+	// the page had none (it decodes without speculation).
+	SpecDecode *SpecDecodeSnapshot
 }
 
 // Any reports whether the scrape held any server metric we use.
@@ -119,6 +122,7 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 	}
 	s.Refused = strings.Join(refused, "; ")
 	s.Split = parseSplit(fams)
+	s.SpecDecode = parseSpecDecode(fams)
 	return s, nil
 }
 
@@ -222,6 +226,7 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 		m.PrefixCacheHitRate = m.PrefixCacheHits / dq
 	}
 	addSplit(m, have)
+	m.SpecDecode = specDecodeFrom(have)
 	return m
 }
 

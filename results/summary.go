@@ -109,6 +109,10 @@ type ServerMetrics struct {
 	PrefillTime   *ServerLatency `json:"prefill_time,omitempty"`
 	DecodeTime    *ServerLatency `json:"decode_time,omitempty"`
 	InferenceTime *ServerLatency `json:"inference_time,omitempty"`
+	// SpecDecode is the server's speculative decoding over the measured
+	// phase (vLLM's vllm:spec_decode_* counters); nil when it exports none
+	// or made no draft in the window.
+	SpecDecode *SpecDecode `json:"spec_decode,omitempty"`
 }
 
 // Reasoning describes the reasoning of a run whose model reasons before it
