@@ -10,6 +10,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/sim"
 )
 
 // TestScraperSpecDecode scrapes, over real HTTP, an exporter whose
@@ -58,5 +62,84 @@ func TestScraperSpecDecode(t *testing.T) {
 		if math.Abs(sd.PositionRates[i]-w) > 1e-12 {
 			t.Errorf("position %d: %v, want %v", i, sd.PositionRates[i], w)
 		}
+	}
+}
+
+// simSpecRun runs 4 requests of 64 output tokens, two at a time, against
+// the tiny simulator with args added (steps slowed to about 16 ms, so
+// that a loaded machine's delays are small beside them), scraping its
+// /metrics around the run, and returns the mean TPOT (ms) and the
+// server's speculative decoding.
+func simSpecRun(t *testing.T, args ...string) (float64, *results.SpecDecode) {
+	t.Helper()
+	cfg, _, err := sim.ParseArgs(append([]string{"--profile", "tiny", "--slowdown", "10"}, args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer func() {
+		s.Close()
+		hs.Close()
+	}()
+	sc := NewScraper(hs.URL, "", time.Hour)
+	sc.Start(context.Background())
+	res, err := Run(context.Background(), Config{
+		Load: runspec.Load{Concurrency: 2, Requests: 4, Seed: 1,
+			Workload: runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 32, OutputTokens: 64}},
+		BaseURL: hs.URL, Model: "llmgate/tiny-sim", RunName: "r",
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := sc.Stop()
+	var sum float64
+	for _, r := range res.Records {
+		if !r.OK() || r.OutputTokens != 64 {
+			t.Fatalf("request %d: error %q, %d output tokens; want 64", r.Seq, r.Error, r.OutputTokens)
+		}
+		sum += ms(r.E2EL-r.TTFT) / 63
+	}
+	if m == nil {
+		t.Fatal("no server metrics")
+	}
+	return sum / float64(len(res.Records)), m.SpecDecode
+}
+
+// TestSimulatorSpecDecode runs the simulator with 3 draft tokens a step
+// and an acceptance rate of 0.6, and without speculation: the rate
+// measured from its counters is the knob's within 0.1 (about 80 drafts;
+// the draws are the seed's), the acceptance length 1 + accepted / drafts, the
+// per-position rates fall, and TPOT falls by about the acceptance length
+// (under 0.6 of the plain TPOT; 1/2.8 = 0.36 expected). Without
+// speculation the server exports no counters.
+func TestSimulatorSpecDecode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time simulator runs (about 3 s)")
+	}
+	plain, none := simSpecRun(t)
+	if none != nil {
+		t.Errorf("without --speculative-config: %+v, want no speculative decoding", none)
+	}
+	tpot, sd := simSpecRun(t, "--speculative-config", `{"method": "ngram", "num_speculative_tokens": 3}`, "--spec-acceptance-rate", "0.6")
+	if sd == nil {
+		t.Fatal("no speculative decoding measured")
+	}
+	t.Logf("TPOT %.2f ms with speculation (%v drafts, rate %.3f, length %.2f, positions %.3f), %.2f ms without", tpot, sd.Drafts, sd.AcceptanceRate, sd.AcceptanceLength, sd.PositionRates, plain)
+	if math.Abs(sd.AcceptanceRate-0.6) > 0.1 {
+		t.Errorf("acceptance rate %.3f, want 0.6 ± 0.1", sd.AcceptanceRate)
+	}
+	// drafts near max_tokens are shorter than 3: the length is at most 1 + 3 x rate
+	if l := sd.AcceptanceLength; math.Abs(l-(1+sd.AcceptedTokens/sd.Drafts)) > 1e-9 || l > 1+3*sd.AcceptanceRate+1e-9 || l < 2 {
+		t.Errorf("acceptance length %v, want 1 + accepted / drafts, at most 1 + 3 x %v, at least 2", l, sd.AcceptanceRate)
+	}
+	if p := sd.PositionRates; len(p) != 3 || !(p[0] > p[1] && p[1] > p[2]) {
+		t.Errorf("position rates %v: want 3, falling", p)
+	}
+	if !(tpot < 0.6*plain) {
+		t.Errorf("TPOT %.2f ms with speculation, %.2f ms without: want under 0.6 of it", tpot, plain)
 	}
 }

@@ -23,6 +23,7 @@ type request struct {
 	// Engine-owned.
 	computed   int      // tokens whose KV is in the cache
 	numNew     int      // tokens computed in the current step
+	draft      int      // of them, draft tokens to verify (speculative decoding)
 	blocks     []int32  // block table
 	hashes     []uint64 // hashes of the full blocks of tokens
 	committed  int      // blocks registered in the prefix cache
