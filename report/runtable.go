@@ -35,6 +35,7 @@ func RunTable(w io.Writer, f *results.File) error {
 	writeSlices(&b, f)
 	writeReasoning(&b, f)
 	writeServerSplit(&b, f)
+	writeSpecDecode(&b, f)
 	writeGPUFailures(&b, f)
 	writeKnees(&b, f)
 	writeHints(&b, f)
