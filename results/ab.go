@@ -78,6 +78,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 		if b.Samples != nil {
 			all.TTFT = append(all.TTFT, b.Samples.TTFT...)
 			all.TTFO = append(all.TTFO, b.Samples.TTFO...)
+			all.ToolCall = append(all.ToolCall, b.Samples.ToolCall...)
 			all.TPOT = append(all.TPOT, b.Samples.TPOT...)
 			all.E2EL = append(all.E2EL, b.Samples.E2EL...)
 		}
@@ -111,6 +112,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			}
 			s.Structured.ValidRate = math.Min(s.Structured.ValidRate, bs.Structured.ValidRate)
 		}
+		s.ToolCalls = mergeToolCalls(s.ToolCalls, bs.ToolCalls)
 		if r := bs.Reasoning; r != nil {
 			if s.Reasoning == nil {
 				s.Reasoning = &Reasoning{}
@@ -123,6 +125,9 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	}
 	s.TTFT, s.TPOT, s.E2EL = ComputeStats(all.TTFT), ComputeStats(all.TPOT), ComputeStats(all.E2EL)
 	s.TTFO = ComputeStats(all.TTFO)
+	if s.ToolCalls != nil && len(all.ToolCall) > 0 {
+		s.ToolCalls.Time = ComputeStats(all.ToolCall)
+	}
 	if s.Reasoning != nil {
 		// no per-request token counts are kept: weighed by the blocks' counts, as ITL
 		of := func(pick func(*Reasoning) Stats) func(*Summary) Stats {

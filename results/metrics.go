@@ -358,7 +358,7 @@ func buildNamespace() map[string]Metric {
 				Unit: Milliseconds, Better: LowerIsBetter, get: splitStat(phase.of, st.field), split: true})
 		}
 	}
-	for _, m := range specDecodeMetrics() {
+	for _, m := range append(specDecodeMetrics(), toolCallMetrics()...) {
 		add(m)
 	}
 	value("structured.valid_rate", "structured", Ratio, HigherIsBetter, func(s *Summary) (float64, bool) {

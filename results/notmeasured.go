@@ -36,6 +36,11 @@ func (m Metric) WhyNotMeasured(s *Summary) string {
 		return "the server exposes no Prometheus /metrics endpoint (or it could not be read)"
 	case "gpu":
 		return "GPU metrics need a server target with gpus whose container has nvidia-smi, or a dcgm_exporter in the target block"
+	case ToolCall:
+		if s.ToolCalls != nil {
+			return "no completed request answered with a tool call"
+		}
+		return "the workload offers no tools"
 	case "structured":
 		return "the workload asks for no structured output (kind \"structured\")"
 	case "goodput":

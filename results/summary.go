@@ -26,7 +26,9 @@ type Summary struct {
 	Reasoning *Reasoning `json:"reasoning,omitempty"`
 	// Structured is nil unless the workload asked for structured output.
 	Structured *Structured `json:"structured,omitempty"`
-	Client     Client      `json:"client"`
+	// ToolCalls is nil unless the workload offered tools.
+	ToolCalls *ToolCalls `json:"tool_calls,omitempty"`
+	Client    Client     `json:"client"`
 	// Turns compares first and later conversation turns; nil for runs
 	// without conversations.
 	Turns *Turns `json:"turns,omitempty"`
