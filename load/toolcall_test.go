@@ -2,13 +2,16 @@ package load
 
 import (
 	"context"
+	"net/http/httptest"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
+	"github.com/llmgate/llmgate/sim"
 )
 
 // weatherTools offers one tool whose arguments need a city (a string) and
@@ -102,5 +105,69 @@ func TestToolChoiceNone(t *testing.T) {
 	m, _ := results.LookupMetric("tool_call.valid_rate")
 	if _, ok := m.Value(&s); ok {
 		t.Error("a run without a call has a valid rate")
+	}
+}
+
+// simToolRun runs n chat requests offering weatherTools with choice
+// against the tiny simulator started with args.
+func simToolRun(t *testing.T, n int, choice string, args ...string) *Result {
+	t.Helper()
+	cfg, _, err := sim.ParseArgs(append([]string{"--profile", "tiny", "--slowdown", "5"}, args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		s.Close()
+		hs.Close()
+	})
+	res, err := Run(context.Background(), Config{
+		Load: runspec.Load{Concurrency: 2, Requests: n, Seed: 1,
+			Workload: runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 16, OutputTokens: 256, Tools: weatherTools, ToolChoice: choice}},
+		BaseURL: hs.URL, Model: "llmgate/tiny-sim", RunName: "r",
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestSimulatorToolCalls runs tool-calling requests against the
+// simulator: every answer is one call of get_weather in vLLM's delta
+// shape whose arguments follow its parameters (valid rate 1), complete
+// with the answer's last chunk (the call is the whole answer: its time is
+// the E2EL, after the TTFT); with --invalid-structured-rate 0.5 about half
+// the calls are cut off half-way and judged invalid; "auto" without
+// --enable-auto-tool-choice is refused as vLLM refuses it.
+func TestSimulatorToolCalls(t *testing.T) {
+	res := simToolRun(t, 8, `"required"`)
+	for _, r := range res.Records {
+		if !r.OK() || r.ToolCalls != 1 || r.ToolCallValid == nil || !*r.ToolCallValid || r.FinishReason != "tool_calls" {
+			t.Fatalf("request %d: error %q, %d calls, valid %v, finish %q; want one valid call, tool_calls", r.Seq, r.Error, r.ToolCalls, r.ToolCallValid, r.FinishReason)
+		}
+		if r.ToolCallTime != r.E2EL || r.ToolCallTime <= r.TTFT && r.OutputTokens > 1 {
+			t.Errorf("request %d: tool call complete at %v, E2EL %v, TTFT %v; want the E2EL, after the TTFT", r.Seq, r.ToolCallTime, r.E2EL, r.TTFT)
+		}
+	}
+	s := results.Analyze(res.Records, results.SummarizeOptions{}).Summary
+	if tc := s.ToolCalls; tc == nil || tc.ValidRate != 1 || tc.Requests != 8 {
+		t.Errorf("summary %+v: want 8 calls, valid rate 1", tc)
+	}
+	res = simToolRun(t, 16, "", "--enable-auto-tool-choice", "--invalid-structured-rate", "0.5")
+	s = results.Analyze(res.Records, results.SummarizeOptions{}).Summary
+	if tc := s.ToolCalls; tc == nil || tc.Requests != 16 || tc.ValidRate < 0.2 || tc.ValidRate > 0.8 {
+		t.Errorf("with half the calls cut: %+v, want 16 calls, a valid rate about 0.5", tc)
+	} else {
+		t.Logf("--invalid-structured-rate 0.5: tool_call.valid_rate %.3f over %d calls", tc.ValidRate, tc.Requests)
+	}
+	res = simToolRun(t, 2, `"auto"`)
+	for _, r := range res.Records {
+		if r.OK() || !strings.Contains(r.Error, "--enable-auto-tool-choice") {
+			t.Errorf("request %d: error %q, want vLLM's refusal of auto without --enable-auto-tool-choice", r.Seq, r.Error)
+		}
 	}
 }

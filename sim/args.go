@@ -188,6 +188,8 @@ func ParseArgs(args []string) (Config, []string, error) {
 			c.InvalidStructuredRate, err = floatFlag(name, next)
 		case "reasoning-tokens":
 			c.ReasoningTokens, err = intFlag(name, next)
+		case "enable-auto-tool-choice":
+			c.EnableAutoToolChoice, err = boolean(true)
 		case "speculative-config":
 			var v string
 			if v, err = next(); err == nil {

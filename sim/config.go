@@ -77,6 +77,10 @@ type Config struct {
 	// specdecode.go.
 	SpecTokens         int
 	SpecAcceptanceRate *float64
+	// EnableAutoToolChoice is --enable-auto-tool-choice: a request's
+	// tool_choice "auto" (the default when it offers tools) is refused
+	// without it, as vLLM refuses it.
+	EnableAutoToolChoice bool
 	// PerSeqOverhead, when set, replaces the profile's cost of a step per
 	// sequence it serves (a duration such as "2ms"): a test knob that makes
 	// decode steps grow with the batch.
