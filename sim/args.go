@@ -46,6 +46,9 @@ const FlagHelp = `vLLM flags (same names and meaning as 'vllm serve'):
   --enable-expert-parallel        shard MoE experts across GPUs (all-to-all)
   --block-size N                  KV-cache block size in tokens (default 16)
   --api-key KEY                   require "Authorization: Bearer KEY" on /v1
+  --enable-auto-tool-choice       allow tool_choice "auto" (the default with tools), as vLLM needs;
+                                  a request offering tools is answered with one call in vLLM's
+                                  delta shape (tool_choice "none": text)
   --speculative-config JSON       speculative decoding with num_speculative_tokens draft tokens a
                                   step, e.g. '{"method": "ngram", "num_speculative_tokens": 3}'
                                   (the method is accepted; drafting costs nothing); exports
