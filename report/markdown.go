@@ -80,6 +80,7 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	mdReasoning(m, c.Current)
 	mdServerSplit(m, c.Current)
 	mdSpecDecode(m, c.Current)
+	mdToolCalls(m, c.Current)
 	var changed []*compare.Row
 	for i := range c.Rows {
 		if r := &c.Rows[i]; r.Verdict != compare.Unchanged {

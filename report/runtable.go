@@ -36,6 +36,7 @@ func RunTable(w io.Writer, f *results.File) error {
 	writeReasoning(&b, f)
 	writeServerSplit(&b, f)
 	writeSpecDecode(&b, f)
+	writeToolCalls(&b, f)
 	writeGPUFailures(&b, f)
 	writeKnees(&b, f)
 	writeHints(&b, f)

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/untrusted"
 )
 
 // specHeader heads the table of the server's speculative decoding: the
@@ -39,35 +38,8 @@ func specCells(r *results.Run) []string {
 // specCaption says what the figures are.
 const specCaption = "the server's speculative decoding over the measured phase (vLLM's vllm:spec_decode_* counters: acceptance rate = accepted / draft tokens, length = 1 + accepted / drafts, the tokens a request gains per step; by position from draft position 0)"
 
-// writeSpecDecode adds the table of the runs' speculative decoding.
-func writeSpecDecode(b *strings.Builder, f *results.File) {
-	t := &table{}
-	for i := range f.Runs {
-		if cells := specCells(&f.Runs[i]); cells != nil {
-			t.add(append([]string{f.Runs[i].Name}, cells...)...)
-		}
-	}
-	if len(t.rows) == 0 {
-		return
-	}
-	t.rows = append([][]string{specHeader}, t.rows...)
-	b.WriteString("\n" + specCaption + ":\n")
-	_ = t.write(b) // a strings.Builder does not fail
-}
+// specSection is the speculative-decoding table.
+var specSection = runSection{header: specHeader, cells: specCells, caption: specCaption, title: "**Speculative decoding**: " + specCaption}
 
-// mdSpecDecode is the Markdown table of the current runs' speculative decoding.
-func mdSpecDecode(m *mdBuilder, cur *results.File) {
-	var rows []string
-	for i := range cur.Runs {
-		r := &cur.Runs[i]
-		if cells := specCells(r); cells != nil {
-			rows = append(rows, "| "+untrusted.Markdown(r.Name)+" | "+strings.Join(cells, " | ")+" |")
-		}
-	}
-	if len(rows) == 0 {
-		return
-	}
-	lines := append([]string{"**Speculative decoding**: " + specCaption, "",
-		"| " + strings.Join(specHeader, " | ") + " |", "|---|---:|---:|---:|---:|---:|---:|---:|"}, rows...)
-	m.block(append(lines, "")...)
-}
+func writeSpecDecode(b *strings.Builder, f *results.File) { specSection.write(b, f) }
+func mdSpecDecode(m *mdBuilder, cur *results.File)        { specSection.markdown(m, cur) }

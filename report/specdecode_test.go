@@ -52,3 +52,29 @@ func TestRunTableSpecDecode(t *testing.T) {
 		t.Errorf("markdown lacks the hint:\n%s", got)
 	}
 }
+
+// TestRunTableToolCalls shows a run's tool calls in the run table and the
+// Markdown summary, and no table for a workload without tools.
+func TestRunTableToolCalls(t *testing.T) {
+	f := runTableFile()
+	f.Runs[0].Summary.ToolCalls = &results.ToolCalls{Requests: 40, Calls: 44, Unanswered: 2, ValidRate: 0.95, Time: results.Stats{N: 40, P50: 81.5, P95: 120}}
+	var b strings.Builder
+	if err := RunTable(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "tool calls (requests that answered") || !strings.Contains(got, "chat        40     44       0.950        81.5ms         120ms        2") {
+		t.Errorf("run table lacks the tool calls:\n%s", got)
+	}
+	m := &mdBuilder{limit: 1 << 16}
+	mdToolCalls(m, f)
+	if got := m.b.String(); !strings.Contains(got, "| chat | 40 | 44 | 0.950 | 81.5ms | 120ms | 2 |") {
+		t.Errorf("markdown lacks the row:\n%s", got)
+	}
+	b.Reset()
+	if err := RunTable(&b, runTableFile()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "tool calls") {
+		t.Errorf("a run without tools has the table:\n%s", b.String())
+	}
+}
