@@ -13,7 +13,6 @@ import (
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
-	"github.com/llmgate/llmgate/sim"
 )
 
 // TestScraperSpecDecode scrapes, over real HTTP, an exporter whose
@@ -72,25 +71,13 @@ func TestScraperSpecDecode(t *testing.T) {
 // server's speculative decoding.
 func simSpecRun(t *testing.T, args ...string) (float64, *results.SpecDecode) {
 	t.Helper()
-	cfg, _, err := sim.ParseArgs(append([]string{"--profile", "tiny", "--slowdown", "10"}, args...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s.Handler())
-	defer func() {
-		s.Close()
-		hs.Close()
-	}()
-	sc := NewScraper(hs.URL, "", time.Hour)
+	url := simURL(t, append([]string{"--profile", "tiny", "--slowdown", "10"}, args...)...)
+	sc := NewScraper(url, "", time.Hour)
 	sc.Start(context.Background())
 	res, err := Run(context.Background(), Config{
 		Load: runspec.Load{Concurrency: 2, Requests: 4, Seed: 1,
 			Workload: runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 32, OutputTokens: 64}},
-		BaseURL: hs.URL, Model: "llmgate/tiny-sim", RunName: "r",
+		BaseURL: url, Model: "llmgate/tiny-sim", RunName: "r",
 	}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
-	"github.com/llmgate/llmgate/sim"
 )
 
 // weatherTools offers one tool whose arguments need a city (a string) and
@@ -112,23 +110,11 @@ func TestToolChoiceNone(t *testing.T) {
 // against the tiny simulator started with args.
 func simToolRun(t *testing.T, n int, choice string, args ...string) *Result {
 	t.Helper()
-	cfg, _, err := sim.ParseArgs(append([]string{"--profile", "tiny", "--slowdown", "5"}, args...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s.Handler())
-	t.Cleanup(func() {
-		s.Close()
-		hs.Close()
-	})
+	url := simURL(t, append([]string{"--profile", "tiny", "--slowdown", "5"}, args...)...)
 	res, err := Run(context.Background(), Config{
 		Load: runspec.Load{Concurrency: 2, Requests: n, Seed: 1,
 			Workload: runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 16, OutputTokens: 256, Tools: weatherTools, ToolChoice: choice}},
-		BaseURL: hs.URL, Model: "llmgate/tiny-sim", RunName: "r",
+		BaseURL: url, Model: "llmgate/tiny-sim", RunName: "r",
 	}, nil)
 	if err != nil {
 		t.Fatal(err)

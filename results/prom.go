@@ -161,15 +161,8 @@ func fold(f *dto.MetricFamily, combine func(a, b float64) float64, l Limit) (tot
 		if src, ok := label(m, "cache_source"); ok && src != "device" {
 			continue
 		}
-		var v float64
-		switch {
-		case m.Gauge != nil:
-			v = m.GetGauge().GetValue()
-		case m.Counter != nil:
-			v = m.GetCounter().GetValue()
-		case m.Untyped != nil:
-			v = m.GetUntyped().GetValue()
-		default:
+		v, ok := sampleValue(m)
+		if !ok {
 			continue
 		}
 		if p := l.Problem(v); p != "" {

@@ -76,16 +76,8 @@ func perPosition(fams map[string]*dto.MetricFamily) []float64 {
 		if err != nil || p < 0 {
 			return nil
 		}
-		var v float64
-		switch {
-		case m.Counter != nil:
-			v = m.GetCounter().GetValue()
-		case m.Untyped != nil:
-			v = m.GetUntyped().GetValue()
-		default:
-			return nil
-		}
-		if LimitTokens.Problem(v) != "" {
+		v, ok := sampleValue(m)
+		if !ok || LimitTokens.Problem(v) != "" {
 			return nil
 		}
 		if p >= MaxSpecPositions {
