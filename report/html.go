@@ -205,6 +205,8 @@ table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 4px}table.runs
 {{end}}{{with .Shortfalls}}<h3>` + shortfallsTitle + `</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Slices}}<h3>By turn and input length</h3>
 {{template "table" .}}
+{{end}}{{with .Startup}}<h3>Start-up</h3>
+{{template "table" .}}
 {{end}}{{with .GPUFailures}}<h3>GPUs</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Knees}}<h3>Sweeps</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Hints}}<h3>Diagnosis hints</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>

@@ -26,6 +26,8 @@ type htmlRuns struct {
 	Table    htmlTable
 	Capacity []htmlCapacity
 	Slices   *htmlTable
+	// Startup is the runs' start-up times; nil when no server was started.
+	Startup *htmlTable
 	// Shortfalls, GPUFailures, Knees and Hints are one line each.
 	Shortfalls, GPUFailures, Knees, Hints []string
 }
@@ -45,6 +47,7 @@ func runsSection(f *results.File) htmlRuns {
 	if rows := sliceRows(f); len(rows) > 0 {
 		s.Slices = &htmlTable{Head: sliceHeader, Rows: lines(rows), Text: map[int]bool{0: true, 1: true}}
 	}
+	s.Startup = startupSection.html(f)
 	for _, l := range gpuFailures(f) {
 		s.GPUFailures = append(s.GPUFailures, untrusted.Line(l))
 	}

@@ -22,10 +22,8 @@ type runSection struct {
 // run has the figures.
 func (s runSection) write(b *strings.Builder, f *results.File) {
 	t := &table{}
-	for i := range f.Runs {
-		if cells := s.cells(&f.Runs[i]); cells != nil {
-			t.add(append([]string{f.Runs[i].Name}, cells...)...)
-		}
+	for _, row := range s.rows(f) {
+		t.add(row...)
 	}
 	if len(t.rows) == 0 {
 		return
@@ -33,6 +31,26 @@ func (s runSection) write(b *strings.Builder, f *results.File) {
 	t.rows = append([][]string{s.header}, t.rows...)
 	b.WriteString("\n" + s.caption + ":\n")
 	_ = t.write(b) // a strings.Builder does not fail
+}
+
+// rows are the section's rows of f's runs: each run's name, then its cells.
+func (s runSection) rows(f *results.File) [][]string {
+	var rows [][]string
+	for i := range f.Runs {
+		if cells := s.cells(&f.Runs[i]); cells != nil {
+			rows = append(rows, append([]string{f.Runs[i].Name}, cells...))
+		}
+	}
+	return rows
+}
+
+// html is the section's table for the page, nil when no run has the figures.
+func (s runSection) html(f *results.File) *htmlTable {
+	rows := s.rows(f)
+	if len(rows) == 0 {
+		return nil
+	}
+	return &htmlTable{Head: s.header, Rows: lines(rows), Text: map[int]bool{0: true}}
 }
 
 // markdown adds the section's table of cur's runs to m, or nothing when

@@ -37,6 +37,7 @@ func RunTable(w io.Writer, f *results.File) error {
 	writeServerSplit(&b, f)
 	writeSpecDecode(&b, f)
 	writeToolCalls(&b, f)
+	startupSection.write(&b, f)
 	writeGPUFailures(&b, f)
 	writeKnees(&b, f)
 	writeHints(&b, f)
