@@ -231,6 +231,8 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 		j.OutputTokens = append(j.OutputTokens, l.OutputTokens...)
 		j.Turn = joinColumn(j.Turn, l.Turn, base, l.Len())
 		j.TraceRow = joinColumn(j.TraceRow, l.TraceRow, base, l.Len())
+		j.TTFOUS = joinColumn(j.TTFOUS, l.TTFOUS, base, l.Len())
+		j.ReasoningTokens = joinColumn(j.ReasoningTokens, l.ReasoningTokens, base, l.Len())
 		for _, f := range l.Failures {
 			f.Index += base
 			j.Failures = append(j.Failures, f)
@@ -249,9 +251,9 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 
 // joinColumn appends col, a column of n entries that may be nil (all
 // zeros), to joined, which holds base entries or is nil (all zeros).
-func joinColumn(joined, col []int, base, n int) []int {
+func joinColumn[T int | int64](joined, col []T, base, n int) []T {
 	if col != nil && joined == nil {
-		joined = make([]int, base)
+		joined = make([]T, base)
 	}
 	if joined == nil {
 		return nil
@@ -259,5 +261,5 @@ func joinColumn(joined, col []int, base, n int) []int {
 	if col != nil {
 		return append(joined, col...)
 	}
-	return append(joined, make([]int, n)...)
+	return append(joined, make([]T, n)...)
 }
