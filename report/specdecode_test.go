@@ -46,6 +46,13 @@ func TestRunTableSpecDecode(t *testing.T) {
 	if got := m.b.String(); !strings.Contains(got, "| chat | 6.40ms | 0.600 | 2.80 | 0.800 / 0.600 / 0.400 | 200 | 600 | 360 |") {
 		t.Errorf("markdown lacks the row:\n%s", got)
 	}
+	var page strings.Builder
+	if err := HTML(&page, specFile(6.4, 0.6), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<h3>Speculative decoding</h3>") || !strings.Contains(page.String(), "0.800 / 0.600 / 0.400") {
+		t.Errorf("the page lacks the speculative-decoding table")
+	}
 	m = &mdBuilder{limit: 1 << 16}
 	mdHints(m, &compare.Comparison{Current: specFile(8, 0.4), Baseline: specFile(6.4, 0.6)})
 	if got := m.b.String(); !strings.Contains(got, "spec") || !strings.Contains(got, "accepted fewer draft tokens") {
