@@ -193,3 +193,21 @@ func (ts *toolSet) fill(rec *results.Record, tc *toolCalls, sent time.Time) {
 		rec.ToolCallTime = tc.last.Sub(sent)
 	}
 }
+
+// bodyMemberOf is the first of keys that the encoded body members
+// (`"k":v,...`, as runspec.Request.ExtraBody holds them) set, or "".
+func bodyMemberOf(members []byte, keys ...string) string {
+	if len(bytes.TrimSpace(members)) == 0 {
+		return ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(append(append([]byte{'{'}, members...), '}'), &m) != nil {
+		return ""
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return k
+		}
+	}
+	return ""
+}

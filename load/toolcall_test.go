@@ -157,3 +157,16 @@ func TestSimulatorToolCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsTwice refuses a run whose extra_body sets tools or tool_choice
+// beside the workload's tools: one would silently override the other.
+func TestToolsTwice(t *testing.T) {
+	_, err := newWorkload(Config{Load: runspec.Load{Workload: runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 8, OutputTokens: 8, Tools: weatherTools},
+		Request: runspec.Request{ExtraBody: []byte(`"temperature":0,"tool_choice":"auto"`)}}, Model: "m"})
+	if err == nil || !strings.Contains(err.Error(), `extra_body sets "tool_choice"`) {
+		t.Errorf("error %v, want extra_body's tool_choice refused", err)
+	}
+	if bodyMemberOf([]byte(`"temperature":0`), "tools") != "" {
+		t.Error("temperature taken for tools")
+	}
+}

@@ -76,6 +76,9 @@ func newWorkload(cfg Config) (workload, error) {
 	b := bodyMaker{model: cfg.Model, ignoreEOS: w.IgnoreEOS == nil || *w.IgnoreEOS, extra: cfg.Request.ExtraBody}
 	k := newPromptKey(cfg.Seed, cfg.RunName)
 	if w.Tools != "" {
+		if k := bodyMemberOf(cfg.Request.ExtraBody, "tools", "tool_choice"); k != "" {
+			return nil, fmt.Errorf("extra_body sets %q, which the workload's tools set: give it in one place", k)
+		}
 		ts, err := newToolSet(w.Tools, w.ToolChoice)
 		if err != nil {
 			return nil, err
