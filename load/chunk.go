@@ -40,6 +40,8 @@ type chunk struct {
 	hasReasoningTokens bool
 	// errMsg is a top-level "error" value, raw JSON; nil when absent.
 	errMsg []byte
+	// toolCalls are the first choice's delta.tool_calls, nil when none.
+	toolCalls []toolDelta
 }
 
 var errSyntax = errors.New("unexpected JSON")
@@ -563,7 +565,9 @@ type slowChunk struct {
 			ReasoningContent *string `json:"reasoning_content"`
 			Reasoning        *string `json:"reasoning"`
 			ToolCalls        []struct {
+				Index    *int `json:"index"`
 				Function *struct {
+					Name      *string `json:"name"`
 					Arguments *string `json:"arguments"`
 				} `json:"function"`
 			} `json:"tool_calls"`
@@ -604,10 +608,24 @@ func parseChunkSlow(b []byte, c *chunk) error {
 			if (d.ReasoningContent != nil && *d.ReasoningContent != "") || (d.Reasoning != nil && *d.Reasoning != "") {
 				c.reasoning = true
 			}
-			for _, tc := range d.ToolCalls {
+			for i, tc := range d.ToolCalls {
 				if tc.Function != nil && tc.Function.Arguments != nil && *tc.Function.Arguments != "" {
 					c.answer = true
 				}
+				// a call without an index is the chunk's i-th
+				td := toolDelta{index: i}
+				if tc.Index != nil {
+					td.index = *tc.Index
+				}
+				if f := tc.Function; f != nil {
+					if f.Name != nil {
+						td.name = *f.Name
+					}
+					if f.Arguments != nil {
+						td.args, td.hasArgs = *f.Arguments, true
+					}
+				}
+				c.toolCalls = append(c.toolCalls, td)
 			}
 		}
 		c.output = c.answer || c.reasoning

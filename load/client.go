@@ -201,6 +201,9 @@ type request struct {
 	maxTokens int
 	// validate, when set, judges the answer text (structured output).
 	validate func(text []byte) bool
+	// tools, when set, are the tools the request offered: its tool calls
+	// are counted, timed and judged.
+	tools *toolSet
 	// after, when set, is told the answer text when the request ends.
 	after func(text []byte, ok bool)
 	// turn is the request's turn in its conversation (0 for the first),
@@ -350,6 +353,9 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	if rec.OK() && req.validate != nil {
 		v := req.validate(st.tr.text)
 		rec.StructuredValid = &v
+	}
+	if rec.OK() && req.tools != nil {
+		req.tools.fill(rec, &st.tr.tools, st.tr.sent)
 	}
 }
 

@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"net/http/httptest"
 	"sort"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
-	"github.com/llmgate/llmgate/sim"
 )
 
 // reasoningRun runs n chat requests of out tokens, one at a time, against a
@@ -116,23 +114,11 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // the start of the answer in one chunk now and then, whose tokens count
 // for the answer, so only most requests must count exactly 10.
 func TestSimulatorReasoning(t *testing.T) {
-	cfg, _, err := sim.ParseArgs([]string{"--profile", "tiny", "--reasoning-tokens", "10", "--slowdown", "20"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s.Handler())
-	t.Cleanup(func() {
-		s.Close()
-		hs.Close()
-	})
+	url := simURL(t, "--profile", "tiny", "--reasoning-tokens", "10", "--slowdown", "20")
 	res, err := Run(context.Background(), Config{
 		Load: runspec.Load{Concurrency: 2, Requests: 6, Seed: 1,
 			Workload: runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true, InputTokens: 32, OutputTokens: 24}},
-		BaseURL: hs.URL, Model: "llmgate/tiny-sim", RunName: "r",
+		BaseURL: url, Model: "llmgate/tiny-sim", RunName: "r",
 	}, nil)
 	if err != nil {
 		t.Fatal(err)

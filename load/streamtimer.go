@@ -63,6 +63,8 @@ type streamTimer struct {
 	reasoningChunks int       // tokens of chunks with reasoning and no answer
 	reasoningUsage  int       // usage's reasoning tokens, when reported
 	reasoningIn     bool      // usage reported them
+
+	tools toolCalls // the answer's tool calls, joined from their deltas
 }
 
 // maxAnswerText bounds the answer text kept for a conversation's history
@@ -87,6 +89,7 @@ func (t *streamTimer) reset(sent time.Time, expectTokens int, keepText bool) {
 	t.keepText = keepText
 	t.text = t.text[:0]
 	t.answered, t.reasoningChunks, t.reasoningUsage, t.reasoningIn = time.Time{}, 0, 0, false
+	t.tools.reset()
 }
 
 // observe accounts for one chunk that arrived at at.
@@ -107,6 +110,12 @@ func (t *streamTimer) observe(at time.Time, c *chunk) {
 		t.finishReason = untrusted.Short(string(c.finishReason), results.MaxFinishReason-len("…"))
 	}
 	t.finished = t.finished || c.finished
+	if len(c.toolCalls) > 0 {
+		if t.tools.add(at, c.toolCalls); t.tools.overflow != "" {
+			t.overflowed = t.tools.overflow
+			return
+		}
+	}
 	if t.keepText && c.text != nil {
 		if len(t.text)+len(c.text) > maxAnswerText {
 			t.overflowed = fmt.Sprintf("the answer's text passed %d MiB", maxAnswerText>>20)

@@ -31,17 +31,9 @@ func newStructuredWorkload(w runspec.Workload, key promptKey, b bodyMaker) (*str
 	if strings.TrimSpace(src) == "" {
 		src = DefaultSchema
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(src))
+	sch, err := compileSchema("schema.json", []byte(src))
 	if err != nil {
-		return nil, fmt.Errorf("structured workload: schema is not JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("schema.json", doc); err != nil {
-		return nil, fmt.Errorf("structured workload: %w", err)
-	}
-	sch, err := c.Compile("schema.json")
-	if err != nil {
-		return nil, fmt.Errorf("structured workload: invalid schema: %w", err)
+		return nil, fmt.Errorf("structured workload: schema is %w", err)
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, []byte(src)); err != nil {

@@ -81,6 +81,18 @@ func newWorkload(cfg Config) (workload, error) {
 	w := cfg.Workload
 	b := bodyMaker{model: cfg.Model, ignoreEOS: w.IgnoreEOS == nil || *w.IgnoreEOS, extra: cfg.Request.ExtraBody}
 	k := newPromptKey(cfg.Seed, cfg.RunName)
+	if w.Tools != "" {
+		if k := bodyMemberOf(cfg.Request.ExtraBody, "tools", "tool_choice"); k != "" {
+			return nil, fmt.Errorf("extra_body sets %q, which the workload's tools set: give it in one place", k)
+		}
+		ts, err := newToolSet(w.Tools, w.ToolChoice)
+		if err != nil {
+			return nil, err
+		}
+		b.tools = ts
+		// ignore_eos would make the model write on past its tool call
+		b.ignoreEOS = w.IgnoreEOS != nil && *w.IgnoreEOS
+	}
 	switch w.Kind {
 	case runspec.WorkloadRandom, "":
 		return &randomWorkload{w: w, key: k, b: b, text: w.TextPrompts}, nil
@@ -212,6 +224,9 @@ type bodyMaker struct {
 	// (runspec.Request.ExtraBody): spliced in before the body's closing
 	// brace, so a request costs a copy of them and no re-encoding.
 	extra []byte
+	// tools, when set, are the workload's tools, sent on every chat
+	// request and judging its tool calls.
+	tools *toolSet
 }
 
 // completion returns a /v1/completions request for prompt (token ids or text).
@@ -237,8 +252,14 @@ func (m bodyMaker) request(path string, b body, maxTokens int) *request {
 	if err != nil {
 		panic("load: marshal request body: " + err.Error()) // only plain data: cannot happen
 	}
+	if m.tools != nil && path == pathChat {
+		raw = spliceMembers(raw, m.tools.members)
+	}
 	raw = spliceMembers(raw, m.extra)
 	req := &request{path: path, body: raw, maxTokens: maxTokens}
+	if path == pathChat {
+		req.tools = m.tools
+	}
 	if m.ignoreEOS {
 		req.wantOut = maxTokens
 	}

@@ -54,10 +54,10 @@ func writeHints(b *strings.Builder, f *results.File) {
 	}
 }
 
-// mdHints writes the hints of c's current file in a collapsed section,
-// each linked to the regressions of its run where its evidence moved.
+// mdHints writes the hints of c's current file (and of its runs against
+// the baseline's) in a collapsed section, each linked to the regressions of its run where its evidence moved.
 func mdHints(m *mdBuilder, c *compare.Comparison) {
-	hints := diagnose.File(c.Current)
+	hints := diagnose.FileAgainst(c.Current, c.Baseline)
 	if len(hints) == 0 {
 		return
 	}

@@ -226,6 +226,12 @@ table.runs{font-size:13px}table.runs td,table.runs th{padding:3px 4px}table.runs
 {{end}}{{with .Shortfalls}}<h3>` + shortfallsTitle + `</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Slices}}<h3>{{$.RunsSection.SlicesTitle}}</h3>
 {{template "table" .}}
+{{end}}{{with .Startup}}<h3>Start-up</h3>
+{{template "table" .}}
+{{end}}{{with .SpecDecode}}<h3>Speculative decoding</h3>
+{{template "table" .}}
+{{end}}{{with .ToolCalls}}<h3>Tool calls</h3>
+{{template "table" .}}
 {{end}}{{with .GPUFailures}}<h3>GPUs</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Knees}}<h3>Sweeps</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{with .Hints}}<h3>Diagnosis hints</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>

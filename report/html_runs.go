@@ -28,6 +28,10 @@ type htmlRuns struct {
 	Slices   *htmlTable
 	// SlicesTitle heads the Slices table (slicesTitle).
 	SlicesTitle string
+	// Startup is the runs' start-up times; nil when no server was started.
+	// SpecDecode and ToolCalls are the server's speculative decoding and
+	// the runs' tool calls; nil when no run has them.
+	Startup, SpecDecode, ToolCalls *htmlTable
 	// Shortfalls, GPUFailures, Knees and Hints are one line each.
 	Shortfalls, GPUFailures, Knees, Hints []string
 }
@@ -48,6 +52,9 @@ func runsSection(f *results.File) htmlRuns {
 		s.Slices = &htmlTable{Head: sliceHeader, Rows: lines(rows), Text: map[int]bool{0: true, 1: true}}
 		s.SlicesTitle = slicesTitle(f)
 	}
+	s.Startup = startupSection.html(f)
+	s.SpecDecode = specSection.html(f)
+	s.ToolCalls = toolSection.html(f)
 	for _, l := range gpuFailures(f) {
 		s.GPUFailures = append(s.GPUFailures, untrusted.Line(l))
 	}

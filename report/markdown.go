@@ -79,6 +79,8 @@ func Markdown(c *compare.Comparison, opts MarkdownOptions) string {
 	mdSlices(m, c.Current)
 	mdReasoning(m, c.Current)
 	mdServerSplit(m, c.Current)
+	mdSpecDecode(m, c.Current)
+	mdToolCalls(m, c.Current)
 	var changed []*compare.Row
 	for i := range c.Rows {
 		if r := &c.Rows[i]; r.Verdict != compare.Unchanged {

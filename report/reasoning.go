@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/untrusted"
 )
 
 // reasoningHeader heads the table of reasoning runs: TTFT (first token of
@@ -38,35 +37,10 @@ func reasoningCells(r *results.Run) []string {
 		counted + fmtNum(rs.Tokens.Mean), counted + fmtNum(rs.Tokens.P95), fmtNum(rs.AnswerTokens.Mean), strconv.Itoa(rs.Unanswered)}
 }
 
-// writeReasoning adds the table of the runs whose model reasoned.
-func writeReasoning(b *strings.Builder, f *results.File) {
-	t := &table{}
-	for i := range f.Runs {
-		if cells := reasoningCells(&f.Runs[i]); cells != nil {
-			t.add(append([]string{f.Runs[i].Name}, cells...)...)
-		}
-	}
-	if len(t.rows) == 0 {
-		return
-	}
-	t.rows = append([][]string{reasoningHeader}, t.rows...)
-	b.WriteString("\nreasoning (TTFT: first token, TTFO: first answer token; tokens are means per request):\n")
-	_ = t.write(b) // a strings.Builder does not fail
-}
+// reasoningSection is the table of the runs whose model reasoned.
+var reasoningSection = runSection{header: reasoningHeader, cells: reasoningCells,
+	caption: "reasoning (TTFT: first token, TTFO: first answer token; tokens are means per request)",
+	title:   "**Reasoning** (TTFT: first token, TTFO: first answer token)"}
 
-// mdReasoning is the Markdown table of the current runs whose model reasoned.
-func mdReasoning(m *mdBuilder, cur *results.File) {
-	var rows []string
-	for i := range cur.Runs {
-		r := &cur.Runs[i]
-		if cells := reasoningCells(r); cells != nil {
-			rows = append(rows, "| "+untrusted.Markdown(r.Name)+" | "+strings.Join(cells, " | ")+" |")
-		}
-	}
-	if len(rows) == 0 {
-		return
-	}
-	lines := append([]string{"**Reasoning** (TTFT: first token, TTFO: first answer token)", "",
-		"| " + strings.Join(reasoningHeader, " | ") + " |", "|---|---:|---:|---:|---:|---:|---:|---:|"}, rows...)
-	m.block(append(lines, "")...)
-}
+func writeReasoning(b *strings.Builder, f *results.File) { reasoningSection.write(b, f) }
+func mdReasoning(m *mdBuilder, cur *results.File)        { reasoningSection.markdown(m, cur) }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/untrusted"
 )
 
 // splitHeader heads the table of the server's latency split: the client's
@@ -50,35 +49,8 @@ func splitCells(r *results.Run) []string {
 // splitCaption says what the split's figures are.
 const splitCaption = "the server's latency split (its own histograms over the measured phase; means exact, p95 estimated within the buckets, ≤ where it lies in the first; other = client TTFT − queue − prefill: network, the server's front end, the client)"
 
-// writeServerSplit adds the table of the runs' server latency split.
-func writeServerSplit(b *strings.Builder, f *results.File) {
-	t := &table{}
-	for i := range f.Runs {
-		if cells := splitCells(&f.Runs[i]); cells != nil {
-			t.add(append([]string{f.Runs[i].Name}, cells...)...)
-		}
-	}
-	if len(t.rows) == 0 {
-		return
-	}
-	t.rows = append([][]string{splitHeader}, t.rows...)
-	b.WriteString("\n" + splitCaption + ":\n")
-	_ = t.write(b) // a strings.Builder does not fail
-}
+// splitSection is the table of the server's latency split.
+var splitSection = runSection{header: splitHeader, cells: splitCells, caption: splitCaption, title: "**Server latency split**: " + splitCaption}
 
-// mdServerSplit is the Markdown table of the current runs' server latency split.
-func mdServerSplit(m *mdBuilder, cur *results.File) {
-	var rows []string
-	for i := range cur.Runs {
-		r := &cur.Runs[i]
-		if cells := splitCells(r); cells != nil {
-			rows = append(rows, "| "+untrusted.Markdown(r.Name)+" | "+strings.Join(cells, " | ")+" |")
-		}
-	}
-	if len(rows) == 0 {
-		return
-	}
-	lines := append([]string{"**Server latency split**: " + splitCaption, "",
-		"| " + strings.Join(splitHeader, " | ") + " |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"}, rows...)
-	m.block(append(lines, "")...)
-}
+func writeServerSplit(b *strings.Builder, f *results.File) { splitSection.write(b, f) }
+func mdServerSplit(m *mdBuilder, cur *results.File)        { splitSection.markdown(m, cur) }

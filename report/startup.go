@@ -29,6 +29,17 @@ func startupCells(base, cur *results.Startup) []string {
 	return []string{secs(base), secs(cur), phase(results.PhaseWeights), phase(results.PhaseCompile), phase(results.PhaseGraphs)}
 }
 
+// startupSection is the terminal's and the page's start-up table: each
+// run's own times, without the baseline's (the PR markdown has both).
+var startupSection = runSection{header: append([]string{"run"}, startupHead[2:]...),
+	cells: func(r *results.Run) []string {
+		if r.Summary.Startup == nil {
+			return nil
+		}
+		return startupCells(nil, r.Summary.Startup)[1:]
+	},
+	caption: "start-up (server container created to ready; phases as the server's log timed them)"}
+
 // mdStartup is the Markdown table of the current runs' start-up times, with
 // the baseline's run of the same name beside them, when a server llmgate
 // started drove any current run.

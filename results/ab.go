@@ -102,6 +102,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 		if b.Samples != nil {
 			all.TTFT = append(all.TTFT, b.Samples.TTFT...)
 			all.TTFO = append(all.TTFO, b.Samples.TTFO...)
+			all.ToolCall = append(all.ToolCall, b.Samples.ToolCall...)
 			all.TPOT = append(all.TPOT, b.Samples.TPOT...)
 			all.E2EL = append(all.E2EL, b.Samples.E2EL...)
 		}
@@ -127,6 +128,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			s.Server.PrefillTime = mergeLatency(s.Server.PrefillTime, bs.Server.PrefillTime)
 			s.Server.DecodeTime = mergeLatency(s.Server.DecodeTime, bs.Server.DecodeTime)
 			s.Server.InferenceTime = mergeLatency(s.Server.InferenceTime, bs.Server.InferenceTime)
+			s.Server.SpecDecode = mergeSpecDecode(s.Server.SpecDecode, bs.Server.SpecDecode)
 		}
 		if bs.Structured != nil {
 			if s.Structured == nil {
@@ -134,6 +136,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			}
 			s.Structured.ValidRate = math.Min(s.Structured.ValidRate, bs.Structured.ValidRate)
 		}
+		s.ToolCalls = mergeToolCalls(s.ToolCalls, bs.ToolCalls)
 		if r := bs.Reasoning; r != nil {
 			if s.Reasoning == nil {
 				s.Reasoning = &Reasoning{}
@@ -146,6 +149,9 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	}
 	s.TTFT, s.TPOT, s.E2EL = ComputeStats(all.TTFT), ComputeStats(all.TPOT), ComputeStats(all.E2EL)
 	s.TTFO = ComputeStats(all.TTFO)
+	if s.ToolCalls != nil && len(all.ToolCall) > 0 {
+		s.ToolCalls.Time = ComputeStats(all.ToolCall)
+	}
 	if s.Reasoning != nil {
 		// no per-request token counts are kept: weighed by the blocks' counts, as ITL
 		of := func(pick func(*Reasoning) Stats) func(*Summary) Stats {
@@ -252,6 +258,8 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 		j.TraceRow = joinColumn(j.TraceRow, l.TraceRow, base, l.Len())
 		j.Member = joinColumn(j.Member, l.Member, base, l.Len())
 		j.Stage = joinColumn(j.Stage, l.Stage, base, l.Len())
+		j.TTFOUS = joinColumn(j.TTFOUS, l.TTFOUS, base, l.Len())
+		j.ReasoningTokens = joinColumn(j.ReasoningTokens, l.ReasoningTokens, base, l.Len())
 		for _, f := range l.Failures {
 			f.Index += base
 			j.Failures = append(j.Failures, f)

@@ -47,6 +47,7 @@ func analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		ttft, tpot, itl, e2el, lag []float64
 		ttfo                       []float64
 		reasoning                  reasoningSums
+		tools                      toolCallSums
 		spans, thinking            []span
 		good, structured, valid    int
 		firstSent, lastSent, end   time.Duration
@@ -110,6 +111,7 @@ func analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		s.InputTokens += int64(r.InputTokens)
 		s.OutputTokens += int64(r.OutputTokens)
 		reasoning.add(r)
+		tools.add(r)
 		if r.StructuredValid != nil {
 			structured++
 			if *r.StructuredValid {
@@ -160,6 +162,9 @@ func analyze(recs []Record, opts SummarizeOptions) *Analysis {
 	s.TTFT = ComputeStats(ttft)
 	s.TTFO = ComputeStats(ttfo)
 	s.Reasoning = reasoning.summary()
+	if s.ToolCalls = tools.summary(); s.ToolCalls != nil {
+		samples.ToolCall = append(samples.ToolCall, tools.time...)
+	}
 	s.TPOT = ComputeStats(tpot)
 	s.ITL = ComputeStats(itl)
 	s.E2EL = ComputeStats(e2el)

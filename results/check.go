@@ -148,6 +148,9 @@ func (c *checker) summary(s *Summary) {
 			}
 		}
 	}
+	if m := s.Server; m != nil && m.SpecDecode != nil {
+		c.specDecode(m.SpecDecode)
+	}
 	if r := s.Reasoning; r != nil {
 		c.count("summary.reasoning.requests", int64(r.Requests))
 		c.count("summary.reasoning.counted", int64(r.Counted))
@@ -157,6 +160,9 @@ func (c *checker) summary(s *Summary) {
 	}
 	if st := s.Structured; st != nil {
 		c.value("summary.structured.valid_rate", st.ValidRate, LimitRatio)
+	}
+	if tc := s.ToolCalls; tc != nil {
+		c.toolCalls(tc)
 	}
 	c.value("summary.client.schedule_lag_p99", s.Client.ScheduleLagP99, LimitLatency)
 	c.value("summary.client.achieved_rate", s.Client.AchievedRate, LimitRate)
@@ -169,14 +175,17 @@ func (c *checker) summary(s *Summary) {
 }
 
 // tokenStats checks the statistics of a per-request token count.
-func (c *checker) tokenStats(field string, st *Stats) {
+func (c *checker) tokenStats(field string, st *Stats) { c.stats(field, st, LimitRequestTokens) }
+
+// stats checks a per-request quantity's statistics against l.
+func (c *checker) stats(field string, st *Stats, l Limit) {
 	c.count(field+".n", int64(st.N))
 	for _, v := range []struct {
 		stat string
 		v    float64
 	}{{"mean", st.Mean}, {"median", st.Median}, {"std", st.Std}, {"min", st.Min}, {"max", st.Max},
 		{"p50", st.P50}, {"p90", st.P90}, {"p95", st.P95}, {"p99", st.P99}, {"p99_9", st.P999}} {
-		c.value(field+"."+v.stat, v.v, LimitRequestTokens)
+		c.value(field+"."+v.stat, v.v, l)
 	}
 }
 
@@ -204,7 +213,7 @@ func (c *checker) samples(s *Samples) {
 	for _, fam := range []struct {
 		name string
 		xs   []float64
-	}{{"ttft", s.TTFT}, {"ttfo", s.TTFO}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
+	}{{"ttft", s.TTFT}, {"ttfo", s.TTFO}, {"tool_call", s.ToolCall}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
 		for i, v := range fam.xs {
 			if LimitLatency.Problem(v) != "" {
 				c.value(fmt.Sprintf("samples.%s[%d]", fam.name, i), v, LimitLatency)

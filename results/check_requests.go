@@ -17,15 +17,18 @@ func (c *checker) requestLog(l *RequestLog) {
 			return
 		}
 	}
-	if l.Turn != nil && len(l.Turn) != n {
-		c.fail(fmt.Sprintf("requests.turn has %d entries, start_us %d", len(l.Turn), n))
-		return
+	for _, col := range []struct {
+		name string
+		have bool
+		len  int
+	}{{"turn", l.Turn != nil, len(l.Turn)}, {"trace_row", l.TraceRow != nil, len(l.TraceRow)},
+		{"ttfo_us", l.TTFOUS != nil, len(l.TTFOUS)}, {"reasoning_tokens", l.ReasoningTokens != nil, len(l.ReasoningTokens)}} {
+		if col.have && col.len != n {
+			c.fail(fmt.Sprintf("requests.%s has %d entries, start_us %d", col.name, col.len, n))
+			return
+		}
 	}
 	if !c.partColumns(l) {
-		return
-	}
-	if l.TraceRow != nil && len(l.TraceRow) != n {
-		c.fail(fmt.Sprintf("requests.trace_row has %d entries, start_us %d", len(l.TraceRow), n))
 		return
 	}
 	const maxUS = int64(MaxLatencyMs * 1000)
@@ -33,7 +36,7 @@ func (c *checker) requestLog(l *RequestLog) {
 		name  string
 		v     []int64
 		limit int64
-	}{{"start_us", l.StartUS, int64(MaxDurationS * 1e6)}, {"ttft_us", l.TTFTUS, maxUS}, {"e2el_us", l.E2ELUS, maxUS}, {"itl_max_us", l.ITLMaxUS, maxUS}} {
+	}{{"start_us", l.StartUS, int64(MaxDurationS * 1e6)}, {"ttft_us", l.TTFTUS, maxUS}, {"e2el_us", l.E2ELUS, maxUS}, {"itl_max_us", l.ITLMaxUS, maxUS}, {"ttfo_us", l.TTFOUS, maxUS}} {
 		for i, v := range col.v {
 			if v < 0 || v > col.limit {
 				c.fail(fmt.Sprintf("requests.%s[%d] = %d: a time in µs must be between 0 and %d", col.name, i, v, col.limit))
@@ -44,7 +47,7 @@ func (c *checker) requestLog(l *RequestLog) {
 	for _, col := range []struct {
 		name string
 		v    []int
-	}{{"input_tokens", l.InputTokens}, {"output_tokens", l.OutputTokens}, {"turn", l.Turn}, {"trace_row", l.TraceRow}} {
+	}{{"input_tokens", l.InputTokens}, {"output_tokens", l.OutputTokens}, {"turn", l.Turn}, {"trace_row", l.TraceRow}, {"reasoning_tokens", l.ReasoningTokens}} {
 		for i, v := range col.v {
 			if v < 0 {
 				c.fail(fmt.Sprintf("requests.%s[%d] = %d: a count cannot be negative", col.name, i, v))

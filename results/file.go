@@ -174,8 +174,11 @@ type Samples struct {
 	TTFT []float64 `json:"ttft"`
 	// TTFO is empty in files from before it was measured.
 	TTFO []float64 `json:"ttfo,omitempty"`
-	TPOT []float64 `json:"tpot"`
-	E2EL []float64 `json:"e2el"`
+	// ToolCall is the time to the complete tool calls (ms) of the
+	// requests that made one; empty for a workload without tools.
+	ToolCall []float64 `json:"tool_call,omitempty"`
+	TPOT     []float64 `json:"tpot"`
+	E2EL     []float64 `json:"e2el"`
 	// ITL is a compact histogram of all inter-token latencies.
 	ITL *Histogram `json:"itl,omitempty"`
 }

@@ -140,6 +140,9 @@ type Metric struct {
 	// split marks a statistic of the server's latency split (its
 	// histograms), which a server with /metrics may still lack.
 	split bool
+	// specDecode marks a figure of the server's speculative decoding,
+	// which a server with /metrics lacks when it does not speculate.
+	specDecode bool
 }
 
 // String is the metric's name.
@@ -367,6 +370,9 @@ func buildNamespace() map[string]Metric {
 			add(Metric{Name: "server." + phase.name + "." + st.name, Family: "server", Stat: st.kind, Quantile: st.quantile,
 				Unit: Milliseconds, Better: LowerIsBetter, get: splitStat(phase.of, st.field), split: true})
 		}
+	}
+	for _, m := range append(specDecodeMetrics(), toolCallMetrics()...) {
+		add(m)
 	}
 	value("structured.valid_rate", "structured", Ratio, HigherIsBetter, func(s *Summary) (float64, bool) {
 		if s.Structured == nil {

@@ -30,12 +30,20 @@ func (m Metric) WhyNotMeasured(s *Summary) string {
 	}
 	switch fam {
 	case "server":
+		if s.Server != nil && m.specDecode {
+			return "the server's /metrics has no speculative-decoding counters (vLLM's vllm:spec_decode_num_drafts, ..._num_draft_tokens, ..._num_accepted_tokens: it runs without --speculative-config), no draft was made in the measured phase, or the draft has no such position"
+		}
 		if s.Server != nil && m.split {
 			return "the server's /metrics has no histogram of it (vLLM's vllm:request_queue_time_seconds, ..._prefill_, ..._decode_, ..._inference_time_seconds), or no request was observed in the measured phase"
 		}
 		return "the server exposes no Prometheus /metrics endpoint (or it could not be read)"
 	case "gpu":
 		return "GPU metrics need a server target with gpus whose container has nvidia-smi, or a dcgm_exporter in the target block"
+	case ToolCall:
+		if s.ToolCalls != nil {
+			return "no completed request answered with a tool call"
+		}
+		return "the workload offers no tools"
 	case "structured":
 		return "the workload asks for no structured output (kind \"structured\")"
 	case "goodput":

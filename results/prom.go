@@ -40,6 +40,9 @@ type ServerSnapshot struct {
 	// Split is the server's own latency histograms (queue, prefill, decode
 	// and inference time), nil when the page had none of them.
 	Split *SplitSnapshot
+	// SpecDecode is the server's speculative-decoding counters, nil when
+	// the page had none (it decodes without speculation).
+	SpecDecode *SpecDecodeSnapshot
 }
 
 // Any reports whether the scrape held any server metric we use.
@@ -119,6 +122,7 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 	}
 	s.Refused = strings.Join(refused, "; ")
 	s.Split = parseSplit(fams)
+	s.SpecDecode = parseSpecDecode(fams)
 	return s, nil
 }
 
@@ -157,15 +161,8 @@ func fold(f *dto.MetricFamily, combine func(a, b float64) float64, l Limit) (tot
 		if src, ok := label(m, "cache_source"); ok && src != "device" {
 			continue
 		}
-		var v float64
-		switch {
-		case m.Gauge != nil:
-			v = m.GetGauge().GetValue()
-		case m.Counter != nil:
-			v = m.GetCounter().GetValue()
-		case m.Untyped != nil:
-			v = m.GetUntyped().GetValue()
-		default:
+		v, ok := sampleValue(m)
+		if !ok {
 			continue
 		}
 		if p := l.Problem(v); p != "" {
@@ -222,6 +219,7 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
 		m.PrefixCacheHitRate = m.PrefixCacheHits / dq
 	}
 	addSplit(m, have)
+	m.SpecDecode = specDecodeFrom(have)
 	return m
 }
 

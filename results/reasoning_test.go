@@ -1,6 +1,7 @@
 package results
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,5 +77,37 @@ func TestCheckRejectsNegativeReasoning(t *testing.T) {
 	f := &File{Runs: []Run{{Name: "r", Status: StatusOK, Summary: Summary{Reasoning: &Reasoning{Requests: 1, Tokens: Stats{N: 1, Mean: -3}}}}}}
 	if err := f.Check(); err == nil {
 		t.Error("Check accepted reasoning tokens of -3")
+	}
+}
+
+// TestRequestLogReasoning keeps each request's TTFO and reasoning tokens
+// in the request log when any request reasoned, zeros for those before
+// the first that did, and no such columns for a run that did not reason;
+// two blocks' logs join.
+func TestRequestLogReasoning(t *testing.T) {
+	ms := time.Millisecond
+	recs := []Record{
+		{Seq: 0, TTFT: 10 * ms, E2EL: 50 * ms, OutputTokens: 10},
+		{Seq: 1, Sent: ms, TTFT: 10 * ms, TTFO: 110 * ms, E2EL: 200 * ms, OutputTokens: 30, ReasoningTokens: 20, Reasoning: ReasoningFromUsage},
+		{Seq: 2, Sent: 2 * ms, TTFT: 30 * ms, E2EL: 400 * ms, OutputTokens: 60, ReasoningTokens: 60, Reasoning: ReasoningFromStream},
+	}
+	l := Analyze(recs, SummarizeOptions{}).Requests
+	if got, want := l.TTFOUS, []int64{0, 110000, 0}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("ttfo_us %v, want %v", got, want)
+	}
+	if got := l.ReasoningTokens; len(got) != 3 || got[0] != 0 || got[1] != 20 || got[2] != 60 {
+		t.Errorf("reasoning_tokens %v, want [0 20 60]", got)
+	}
+	if plain := Analyze(recs[:1], SummarizeOptions{}).Requests; plain.TTFOUS != nil || plain.ReasoningTokens != nil {
+		t.Errorf("a log without reasoning has the columns: %v %v", plain.TTFOUS, plain.ReasoningTokens)
+	}
+	j := JoinRequestLogs([]*RequestLog{Analyze(recs[:1], SummarizeOptions{}).Requests, l}, []int64{0, 1000})
+	if len(j.TTFOUS) != 4 || j.TTFOUS[2] != 110000 || len(j.ReasoningTokens) != 4 {
+		t.Errorf("joined %v %v", j.TTFOUS, j.ReasoningTokens)
+	}
+	bad := *l
+	bad.TTFOUS = bad.TTFOUS[:2]
+	if err := (&File{Runs: []Run{{Name: "r", Status: StatusOK, Requests: &bad}}}).Check(); err == nil || !strings.Contains(err.Error(), "requests.ttfo_us has 2 entries") {
+		t.Errorf("check of a short column: %v", err)
 	}
 }

@@ -83,6 +83,14 @@ type Record struct {
 	EmptyAnswer bool `json:"empty_answer,omitempty"`
 	// StructuredValid is set for structured-output workloads: whether the answer validated.
 	StructuredValid *bool `json:"structured_valid,omitempty"`
+	// ToolCallValid is set for a workload that offered tools: whether every
+	// tool call of the answer was valid (true when it made none; ToolCalls
+	// counts them). ToolCallTime is the time from Sent to the chunk with
+	// the last piece of the answer's tool calls' arguments: when every
+	// call is complete; 0 without a tool call.
+	ToolCallValid *bool         `json:"tool_call_valid,omitempty"`
+	ToolCalls     int           `json:"tool_calls,omitempty"`
+	ToolCallTime  time.Duration `json:"tool_call_ns,omitempty"`
 	// FinishReason is the finish_reason the server ended the answer with
 	// ("stop"; "length": cut off at max_tokens), at most MaxFinishReason
 	// bytes; "" when the stream gave none.

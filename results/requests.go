@@ -34,6 +34,12 @@ type RequestLog struct {
 	Member []string `json:"member,omitempty" text:"name"`
 	// Stage is the stage of each request (from 1); nil without stages.
 	Stage []int `json:"stage,omitempty"`
+	// TTFOUS is each request's time from send to its first answer token
+	// (not reasoning), µs, 0 when no answer came; ReasoningTokens its
+	// reasoning tokens (Record.ReasoningTokens). Both nil when no request
+	// of the log reasoned (TTFO is then the TTFT).
+	TTFOUS          []int64 `json:"ttfo_us,omitempty"`
+	ReasoningTokens []int   `json:"reasoning_tokens,omitempty"`
 	// Failures lists the failed requests by index into the columns; a
 	// request not listed succeeded.
 	Failures []RequestFailure `json:"failures,omitempty"`
@@ -64,6 +70,19 @@ type RequestFailure struct {
 	ConnIdleUS int64 `json:"conn_idle_us,omitempty"`
 }
 
+// lazyAppend appends v, request i's entry, to a column that exists only
+// once some request has one (present): the first such request makes it,
+// the requests before it zeros.
+func lazyAppend[T int | int64](col []T, v T, present bool, i int) []T {
+	if present && col == nil {
+		col = make([]T, i, i+1)
+	}
+	if col != nil {
+		col = append(col, v)
+	}
+	return col
+}
+
 // Len is the number of requests in the log.
 func (l *RequestLog) Len() int { return len(l.StartUS) }
 
@@ -76,18 +95,11 @@ func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
 	l.ITLMaxUS = append(l.ITLMaxUS, int64(itlMax*1000+0.5))
 	l.InputTokens = append(l.InputTokens, r.InputTokens)
 	l.OutputTokens = append(l.OutputTokens, r.OutputTokens)
-	if r.Turn > 0 && l.Turn == nil {
-		l.Turn = make([]int, i, cap(l.StartUS))
-	}
-	if l.Turn != nil {
-		l.Turn = append(l.Turn, r.Turn)
-	}
-	if r.TraceRow > 0 && l.TraceRow == nil {
-		l.TraceRow = make([]int, i, cap(l.StartUS))
-	}
-	if l.TraceRow != nil {
-		l.TraceRow = append(l.TraceRow, r.TraceRow)
-	}
+	l.Turn = lazyAppend(l.Turn, r.Turn, r.Turn > 0, i)
+	l.TraceRow = lazyAppend(l.TraceRow, r.TraceRow, r.TraceRow > 0, i)
+	reasoned := r.Reasoning != ""
+	l.TTFOUS = lazyAppend(l.TTFOUS, us(r.TTFO), reasoned, i)
+	l.ReasoningTokens = lazyAppend(l.ReasoningTokens, r.ReasoningTokens, reasoned, i)
 	l.addPart(r, i)
 	if !r.OK() {
 		l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: r.ErrorKind, Reason: r.Error, ConnIdleUS: us(r.ConnIdle)})

@@ -26,7 +26,9 @@ type Summary struct {
 	Reasoning *Reasoning `json:"reasoning,omitempty"`
 	// Structured is nil unless the workload asked for structured output.
 	Structured *Structured `json:"structured,omitempty"`
-	Client     Client      `json:"client"`
+	// ToolCalls is nil unless the workload offered tools.
+	ToolCalls *ToolCalls `json:"tool_calls,omitempty"`
+	Client    Client     `json:"client"`
 	// Turns compares first and later conversation turns; nil for runs
 	// without conversations.
 	Turns *Turns `json:"turns,omitempty"`
@@ -112,6 +114,10 @@ type ServerMetrics struct {
 	PrefillTime   *ServerLatency `json:"prefill_time,omitempty"`
 	DecodeTime    *ServerLatency `json:"decode_time,omitempty"`
 	InferenceTime *ServerLatency `json:"inference_time,omitempty"`
+	// SpecDecode is the server's speculative decoding over the measured
+	// phase (vLLM's vllm:spec_decode_* counters); nil when it exports none
+	// or made no draft in the window.
+	SpecDecode *SpecDecode `json:"spec_decode,omitempty"`
 }
 
 // Reasoning describes the reasoning of a run whose model reasons before it

@@ -39,6 +39,10 @@ type Workload struct {
 	PrefixGroups int
 	// Schema is a JSON schema (as JSON text) for the structured workload.
 	Schema string
+	// Tools, when set, is a JSON array of OpenAI function tools that every
+	// chat request offers, and ToolChoice its tool_choice as JSON ("" for
+	// none sent).
+	Tools, ToolChoice string
 	// Turns is the number of turns per conversation.
 	Turns int
 	// ThinkTime is the least time between the end of a conversation's turn

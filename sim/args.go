@@ -46,6 +46,13 @@ const FlagHelp = `vLLM flags (same names and meaning as 'vllm serve'):
   --enable-expert-parallel        shard MoE experts across GPUs (all-to-all)
   --block-size N                  KV-cache block size in tokens (default 16)
   --api-key KEY                   require "Authorization: Bearer KEY" on /v1
+  --enable-auto-tool-choice       allow tool_choice "auto" (the default with tools), as vLLM needs;
+                                  a request offering tools is answered with one call in vLLM's
+                                  delta shape (tool_choice "none": text)
+  --speculative-config JSON       speculative decoding with num_speculative_tokens draft tokens a
+                                  step, e.g. '{"method": "ngram", "num_speculative_tokens": 3}'
+                                  (the method is accepted; drafting costs nothing); exports
+                                  vllm:spec_decode_* as vLLM does
   other vLLM flags                accepted and ignored, with a warning on stderr
 
 Simulator flags:
@@ -58,6 +65,8 @@ Simulator flags:
                                   so they break their schema (chosen from the seed and request)
   --reasoning-tokens N            reason for N tokens before each chat answer, streamed in
                                   delta.reasoning_content as vLLM's reasoning parsers do
+  --spec-acceptance-rate F        fraction of draft tokens accepted (default 0.6), each position
+                                  accepted given the earlier ones were (rates fall off by position)
   --per-seq-overhead DUR          cost of a step per sequence it serves, replacing the profile's
                                   (a test knob: 2ms makes decode steps grow with the batch)
   --stall DUR@AT[/EVERY]          freeze the engine for DUR, AT after the first request,
@@ -182,6 +191,20 @@ func ParseArgs(args []string) (Config, []string, error) {
 			c.InvalidStructuredRate, err = floatFlag(name, next)
 		case "reasoning-tokens":
 			c.ReasoningTokens, err = intFlag(name, next)
+		case "enable-auto-tool-choice":
+			c.EnableAutoToolChoice, err = boolean(true)
+		case "speculative-config":
+			var v string
+			if v, err = next(); err == nil {
+				c.SpecTokens, err = parseSpeculativeConfig(v)
+			}
+		case "num-speculative-tokens": // vLLM's flag before --speculative-config
+			c.SpecTokens, err = intFlag(name, next)
+		case "spec-acceptance-rate":
+			var f float64
+			if f, err = floatFlag(name, next); err == nil {
+				c.SpecAcceptanceRate = &f
+			}
 		case "per-seq-overhead":
 			c.PerSeqOverhead, err = next()
 		case "stall":

@@ -70,6 +70,17 @@ type Config struct {
 	// (usage's completion_tokens counts them); an answer that stops by
 	// itself stops that much later.
 	ReasoningTokens int
+	// SpecTokens, when above 0, decodes speculatively with that many
+	// draft tokens a step (vLLM's --speculative-config
+	// num_speculative_tokens), and SpecAcceptanceRate is the fraction of
+	// them the target accepts (nil: DefaultSpecAcceptanceRate); see
+	// specdecode.go.
+	SpecTokens         int
+	SpecAcceptanceRate *float64
+	// EnableAutoToolChoice is --enable-auto-tool-choice: a request's
+	// tool_choice "auto" (the default when it offers tools) is refused
+	// without it, as vLLM refuses it.
+	EnableAutoToolChoice bool
 	// PerSeqOverhead, when set, replaces the profile's cost of a step per
 	// sequence it serves (a duration such as "2ms"): a test knob that makes
 	// decode steps grow with the batch.
@@ -162,6 +173,7 @@ type resolved struct {
 	weightsGiB  float64
 	kvGiB       float64
 	maxTokensKV int
+	specRate    float64
 }
 
 // resolve fills defaults from the profile and computes the KV budget the way
@@ -258,6 +270,20 @@ func (c Config) resolve() (*resolved, error) {
 	}
 	if r.ReasoningTokens < 0 || r.ReasoningTokens >= r.MaxModelLen {
 		return nil, fmt.Errorf("--reasoning-tokens %d must be from 0 to below --max-model-len %d", r.ReasoningTokens, r.MaxModelLen)
+	}
+	if r.SpecTokens < 0 || r.SpecTokens > MaxSpecTokens {
+		return nil, fmt.Errorf("num_speculative_tokens %d must be from 0 to %d", r.SpecTokens, MaxSpecTokens)
+	}
+	if a := r.SpecAcceptanceRate; a != nil {
+		if r.SpecTokens == 0 {
+			return nil, errors.New(`--spec-acceptance-rate needs a --speculative-config with num_speculative_tokens (e.g. '{"method": "ngram", "num_speculative_tokens": 3}')`)
+		}
+		if !(*a >= 0 && *a <= 1) {
+			return nil, fmt.Errorf("--spec-acceptance-rate %v must be in [0, 1]", *a)
+		}
+		r.specRate = *a
+	} else {
+		r.specRate = DefaultSpecAcceptanceRate
 	}
 	if r.stall, err = parseStall(r.Stall); err != nil {
 		return nil, err

@@ -28,6 +28,8 @@ type genRequest struct {
 	StructuredOutputs   *structuredParam `json:"structured_outputs"`
 	AddSpecialTokens    *bool            `json:"add_special_tokens"`
 	CacheSalt           string           `json:"cache_salt"`
+	Tools               []toolParam      `json:"tools"`
+	ToolChoice          json.RawMessage  `json:"tool_choice"`
 }
 
 type rawMessage struct {

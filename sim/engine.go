@@ -42,6 +42,7 @@ type engine struct {
 	nextStall    time.Time
 	kvPerToken   float64 // bytes, all GPUs
 	timing       *stepTiming
+	spec         *specDecoder // nil: no speculative decoding
 }
 
 // stepTiming records how late steps end against their modelled deadline.
@@ -81,6 +82,9 @@ func newEngine(cfg *resolved, st *stats) *engine {
 		ready: make(chan struct{}),
 	}
 	e.kvPerToken = cfg.prof.kvBytesPerToken(cfg.kvDtype)
+	if e.spec = newSpecDecoder(cfg.SpecTokens, cfg.specRate); e.spec != nil {
+		st.spec = &specStats{perPos: make([]float64, e.spec.k)}
+	}
 	if cfg.recordTiming {
 		e.timing = &stepTiming{}
 	}
@@ -312,7 +316,8 @@ func (e *engine) schedule(now time.Time) {
 	preempted := false
 	for i := 0; i < len(e.running) && budget > 0; {
 		r := e.running[i]
-		n := min(len(r.tokens)-r.computed, budget)
+		// a decoding request's draft tokens are verified in the step with its last token
+		n := min(len(r.tokens)-r.computed+e.spec.draftLen(r, e.cfg.MaxModelLen), budget)
 		need := e.blocksFor(r.computed+n) - len(r.blocks)
 		victimSelf := false
 		for need > 0 {
@@ -332,6 +337,7 @@ func (e *engine) schedule(now time.Time) {
 			break
 		}
 		r.numNew = n
+		r.draft = max(0, n-(len(r.tokens)-r.computed))
 		budget -= n
 		e.sched = append(e.sched, r)
 		i++
@@ -450,8 +456,9 @@ func (e *engine) complete(t time.Time) (produced int) {
 	st.mu.Lock()
 	st.iterationTokens(stepTokens)
 	for _, r := range e.sched {
-		r.computed += r.numNew
-		r.numNew = 0
+		r.computed += r.numNew - r.draft // a draft's KV counts once it is accepted
+		draft := r.draft
+		r.numNew, r.draft = 0, 0
 		// Register newly full blocks in the prefix cache.
 		for r.committed < len(r.hashes) && (r.committed+1)*bs <= r.computed && r.committed < len(r.blocks) {
 			e.cache.commit(r.blocks[r.committed], r.hashes[r.committed])
@@ -460,25 +467,25 @@ func (e *engine) complete(t time.Time) (produced int) {
 		if r.computed < len(r.tokens) {
 			continue // still prefilling (or recomputing after preemption)
 		}
-		out := len(r.tokens) - r.promptLen // tokens generated before this one
-		tok := e.nextToken(r, out)
-		produced++
-		generated := out + 1
-		reason := ""
-		switch {
-		case r.structured != nil && generated >= len(r.structured):
-			reason = "stop"
-		case generated >= r.maxTokens:
-			reason = "length"
-		case r.structured == nil && r.stopAt > 0 && generated >= r.stopAt && generated >= r.minTokens:
-			reason = "stop"
-		case len(r.tokens)+1 >= e.cfg.MaxModelLen:
-			reason = "length"
+		out := len(r.tokens) - r.promptLen // tokens generated before this step's
+		emit := 1
+		if draft > 0 {
+			a := e.spec.accepted(r, out, draft)
+			st.specDraftLocked(draft, a)
+			r.computed += a
+			emit += a
 		}
-		// Publish the token and, with it, the end: the last chunk carries
-		// the finish_reason as vLLM's does.
+		// Publish the tokens and, with the last, the end: the last chunk
+		// carries the finish_reason as vLLM's does. Tokens past a stop are
+		// dropped, as vLLM drops accepted drafts after one.
+		reason := ""
 		r.mu.Lock()
-		r.tokens = append(r.tokens, tok)
+		for j := 0; j < emit && reason == ""; j++ {
+			r.tokens = append(r.tokens, e.nextToken(r, out+j))
+			produced++
+			reason = e.stopReason(r, out+j+1)
+			e.hashNewBlock(r)
+		}
 		if reason != "" {
 			r.done, r.reason = true, reason
 		}
@@ -487,17 +494,9 @@ func (e *engine) complete(t time.Time) (produced int) {
 			r.firstToken = t
 			st.firstTokenLocked(t.Sub(r.arrival), t.Sub(r.scheduledAt), r.promptLen)
 		} else {
-			st.tokenLocked(t.Sub(r.lastToken))
+			st.tokenLocked(t.Sub(r.lastToken), len(r.tokens)-r.promptLen-out)
 		}
 		r.lastToken = t
-		// Hash the block the new token completed, if any.
-		if n := len(r.tokens); n%bs == 0 && len(r.hashes) == n/bs-1 {
-			parent := r.salt
-			if len(r.hashes) > 0 {
-				parent = r.hashes[len(r.hashes)-1]
-			}
-			r.hashes = append(r.hashes, blockHash(parent, r.tokens[n-bs:n]))
-		}
 		if reason != "" {
 			e.finishLocked(r, reason, t)
 		}
@@ -516,6 +515,34 @@ func (e *engine) complete(t time.Time) (produced int) {
 	e.running = keep
 	e.publishGauges()
 	return produced
+}
+
+// stopReason is why r ends with its generated-th output token, the
+// last of r.tokens, or "" when it goes on.
+func (e *engine) stopReason(r *request, generated int) string {
+	switch {
+	case r.structured != nil && generated >= len(r.structured):
+		return "stop"
+	case generated >= r.maxTokens:
+		return "length"
+	case r.structured == nil && r.stopAt > 0 && generated >= r.stopAt && generated >= r.minTokens:
+		return "stop"
+	case len(r.tokens) >= e.cfg.MaxModelLen:
+		return "length"
+	}
+	return ""
+}
+
+// hashNewBlock hashes the block r's newest token completed, if any.
+func (e *engine) hashNewBlock(r *request) {
+	bs := e.cfg.BlockSize
+	if n := len(r.tokens); n%bs == 0 && len(r.hashes) == n/bs-1 {
+		parent := r.salt
+		if len(r.hashes) > 0 {
+			parent = r.hashes[len(r.hashes)-1]
+		}
+		r.hashes = append(r.hashes, blockHash(parent, r.tokens[n-bs:n]))
+	}
 }
 
 // nextToken is output token number i of r: fixed by the structured answer,

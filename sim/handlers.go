@@ -88,6 +88,21 @@ func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *genReque
 		writeError(w, *e)
 		return
 	}
+	var tool *toolParam
+	if chat {
+		if tool, e = req.pickTool(s.cfg.EnableAutoToolChoice); e != nil {
+			writeError(w, *e)
+			return
+		}
+		if tool != nil { // the answer is the call's arguments, generated from its parameters
+			var err error
+			if schema, err = tool.toolSchema(); err != nil {
+				writeError(w, badRequest("%v", err))
+				return
+			}
+			structured = true
+		}
+	}
 	maxLen := s.cfg.MaxModelLen
 	for _, p := range prompts {
 		if len(p) == 0 {
@@ -147,6 +162,9 @@ func (s *Server) generate(w http.ResponseWriter, hr *http.Request, req *genReque
 				ans = ans[:len(ans)/2]
 			}
 			r.structured = ans
+			if tool != nil {
+				r.tool = &toolCall{id: fmt.Sprintf("chatcmpl-tool-%016x%016x", mix64(key^0x7f4a7c15), mix64(key^0x94d049bb)), name: tool.Function.Name}
+			}
 		} else {
 			if chat {
 				r.reasoning = s.cfg.ReasoningTokens
@@ -228,6 +246,11 @@ func (s *Server) respond(w http.ResponseWriter, hr *http.Request, j *job) {
 		usage.CompletionTokens += len(out)
 		if j.chat {
 			msg := chatMessageOut{Role: "assistant", Content: text, ToolCalls: []any{}}
+			if r.tool != nil {
+				msg.Content = ""
+				msg.ToolCalls = []any{map[string]any{"id": r.tool.id, "type": "function", "function": map[string]any{"name": r.tool.name, "arguments": text}}}
+				reason = toolFinish(reason)
+			}
 			if think > 0 {
 				thought, _ := s.tok.Detokenize(out[:think])
 				var v any = thought

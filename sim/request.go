@@ -13,9 +13,10 @@ type request struct {
 	promptLen  int
 	maxTokens  int // output cap (already clamped to max-model-len)
 	minTokens  int
-	stopAt     int   // natural output length (EOS) when it stops on its own
-	structured []int // the whole answer, fixed up front, for structured output
-	reasoning  int   // the first output tokens that are reasoning (chat, --reasoning-tokens)
+	stopAt     int       // natural output length (EOS) when it stops on its own
+	structured []int     // the whole answer, fixed up front, for structured output
+	reasoning  int       // the first output tokens that are reasoning (chat, --reasoning-tokens)
+	tool       *toolCall // the call the answer (structured: its arguments) makes; nil for text
 	seedKey    uint64
 	salt       uint64 // parent hash of the first block (cache_salt)
 	arrival    time.Time
@@ -23,6 +24,7 @@ type request struct {
 	// Engine-owned.
 	computed   int      // tokens whose KV is in the cache
 	numNew     int      // tokens computed in the current step
+	draft      int      // of them, draft tokens to verify (speculative decoding)
 	blocks     []int32  // block table
 	hashes     []uint64 // hashes of the full blocks of tokens
 	committed  int      // blocks registered in the prefix cache

@@ -3,6 +3,7 @@ package sim
 import (
 	"io"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -28,6 +29,8 @@ type stats struct {
 	// prefill, decode and inference are vLLM's request intervals: from
 	// (first) scheduled to first token, first token to last, scheduled to last
 	prefill, decode, inference *histogram
+	// spec is the speculative-decoding counters, nil without it
+	spec *specStats
 }
 
 // histogram is a fixed-bucket histogram.
@@ -108,9 +111,11 @@ func (s *stats) firstTokenLocked(ttft, prefill time.Duration, promptLen int) {
 	s.genTokens++
 }
 
-func (s *stats) tokenLocked(itl time.Duration) {
+// tokenLocked counts a decode step's n tokens of one request (more than
+// one with speculative decoding), and the time since its last.
+func (s *stats) tokenLocked(itl time.Duration, n int) {
 	s.itl.observe(itl.Seconds())
-	s.genTokens++
+	s.genTokens += float64(n)
 }
 
 func (s *stats) finishLocked(r *request, reason string, t time.Time) {
@@ -187,7 +192,7 @@ func (s *stats) families(model string) []*dto.MetricFamily {
 	for _, reason := range []string{"abort", "length", "stop"} {
 		success.Metric = append(success.Metric, &dto.Metric{Label: labels("finished_reason", reason), Counter: &dto.Counter{Value: proto.Float64(s.success[reason])}})
 	}
-	return []*dto.MetricFamily{
+	fams := []*dto.MetricFamily{
 		gauge("vllm:num_requests_running", "Number of requests in model execution batches.", float64(s.running)),
 		gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.", float64(s.waiting)),
 		gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", s.kvUsage),
@@ -206,4 +211,16 @@ func (s *stats) families(model string) []*dto.MetricFamily {
 		hist("vllm:request_prefill_time_seconds", "Histogram of time spent in PREFILL phase for request.", s.prefill),
 		hist("vllm:request_decode_time_seconds", "Histogram of time spent in DECODE phase for request.", s.decode),
 	}
+	if sp := s.spec; sp != nil { // vLLM exports them only with a --speculative-config
+		perPos := &dto.MetricFamily{Name: proto.String("vllm:spec_decode_num_accepted_tokens_per_pos_total"), Help: proto.String("Accepted tokens per draft position."), Type: dto.MetricType_COUNTER.Enum()}
+		for p, v := range sp.perPos {
+			perPos.Metric = append(perPos.Metric, &dto.Metric{Label: labels("position", strconv.Itoa(p)), Counter: &dto.Counter{Value: proto.Float64(v)}})
+		}
+		fams = append(fams,
+			counter("vllm:spec_decode_num_drafts_total", "Number of spec decoding drafts.", sp.drafts),
+			counter("vllm:spec_decode_num_draft_tokens_total", "Number of draft tokens.", sp.draftTokens),
+			counter("vllm:spec_decode_num_accepted_tokens_total", "Number of accepted tokens.", sp.accepted),
+			perPos)
+	}
+	return fams
 }

@@ -78,9 +78,26 @@ func (s *Server) stream(w http.ResponseWriter, hr *http.Request, j *job) {
 				}
 				buf = append(buf, ",\"prompt_token_ids\":null}\n\n"...)
 			}
+			if r.tool != nil && sent[i] == 0 && len(out) > 0 {
+				// the call's head (index, id, type, name) before its arguments
+				buf = append(buf, head...)
+				buf = appendIndex(buf, i)
+				buf = append(buf, `"delta":{`...)
+				buf = s.appendToolHead(buf, r.tool)
+				buf = append(buf, `},"logprobs":null,"finish_reason":null}]`...)
+				if j.continuous {
+					buf = appendUsage(buf, r.promptLen, 0, false)
+				}
+				buf = append(buf, "}\n\n"...)
+			}
 			buf = append(buf, head...)
 			buf = appendIndex(buf, i)
-			if j.chat {
+			if j.chat && r.tool != nil {
+				buf = append(buf, `"delta":{`...)
+				buf = s.appendToolArgs(buf, out[sent[i]:])
+				buf = append(buf, '}')
+				reason = toolFinish(reason)
+			} else if j.chat {
 				buf = append(buf, `"delta":{`...)
 				// reasoning first, as vLLM's reasoning parsers split it; the
 				// chunk where it ends carries both

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -30,6 +31,8 @@ type workloadBlock struct {
 	PrefixTokens *hcl.Attribute `hcl:"prefix_tokens,optional"`
 	PrefixGroups *hcl.Attribute `hcl:"prefix_groups,optional"`
 	Schema       *hcl.Attribute `hcl:"schema,optional"`
+	Tools        *hcl.Attribute `hcl:"tools,optional"`
+	ToolChoice   *hcl.Attribute `hcl:"tool_choice,optional"`
 	Turns        *hcl.Attribute `hcl:"turns,optional"`
 	ThinkTime    *hcl.Attribute `hcl:"think_time,optional"`
 	LengthBucket *hcl.Attribute `hcl:"length_buckets,optional"`
@@ -175,6 +178,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 	if v, ok := ev.boolean(b.IgnoreEOS); ok {
 		w.IgnoreEOS = &v
 	}
+	b.fillTools(ev, w)
 }
 
 // traced reports whether b asks for a trace workload, evaluating its kind
@@ -213,24 +217,30 @@ func schemaText(ev *evaluator, attr *hcl.Attribute) (string, bool) {
 		ev.errorAt(attr, "Invalid schema", "schema must be a JSON schema: an HCL object like { type = \"object\", ... } or a JSON string, not %s.", friendlyType(v.Type()))
 		return "", false
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	if err != nil {
-		ev.errorAt(attr, "Invalid schema", "schema is not valid JSON: %v.", err)
+	if why := schemaProblem(text); why != "" {
+		ev.errorAt(attr, "Invalid schema", "schema %s.", why)
 		return "", false
 	}
+	return text, true
+}
+
+// schemaProblem says what keeps text from being a JSON schema ("is not
+// valid JSON: ..."), or "" when it compiles as one.
+func schemaProblem(text string) string {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return fmt.Sprintf("is not valid JSON: %v", err)
+	}
 	if _, isObj := doc.(map[string]any); !isObj {
-		ev.errorAt(attr, "Invalid schema", "schema must be a JSON object, like {\"type\": \"object\", ...}.")
-		return "", false
+		return `must be a JSON object, like {"type": "object", ...}`
 	}
 	c := jsonschema.NewCompiler()
 	if err := c.AddResource("schema.json", doc); err == nil {
-		_, err = c.Compile("schema.json")
-		if err != nil {
-			ev.errorAt(attr, "Invalid schema", "schema is not a valid JSON schema: %s.", oneLine(err.Error()))
-			return "", false
+		if _, err = c.Compile("schema.json"); err != nil {
+			return "is not a valid JSON schema: " + oneLine(err.Error())
 		}
 	}
-	return text, true
+	return ""
 }
 
 func oneLine(s string) string {

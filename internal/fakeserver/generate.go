@@ -18,6 +18,8 @@ type request struct {
 	MaxCompletionTokens *int            `json:"max_completion_tokens"`
 	MinTokens           int             `json:"min_tokens"`
 	IgnoreEOS           bool            `json:"ignore_eos"`
+	Tools               json.RawMessage `json:"tools"`
+	ToolChoice          json.RawMessage `json:"tool_choice"`
 	Stream              bool            `json:"stream"`
 	StreamOptions       *struct {
 		IncludeUsage         bool `json:"include_usage"`
@@ -177,6 +179,9 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request, chat bool) {
 	}
 	s.lookup(prompt)
 	a := answer{s: s, w: w, r: r, req: &req, chat: chat, model: m.ID, prompt: len(prompt), n: s.answerLen(&req, maxTokens), max: maxTokens, arrived: arrived}
+	if tc := s.cfg.ToolCall; tc != nil && chat && len(req.Tools) > 0 && string(req.Tools) != "null" && string(req.ToolChoice) != `"none"` {
+		a.tool, a.n = tc, min(1+len(tc.Arguments), maxTokens)
+	}
 	if !req.Stream {
 		a.whole()
 		return
@@ -195,6 +200,7 @@ type answer struct {
 	prompt  int
 	n, max  int
 	arrived time.Time
+	tool    *ToolCall // the call the answer makes, nil for a text answer
 }
 
 // wait sleeps until the k-th content chunk's time (k from 0): TTFT after
@@ -216,6 +222,9 @@ func (a *answer) wait(k int) bool {
 }
 
 func (a *answer) finish() string {
+	if a.tool != nil {
+		return "tool_calls"
+	}
 	if a.n < a.max {
 		return "stop"
 	}
@@ -244,6 +253,15 @@ func (a *answer) reasoningField() string {
 		return f
 	}
 	return "reasoning_content"
+}
+
+// toolDelta is the k-th chunk's piece of the tool call: its head first,
+// then the arguments' pieces.
+func (a *answer) toolDelta(k int) map[string]any {
+	if k == 0 {
+		return map[string]any{"index": 0, "id": "chatcmpl-tool-fake1", "type": "function", "function": map[string]any{"name": a.tool.Name}}
+	}
+	return map[string]any{"index": 0, "function": map[string]any{"arguments": a.tool.Arguments[k-1]}}
 }
 
 // whole answers without streaming.
@@ -330,6 +348,9 @@ func (a *answer) stream() {
 			delta := map[string]any{"content": " tok"}
 			if k < a.reasoning(a.n) {
 				delta = map[string]any{a.reasoningField(): " think"}
+			}
+			if a.tool != nil {
+				delta = map[string]any{"tool_calls": []any{a.toolDelta(k)}}
 			}
 			if k == 0 && a.s.cfg.RoleChunk == RoleInFirstToken {
 				delta["role"] = "assistant"

@@ -33,6 +33,13 @@ import (
 	"time"
 )
 
+// ToolCall is the call a tool-calling fake answers with: the function's
+// name and its arguments' pieces, as streamed.
+type ToolCall struct {
+	Name      string
+	Arguments []string
+}
+
 // RoleChunk says when a chat stream sends the assistant's role.
 type RoleChunk int
 
@@ -150,6 +157,13 @@ type Config struct {
 	// .reasoning_tokens in a chat answer's usage, as OpenAI's API does
 	// (vLLM does not).
 	ReportReasoningTokens bool
+	// ToolCall, when set, answers a chat request that offers tools (and a
+	// tool_choice other than "none") with one call in vLLM's delta shape:
+	// its first chunk the call's index, id, type and function.name, each
+	// later chunk one piece of its arguments, a token a chunk on the
+	// TTFT/ITL schedule, so the last piece leaves TTFT + len(Arguments) x
+	// ITL after the request arrived; finish_reason "tool_calls".
+	ToolCall *ToolCall
 
 	// NoTokenIDs answers a token-id prompt with 400 (Ollama wants text).
 	NoTokenIDs bool
