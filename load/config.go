@@ -92,9 +92,9 @@ func (c *Config) halted() bool {
 	}
 }
 
-// Record returns a run's load as the results file keeps it; t is the
+// Recorded returns a run's load as the results file keeps it; t is the
 // trace a trace workload replays (nil for others, or when unknown).
-func Record(c runspec.Load, t *trace.Trace) results.LoadConfig {
+func Recorded(c runspec.Load, t *trace.Trace) results.LoadConfig {
 	w := c.Workload
 	kind := w.Kind
 	if kind == "" {

@@ -138,7 +138,7 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.
 	}
 	pairs := x.ab.Pairs
 	if pairs <= 0 {
-		pairs = abPairs(srs[1].Load)
+		pairs = blockPairs(srs[1].Load)
 		if mode == suite.ABAlternate {
 			pairs = min(pairs, maxAlternatePairs) // each block is a server start
 		}
