@@ -59,7 +59,7 @@ type Probe struct {
 	Stopped string `json:"stopped,omitempty" text:"line"`
 	// Status is the run status of the probe (a failed or invalid probe
 	// counts as not meeting the SLO).
-	Status string `json:"status" text:"name"`
+	Status Status `json:"status" text:"name"`
 	// Error or the SLO's message says why a probe did not pass.
 	Message untrusted.String `json:"message,omitempty"`
 	// Requests is the number of measured requests the probe sent.

@@ -36,9 +36,7 @@ func (f *File) Check() error {
 			}
 			seen[r.Name] = i
 		}
-		switch r.Status {
-		case StatusOK, StatusInvalid, StatusPartial, StatusFailed:
-		default:
+		if !r.Status.Valid() {
 			c.fail(fmt.Sprintf("unknown status %q (want ok, invalid, partial or failed)", r.Status))
 		}
 		c.summary(&r.Summary)

@@ -1,0 +1,59 @@
+package results
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The kinds a results file records (run status, ...) are named string
+// types: the file check walks them as the strings they are, and they are
+// written as the strings they were before they had types.
+func TestCheckCoversNamedKinds(t *testing.T) {
+	const bidi = "ok\u202e"
+	f := sampleFile()
+	f.Runs[0].Status = bidi
+	f.Runs[0].Capacity = &Capacity{Probes: []Probe{{Status: bidi}}}
+	err := f.Check()
+	if err == nil {
+		t.Fatal("Check accepted named kinds holding a bidirectional control")
+	}
+	for _, want := range []string{
+		"runs[0].status holds the bidirectional control U+202E",
+		"runs[0].capacity.probes[0].status holds the bidirectional control U+202E",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Check error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestNamedKindsMarshalAsStrings(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{Run{Status: StatusPartial}, `"status":"partial"`},
+	} {
+		b, err := json.Marshal(tt.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), tt.want) {
+			t.Errorf("%T marshals as %s, want it to hold %s", tt.v, b, tt.want)
+		}
+	}
+}
+
+func TestStatusValid(t *testing.T) {
+	for _, s := range []Status{StatusOK, StatusInvalid, StatusPartial, StatusFailed} {
+		if !s.Valid() {
+			t.Errorf("%q is not Valid", s)
+		}
+	}
+	for _, s := range []Status{"", "OK", "great"} {
+		if s.Valid() {
+			t.Errorf("%q is Valid", s)
+		}
+	}
+}
