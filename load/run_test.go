@@ -395,7 +395,7 @@ func TestRunCanceledStopsEarly(t *testing.T) {
 	<-arrived
 	cancel()
 	res := <-done
-	if len(res.Records) != 2 || res.Records[0].ErrorKind != KindCanceled {
+	if len(res.Records) != 2 || res.Records[0].ErrorKind != results.ErrorCanceled {
 		t.Errorf("records %+v, want 2 canceled", res.Records)
 	}
 }

@@ -14,6 +14,7 @@ func TestCheckCoversNamedKinds(t *testing.T) {
 	f := sampleFile()
 	f.Runs[0].Status = bidi
 	f.Runs[0].Capacity = &Capacity{Probes: []Probe{{Status: bidi}}}
+	f.Runs[0].Requests = &RequestLog{Failures: []RequestFailure{{Kind: bidi}}}
 	err := f.Check()
 	if err == nil {
 		t.Fatal("Check accepted named kinds holding a bidirectional control")
@@ -21,6 +22,7 @@ func TestCheckCoversNamedKinds(t *testing.T) {
 	for _, want := range []string{
 		"runs[0].status holds the bidirectional control U+202E",
 		"runs[0].capacity.probes[0].status holds the bidirectional control U+202E",
+		"runs[0].requests.failures[0].kind holds the bidirectional control U+202E",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Check error lacks %q:\n%v", want, err)
@@ -34,6 +36,8 @@ func TestNamedKindsMarshalAsStrings(t *testing.T) {
 		want string
 	}{
 		{Run{Status: StatusPartial}, `"status":"partial"`},
+		{Record{ErrorKind: ErrorTooLarge}, `"error_kind":"too_large"`},
+		{RequestFailure{Kind: ErrorImported}, `"kind":"imported"`},
 	} {
 		b, err := json.Marshal(tt.v)
 		if err != nil {
@@ -54,6 +58,19 @@ func TestStatusValid(t *testing.T) {
 	for _, s := range []Status{"", "OK", "great"} {
 		if s.Valid() {
 			t.Errorf("%q is Valid", s)
+		}
+	}
+}
+
+func TestErrorKindValid(t *testing.T) {
+	for _, k := range []ErrorKind{ErrorHTTP, ErrorDisconnect, ErrorTimeout, ErrorProtocol, ErrorCanceled, ErrorTooLarge, ErrorImported} {
+		if !k.Valid() {
+			t.Errorf("%q is not Valid", k)
+		}
+	}
+	for _, k := range []ErrorKind{"", "HTTP", "oom"} {
+		if k.Valid() {
+			t.Errorf("%q is Valid", k)
 		}
 	}
 }
