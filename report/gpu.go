@@ -65,7 +65,7 @@ func gpuSource(s *results.GPUSeries) string {
 	case s.Source == results.GPUSourceDCGM:
 		return "DCGM exporter"
 	default:
-		return s.Source
+		return string(s.Source)
 	}
 }
 

@@ -44,9 +44,7 @@ func (c *checker) gpu(m *GPUMetrics, s *GPUSeries) {
 	if s == nil {
 		return
 	}
-	switch s.Source {
-	case "", GPUSourceNvidiaSMI, GPUSourceDCGM:
-	default:
+	if s.Source != "" && !s.Source.Valid() {
 		c.fail(fmt.Sprintf("gpu_series.source %q is not %q or %q", s.Source, GPUSourceNvidiaSMI, GPUSourceDCGM))
 	}
 	if len(s.Error) > maxGPUErrorBytes {

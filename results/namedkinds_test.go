@@ -14,6 +14,7 @@ func TestCheckCoversNamedKinds(t *testing.T) {
 	f := sampleFile()
 	f.Runs[0].Status = bidi
 	f.Runs[0].Capacity = &Capacity{Probes: []Probe{{Status: bidi}}}
+	f.Runs[0].GPUSeries = &GPUSeries{Source: bidi}
 	f.Runs[0].Requests = &RequestLog{Failures: []RequestFailure{{Kind: bidi}}}
 	err := f.Check()
 	if err == nil {
@@ -22,6 +23,7 @@ func TestCheckCoversNamedKinds(t *testing.T) {
 	for _, want := range []string{
 		"runs[0].status holds the bidirectional control U+202E",
 		"runs[0].capacity.probes[0].status holds the bidirectional control U+202E",
+		"runs[0].gpu_series.source holds the bidirectional control U+202E",
 		"runs[0].requests.failures[0].kind holds the bidirectional control U+202E",
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -38,6 +40,7 @@ func TestNamedKindsMarshalAsStrings(t *testing.T) {
 		{Run{Status: StatusPartial}, `"status":"partial"`},
 		{Record{ErrorKind: ErrorTooLarge}, `"error_kind":"too_large"`},
 		{RequestFailure{Kind: ErrorImported}, `"kind":"imported"`},
+		{GPUSeries{Source: GPUSourceDCGM}, `"source":"dcgm-exporter"`},
 	} {
 		b, err := json.Marshal(tt.v)
 		if err != nil {
