@@ -15,6 +15,8 @@ func TestCheckCoversNamedKinds(t *testing.T) {
 	f.Runs[0].Status = bidi
 	f.Runs[0].Capacity = &Capacity{Probes: []Probe{{Status: bidi}}}
 	f.Runs[0].GPUSeries = &GPUSeries{Source: bidi}
+	f.Runs[0].Calibration = &Calibration{Method: bidi}
+	f.Runs[0].Dataset = &DatasetFit{Method: bidi}
 	f.Runs[0].Requests = &RequestLog{Failures: []RequestFailure{{Kind: bidi}}}
 	err := f.Check()
 	if err == nil {
@@ -24,6 +26,8 @@ func TestCheckCoversNamedKinds(t *testing.T) {
 		"runs[0].status holds the bidirectional control U+202E",
 		"runs[0].capacity.probes[0].status holds the bidirectional control U+202E",
 		"runs[0].gpu_series.source holds the bidirectional control U+202E",
+		"runs[0].calibration.method holds the bidirectional control U+202E",
+		"runs[0].dataset.method holds the bidirectional control U+202E",
 		"runs[0].requests.failures[0].kind holds the bidirectional control U+202E",
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -41,6 +45,8 @@ func TestNamedKindsMarshalAsStrings(t *testing.T) {
 		{Record{ErrorKind: ErrorTooLarge}, `"error_kind":"too_large"`},
 		{RequestFailure{Kind: ErrorImported}, `"kind":"imported"`},
 		{GPUSeries{Source: GPUSourceDCGM}, `"source":"dcgm-exporter"`},
+		{Calibration{Method: CalibratedTokenIDs}, `"method":"token_ids"`},
+		{DatasetFit{Method: CountEstimate}, `"method":"estimate"`},
 	} {
 		b, err := json.Marshal(tt.v)
 		if err != nil {
