@@ -197,7 +197,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		// missing dataset
 		{name: "dataset", cfg: Config{Load: runspec.Load{Concurrency: 1, Requests: 1, Workload: runspec.Workload{Kind: runspec.WorkloadDataset, DatasetPath: "/nonexistent.json"}}, BaseURL: "http://x"}, want: "nonexistent"},
 		// ramp without duration
-		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 3, Requests: 1, Ramp: runspec.Ramp{Kind: "linear"}, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://x"}, want: "ramp"},
+		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 3, Requests: 1, Ramp: runspec.Ramp{Kind: runspec.RampLinear}, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://x"}, want: "ramp"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
