@@ -24,3 +24,19 @@ func TestKindsValid(t *testing.T) {
 		}
 	}
 }
+
+func TestTargetKindValid(t *testing.T) {
+	for _, k := range []TargetKind{KindServer, KindEndpoint, KindSimulator} {
+		if !k.Valid() {
+			t.Errorf("target kind %q is not Valid", k)
+		}
+	}
+	for _, k := range []TargetKind{"", "Server", "container"} {
+		if k.Valid() {
+			t.Errorf("target kind %q is Valid", k)
+		}
+	}
+	if got := (&Target{Kind: KindServer, Name: "vllm"}).Ref(); got != "server.vllm" {
+		t.Errorf("Ref() = %q, want server.vllm", got)
+	}
+}

@@ -1,6 +1,9 @@
 package suite
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/runspec"
+)
 
 // ABMode is how an A/B gate (--ab-var) keeps the two sides' server
 // containers while it alternates blocks between them. Endpoints and
@@ -43,9 +46,9 @@ func ValidABMode(s string) bool {
 // ABModeFor is the mode an A/B gate uses for a target of kind: the gate
 // block's ab, else the defaults block's, else ABAlternate for a server
 // container (endpoints and simulators always stay up: ABTogether).
-func (s *Suite) ABModeFor(kind string) ABMode {
+func (s *Suite) ABModeFor(kind runspec.TargetKind) ABMode {
 	switch {
-	case kind != "server":
+	case kind != runspec.KindServer:
 		return ABTogether
 	case s.Gate != nil && s.Gate.AB != "":
 		return s.Gate.AB

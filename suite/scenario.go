@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -83,7 +84,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	default:
 		target = l.defaultTarget(name, b.DefRange)
 	}
-	if target != nil && target.Kind == "endpoint" && sb.ServerArgs != nil {
+	if target != nil && target.Kind == runspec.KindEndpoint && sb.ServerArgs != nil {
 		l.errorf(sb.ServerArgs.Expr.Range().Ptr(), sb.ServerArgs.Range.Ptr(), "Server args for an endpoint",
 			"server_args start a server with extra flags, but %s is an endpoint llmgate does not start; use a server or simulator target.", target.Ref())
 	}
