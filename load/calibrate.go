@@ -219,7 +219,7 @@ func probeTokenIDs(ctx context.Context, cfg Config, cl *client) string {
 	req := b.completion(ids, 1)
 	req.calibration = true
 	cl.do(ctx, req, time.Now(), &rec)
-	if rec.ErrorKind == results.ErrorHTTP && strings.HasPrefix(rec.Error, "http 400") {
+	if rec.ErrorKind == results.ErrorHTTP && rec.HTTPStatus == http.StatusBadRequest {
 		return rec.Error
 	}
 	return ""

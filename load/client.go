@@ -268,6 +268,7 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyExcerpt))
 		fail(rec, results.ErrorHTTP, "http "+strconv.Itoa(resp.StatusCode)+": "+untrusted.Line(string(bytes.TrimSpace(b))))
+		rec.HTTPStatus = resp.StatusCode
 		return
 	}
 
@@ -374,7 +375,8 @@ func fail(rec *results.Record, kind results.ErrorKind, msg string) {
 }
 
 // classify records a transport error: the per-request timeout, the run
-// being canceled, or a lost connection.
+// being canceled, or a lost connection (Unreached when the dial failed:
+// refused, no such host, no route).
 func classify(rec *results.Record, run, req context.Context, err error, during string) {
 	switch {
 	case run.Err() != nil:
@@ -383,5 +385,7 @@ func classify(rec *results.Record, run, req context.Context, err error, during s
 		fail(rec, results.ErrorTimeout, "timed out during "+during+" (per-request timeout)")
 	default:
 		fail(rec, results.ErrorDisconnect, during+": "+err.Error())
+		var op *net.OpError
+		rec.Unreached = errors.As(err, &op) && op.Op == "dial"
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -75,13 +74,4 @@ func (cfg Config) Validate() error {
 		bad("load: range_ratio must be in [0, 1), got %g", w.RangeRatio)
 	}
 	return errors.Join(errs...)
-}
-
-func isConnectError(msg string) bool {
-	for _, s := range []string{"connection refused", "no such host", "no route to host", "network is unreachable", "dial tcp"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
 }

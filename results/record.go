@@ -51,6 +51,12 @@ type Record struct {
 	Error string `json:"error,omitempty"`
 	// ErrorKind classifies Error; "" for a request that did not fail.
 	ErrorKind ErrorKind `json:"error_kind,omitempty"`
+	// HTTPStatus is the status of an ErrorHTTP answer, 0 for other
+	// requests; Unreached is set on an ErrorDisconnect failure whose
+	// connection could not be made (the dial failed). The load generator
+	// decides by them, not by Error's words; they are not written.
+	HTTPStatus int  `json:"-"`
+	Unreached  bool `json:"-"`
 	// Turn is the request's turn in its conversation (0 for the first, and
 	// for workloads without conversations).
 	Turn int `json:"turn,omitempty"`
