@@ -46,7 +46,7 @@ func (r *runner) runGroup(ctx context.Context, gi int, g *suite.Group) (err erro
 	}
 	if err != nil {
 		switch {
-		case strings.Contains(err.Error(), ref): // says already what it is
+		case r.opts.TargetURL != "": // ref is the URL, which target.NewEndpoint's errors name
 		case spec.Kind == runspec.KindEndpoint: // not ours to start
 			err = fmt.Errorf("%s: %w", ref, err)
 		default:
