@@ -38,7 +38,9 @@ func (c *checker) gpu(m *GPUMetrics, s *GPUSeries) {
 		}
 		if e := m.Energy; e != nil {
 			c.value("summary.gpu.energy.joules", e.Joules, LimitEnergy)
-			c.value("summary.gpu.energy.per_token", e.PerToken, LimitEnergyPerToken)
+			if e.PerToken != nil {
+				c.value("summary.gpu.energy.per_token", *e.PerToken, LimitEnergyPerToken)
+			}
 		}
 	}
 	if s == nil {

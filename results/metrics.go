@@ -407,10 +407,10 @@ func buildNamespace() map[string]Metric {
 		return &g.Energy.Joules
 	}))
 	value("gpu.energy_per_token", "gpu", JoulesPerToken, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 {
-		if g.Energy == nil || g.Energy.PerToken == 0 {
+		if g.Energy == nil {
 			return nil
 		}
-		return &g.Energy.PerToken
+		return g.Energy.PerToken
 	}))
 	startup := func(phase string) func(*Summary) (float64, bool) {
 		return func(s *Summary) (float64, bool) {
