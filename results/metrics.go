@@ -376,7 +376,7 @@ func buildNamespace() map[string]Metric {
 				Unit: Milliseconds, Better: LowerIsBetter, get: turnStat(part.slice, ss.stats, ss.st.field)})
 		}
 	}
-	capacity := func(vary string) func(*Summary) (float64, bool) {
+	capacity := func(vary Vary) func(*Summary) (float64, bool) {
 		return func(s *Summary) (float64, bool) {
 			if s.Capacity == nil || s.Capacity.Vary != vary {
 				return 0, false

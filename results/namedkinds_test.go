@@ -11,26 +11,23 @@ import (
 // written as the strings they were before they had types.
 func TestCheckCoversNamedKinds(t *testing.T) {
 	const bidi = "ok\u202e"
-	f := sampleFile()
-	f.Runs[0].Status = bidi
-	f.Runs[0].Capacity = &Capacity{Probes: []Probe{{Status: bidi}}}
-	f.Runs[0].GPUSeries = &GPUSeries{Source: bidi}
-	f.Runs[0].Calibration = &Calibration{Method: bidi}
-	f.Runs[0].Dataset = &DatasetFit{Method: bidi}
-	f.Runs[0].Requests = &RequestLog{Failures: []RequestFailure{{Kind: bidi}}}
-	err := f.Check()
-	if err == nil {
-		t.Fatal("Check accepted named kinds holding a bidirectional control")
-	}
-	for _, want := range []string{
-		"runs[0].status holds the bidirectional control U+202E",
-		"runs[0].capacity.probes[0].status holds the bidirectional control U+202E",
-		"runs[0].gpu_series.source holds the bidirectional control U+202E",
-		"runs[0].calibration.method holds the bidirectional control U+202E",
-		"runs[0].dataset.method holds the bidirectional control U+202E",
-		"runs[0].requests.failures[0].kind holds the bidirectional control U+202E",
+	for _, tt := range []struct {
+		edit func(r *Run)
+		want string
+	}{
+		{func(r *Run) { r.Status = bidi }, "runs[0].status"},
+		{func(r *Run) { r.Capacity = &Capacity{Vary: bidi} }, "runs[0].capacity.vary"},
+		{func(r *Run) { r.Capacity = &Capacity{Probes: []Probe{{Status: bidi}}} }, "runs[0].capacity.probes[0].status"},
+		{func(r *Run) { r.Capacity = &Capacity{Probes: []Probe{{Stopped: bidi}}} }, "runs[0].capacity.probes[0].stopped"},
+		{func(r *Run) { r.GPUSeries = &GPUSeries{Source: bidi} }, "runs[0].gpu_series.source"},
+		{func(r *Run) { r.Calibration = &Calibration{Method: bidi} }, "runs[0].calibration.method"},
+		{func(r *Run) { r.Dataset = &DatasetFit{Method: bidi} }, "runs[0].dataset.method"},
+		{func(r *Run) { r.Requests = &RequestLog{Failures: []RequestFailure{{Kind: bidi}}} }, "runs[0].requests.failures[0].kind"},
 	} {
-		if !strings.Contains(err.Error(), want) {
+		f := sampleFile()
+		tt.edit(&f.Runs[0])
+		err := f.Check()
+		if want := tt.want + " holds the bidirectional control U+202E"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Check error lacks %q:\n%v", want, err)
 		}
 	}
@@ -47,6 +44,8 @@ func TestNamedKindsMarshalAsStrings(t *testing.T) {
 		{GPUSeries{Source: GPUSourceDCGM}, `"source":"dcgm-exporter"`},
 		{Calibration{Method: CalibratedTokenIDs}, `"method":"token_ids"`},
 		{DatasetFit{Method: CountEstimate}, `"method":"estimate"`},
+		{Capacity{Vary: VaryRate}, `"vary":"rate"`},
+		{Probe{Stopped: ProbeCannotMeet}, `"stopped":"cannot_meet"`},
 	} {
 		b, err := json.Marshal(tt.v)
 		if err != nil {

@@ -43,7 +43,7 @@ type loadBlock struct {
 	// searched is the knob a scenario's capacity block chooses
 	// (results.VaryConcurrency or results.VaryRate), so neither need be set
 	// here; "" without a search.
-	searched string
+	searched results.Vary
 	// traced says the scenario's workload is a trace, whose timestamps are
 	// the arrivals: no rate, and concurrency only caps what is in flight.
 	traced bool

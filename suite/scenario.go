@@ -149,7 +149,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	workB := overlay(defs.Workload, sb.Workload)
 	goodB := overlay(defs.Goodput, sb.Goodput)
 	var capacity *Capacity
-	vary := ""
+	var vary results.Vary
 	if sb.Capacity != nil {
 		c, ok := l.decodeCapacity(name, sb.Capacity, sb.Sweep != nil, loadB, &assertScope)
 		vary = c.Vary
