@@ -85,3 +85,7 @@ const (
 	ProbeCannotMeet        ProbeStop = "cannot_meet"
 	ProbeMetWithConfidence ProbeStop = "met_with_confidence"
 )
+
+// Valid reports whether s is one of the ProbeStop constants ("", a probe
+// that ran all its requests, is not).
+func (s ProbeStop) Valid() bool { return s == ProbeCannotMeet || s == ProbeMetWithConfidence }

@@ -46,6 +46,7 @@ func (f *File) Check() error {
 		if r.Requests != nil {
 			c.requestLog(r.Requests)
 		}
+		c.capacity(r.Capacity, r.Summary.Capacity)
 		c.gpu(r.Summary.GPU, r.GPUSeries)
 		c.startup(r.Summary.Startup)
 	}
