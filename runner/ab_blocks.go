@@ -186,8 +186,8 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 
 // worse reports whether status a is worse than b: failed, partial,
 // invalid, ok in that order.
-func worse(a, b string) bool {
-	rank := func(s string) int {
+func worse(a, b results.Status) bool {
+	rank := func(s results.Status) int {
 		switch s {
 		case results.StatusFailed:
 			return 3

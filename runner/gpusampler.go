@@ -20,7 +20,7 @@ const DefaultGPUInterval = time.Second
 // results.MaxGPUSamples.
 type gpuSampler struct {
 	read     func(context.Context) ([]results.GPUReading, error)
-	source   string
+	source   results.GPUSource
 	interval time.Duration
 	now      func() time.Time
 
