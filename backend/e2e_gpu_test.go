@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/backend"
 )
 
 // TestE2EGPUSampling runs a server suite on the simulator image with GPU

@@ -4,9 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/backend"
 )
 
 // TestE2EStartupSeconds starts the simulator image with a known start-up

@@ -18,11 +18,11 @@ import (
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runner"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/backend"
 )
 
 // End-to-end: suites with a server target, run by the runner and by

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/backend"
 )
 
 // RunAB runs the plan of cand and the plan of ab.Baseline in one job,

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/backend"
 )
 
 // simStarter starts the tiny simulator for a server spec, with the spec's

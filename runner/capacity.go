@@ -7,11 +7,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/capacity"
 	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/untrusted"
 )
 

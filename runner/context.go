@@ -3,10 +3,10 @@ package runner
 import (
 	"fmt"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/trace"
 )
 

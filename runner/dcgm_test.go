@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/backend"
+	"github.com/llmgate/llmgate/results"
 )
 
 // exporterPage is two GPUs as NVIDIA's dcgm-exporter serves them (HELP and

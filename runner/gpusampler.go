@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/backend"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
 

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
-	"github.com/llmgate/llmgate/backend"
 )
 
 // gpuStarter starts the tiny simulator and gives it two GPUs with fixed

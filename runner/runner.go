@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/untrusted"
 )
 

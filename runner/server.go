@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/serverprobe"
-	"github.com/llmgate/llmgate/backend"
 )
 
 // IdleWatchLimit bounds how long a server's idle keep-alive timeout is
