@@ -26,7 +26,7 @@ const huge = 1e300
 // Decision is what Decide concluded.
 type Decision struct {
 	// Stopped is "", results.ProbeCannotMeet or results.ProbeMetWithConfidence.
-	Stopped string
+	Stopped results.ProbeStop
 	// Low and High are the summaries at the optimistic and pessimistic
 	// ends of each latency statistic's confidence interval.
 	Low, High results.Summary

@@ -40,7 +40,7 @@ func TestDecide(t *testing.T) {
 		recs    []results.Record
 		planned int
 		limit   float64
-		want    string
+		want    results.ProbeStop
 	}{
 		{"far below the limit", fast, 600, 50, results.ProbeMetWithConfidence},
 		{"p95 unbounded from above on 100 samples", fast[:100], 600, 50, ""},

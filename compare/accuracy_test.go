@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 	"golang.org/x/perf/benchmath"
 )

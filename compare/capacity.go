@@ -54,7 +54,7 @@ func bracketsApart(better, worse *results.Capacity) bool {
 
 // decidedAt reports whether every probe of c at load was stopped early for
 // the reason stopped (and there was one).
-func decidedAt(c *results.Capacity, load float64, stopped string) bool {
+func decidedAt(c *results.Capacity, load float64, stopped results.ProbeStop) bool {
 	n := 0
 	for _, p := range c.Probes {
 		if p.Load != load {
@@ -72,6 +72,6 @@ func decidedAt(c *results.Capacity, load float64, stopped string) bool {
 // [answer, failed_at) with +Inf when the search's maximum met the SLO.
 type Brackets struct {
 	// Vary is what the searches varied (results.VaryConcurrency or VaryRate).
-	Vary              string
+	Vary              results.Vary
 	Baseline, Current [2]float64
 }

@@ -23,11 +23,11 @@ func capacityFile(probes ...results.Probe) *results.File {
 	return &results.File{Version: results.SchemaVersion, Runs: []results.Run{run}}
 }
 
-func met(load float64, stopped string) results.Probe {
+func met(load float64, stopped results.ProbeStop) results.Probe {
 	return results.Probe{Load: load, Passed: true, Stopped: stopped, Status: results.StatusOK}
 }
 
-func missed(load float64, stopped string) results.Probe {
+func missed(load float64, stopped results.ProbeStop) results.Probe {
 	return results.Probe{Load: load, Passed: false, Stopped: stopped, Status: results.StatusOK}
 }
 

@@ -1,6 +1,9 @@
 package compare
 
-import "github.com/llmgate/llmgate/untrusted"
+import (
+	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/untrusted"
+)
 
 // Decision is the gate's verdict on a whole comparison. The headline, the
 // exit code and the gate's verdict output are all read from it, so they
@@ -33,7 +36,7 @@ type NotJudged struct {
 	Kind NotJudgedKind
 	// Status is the run's status for CurrentInvalid and BaselineInvalid
 	// (results.StatusInvalid, StatusPartial or StatusFailed).
-	Status string
+	Status results.Status
 	// Reason is the detail, e.g. "achieved rate 7.1/s below planned 10/s";
 	// it may quote a server or a results file.
 	Reason untrusted.String
@@ -65,7 +68,7 @@ func (c *Comparison) notJudged() {
 	}
 	for i := range c.Current.Runs {
 		if r := &c.Current.Runs[i]; !r.Valid() {
-			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: CurrentInvalid, Status: r.Status, Reason: untrusted.String("current run is "+r.Status) + reasonSuffix(r)})
+			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: CurrentInvalid, Status: r.Status, Reason: untrusted.String("current run is "+string(r.Status)) + reasonSuffix(r)})
 		}
 	}
 	if c.Baseline == nil {
@@ -75,7 +78,7 @@ func (c *Comparison) notJudged() {
 	for i := range c.Baseline.Runs {
 		r := &c.Baseline.Runs[i]
 		if cr := cur[r.Name]; !r.Valid() && cr != nil && cr.Valid() {
-			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: BaselineInvalid, Status: r.Status, Reason: untrusted.String("baseline run is "+r.Status) + reasonSuffix(r) + "; promote a new baseline"})
+			c.NotJudged = append(c.NotJudged, NotJudged{Run: r.Name, Kind: BaselineInvalid, Status: r.Status, Reason: untrusted.String("baseline run is "+string(r.Status)) + reasonSuffix(r) + "; promote a new baseline"})
 		}
 	}
 }

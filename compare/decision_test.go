@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -18,7 +18,7 @@ func TestDecide(t *testing.T) {
 	run := func(name string, seed uint64) comparetest.RunSpec {
 		return comparetest.RunSpec{Name: name, TTFT: 100, TPOT: 9, E2EL: 2000, OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.1, Seed: seed}
 	}
-	bad := func(s comparetest.RunSpec, status string) comparetest.RunSpec { s.Status = status; return s }
+	bad := func(s comparetest.RunSpec, status results.Status) comparetest.RunSpec { s.Status = status; return s }
 	twoRuns := comparetest.File(env, run("chat", 1), run("batch", 2))
 	tests := []struct {
 		name      string

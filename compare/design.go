@@ -44,10 +44,10 @@ func DesignOf(base, cur *results.File) Design {
 }
 
 // pairs is the number of block pairs the comparison judges the runs br
-// and cr over: abPairs under the Paired design, else none.
+// and cr over: heldPairs under the Paired design, else none.
 func (c *Comparison) pairs(br, cr *results.Run) int {
 	if c.Design != Paired {
 		return 0
 	}
-	return abPairs(br, cr)
+	return heldPairs(br, cr)
 }

@@ -39,10 +39,10 @@ type jsonRow struct {
 
 // jsonNotJudged is NotJudged as JSON.
 type jsonNotJudged struct {
-	Run    string        `json:"run,omitempty"`
-	Kind   NotJudgedKind `json:"kind"`
-	Status string        `json:"status,omitempty"`
-	Reason string        `json:"reason"`
+	Run    string         `json:"run,omitempty"`
+	Kind   NotJudgedKind  `json:"kind"`
+	Status results.Status `json:"status,omitempty"`
+	Reason string         `json:"reason"`
 }
 
 func num(v float64) *float64 {

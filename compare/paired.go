@@ -48,11 +48,11 @@ const ABStatisticAlpha = 0.2
 // shift, a trimmed mean, which a few slow requests hardly move, take none.
 const ABSideDrift = 0.07
 
-// abPairs is the number of block pairs an A/B comparison of br and cr
+// heldPairs is the number of block pairs an A/B comparison of br and cr
 // can judge: both runs split into blocks, as many on each side; 0 when
 // they are not the two sides of an A/B run (or have fewer than two pairs,
 // too few for a paired test).
-func abPairs(br, cr *results.Run) int {
+func heldPairs(br, cr *results.Run) int {
 	n := len(br.Blocks)
 	if n < 2 || len(cr.Blocks) != n {
 		return 0
@@ -373,7 +373,7 @@ func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Compar
 			continue
 		}
 		rb, rc := rbRuns[r.Run], rcRuns[r.Run]
-		if rb == nil || rc == nil || !rb.Valid() || !rc.Valid() || abPairs(rb, rc) == 0 {
+		if rb == nil || rc == nil || !rb.Valid() || !rc.Valid() || heldPairs(rb, rc) == 0 {
 			r.Reason += "; the A/B rerun has no valid run to confirm with"
 			continue
 		}
@@ -382,14 +382,14 @@ func ConfirmAB(base, cur, rerunBase, rerunCur *results.File, cfg Config) *Compar
 			r.Reason += "; the rerun lacks the metric"
 			continue
 		}
-		c.measurePaired(&second, rb, rc, abPairs(rb, rc), 1)
+		c.measurePaired(&second, rb, rc, heldPairs(rb, rc), 1)
 		c.judgePaired(&second, false)
 		bb, cb := joinBlocks(baseRuns[r.Run], rb), joinBlocks(curRuns[r.Run], rc)
 		both, ok := c.measure(bb, cb, r.Metric, r.Tolerance, true)
 		if !ok {
 			continue
 		}
-		c.measurePaired(&both, bb, cb, abPairs(bb, cb), 2)
+		c.measurePaired(&both, bb, cb, heldPairs(bb, cb), 2)
 		c.judgePaired(&both, true)
 		both.Confirm = &second
 		both.Reason += " (over both A/B jobs)"

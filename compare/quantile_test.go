@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 )
 
 func TestHarrellDavis(t *testing.T) {

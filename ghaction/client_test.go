@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/ghaction/ghactiontest"
+	"github.com/llmgate/llmgate/internal/ghactiontest"
 )
 
 var octoGate = Repo{Owner: "octo", Name: "gate"}

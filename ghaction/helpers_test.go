@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/llmgate/llmgate/ghaction/ghactiontest"
+	"github.com/llmgate/llmgate/internal/ghactiontest"
 )
 
 // runnerEnv is a fake Actions step (ghactiontest.Runner) plus the log the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/ghaction/ghactiontest"
+	"github.com/llmgate/llmgate/internal/ghactiontest"
 )
 
 func TestPullRequestFromEnv(t *testing.T) {

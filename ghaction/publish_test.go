@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/ghaction/ghactiontest"
+	"github.com/llmgate/llmgate/internal/ghactiontest"
 )
 
 // TestPublishGate checks one call publishes the whole report: the step

@@ -49,7 +49,7 @@ type Point struct {
 	Has      bool
 	// Status and Reasons are the run's; a point is evidence only when
 	// Status is results.StatusOK and Has.
-	Status  string
+	Status  results.Status
 	Reasons []string
 }
 

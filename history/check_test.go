@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 )
 

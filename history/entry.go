@@ -65,7 +65,7 @@ type Run struct {
 	Scenario string            `json:"scenario,omitempty"`
 	Params   map[string]string `json:"params,omitempty"`
 	// Status is the run's results status; only StatusOK runs are evidence.
-	Status string `json:"status"`
+	Status results.Status `json:"status"`
 	// Reasons say why a run is not ok: its self-check failures or error.
 	Reasons []string `json:"reasons,omitempty"`
 	// Estimates is every metric the run has, by name.
@@ -298,10 +298,8 @@ func (e *Entry) check() error {
 			bad("run %d has no name or the name of another", i)
 		}
 		seen[r.Name] = true
-		switch r.Status {
-		case results.StatusOK, results.StatusInvalid, results.StatusPartial, results.StatusFailed:
-		default:
-			bad("run %s has the unknown status %s", untrusted.Short(r.Name, 60), untrusted.Short(r.Status, 20))
+		if !r.Status.Valid() {
+			bad("run %s has the unknown status %s", untrusted.Short(r.Name, 60), untrusted.Short(string(r.Status), 20))
 		}
 		texts = append(texts, r.Name, r.Scenario)
 		texts = append(texts, r.Reasons...)

@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/compare/comparetest"
 	"github.com/llmgate/llmgate/history/historytest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -23,7 +23,7 @@ import (
 // fixture makes the results file of entry i of a history: one chat run
 // whose median TTFT is ttft ms (and a batch run at a fixed level), measured
 // an hour after the previous one, at commit c<i>.
-func fixture(i int, ttft float64, status string) *results.File {
+func fixture(i int, ttft float64, status results.Status) *results.File {
 	env := results.Environment{GitSHA: untrusted.String(fmt.Sprintf("%07x%033d", 0xc0ffee0+i, i)), GitRef: "refs/heads/main", Model: "m", GPU: "H100"}
 	f := comparetest.File(env,
 		comparetest.RunSpec{Name: "chat", TTFT: ttft, TPOT: 9, E2EL: 600, OutTokPerSec: 1000, ReqPerSec: 4, CV: 0.2, N: 200, Seed: uint64(i + 1), Status: status},

@@ -5,7 +5,7 @@
 // the confirming rerun it is given (a single-run rerun, or both sides of an
 // A/B rerun, paired), guards all of it against a panic, and decides the
 // verdict, its counts and its notes. llmgate gate (on its own run and on
-// given results), compare and report all call it, so one pair of files gets
+// results measured elsewhere), compare and report all call it, so one pair of files gets
 // one verdict.
 //
 // It runs nothing: the rerun is the caller's (package runner makes it) and

@@ -92,7 +92,7 @@ func calibrate(ctx context.Context, cfg Config, cl *client, wl workload) results
 	var cal results.Calibration
 	c, ok := wl.(calibrated)
 	if !ok {
-		return results.Calibration{Method: "none", Note: "the workload's prompts are not generated (dataset)"}
+		return results.Calibration{Method: results.NotCalibrated, Note: "the workload's prompts are not generated (dataset)"}
 	}
 	t := c.calibration()
 	if t == nil {
@@ -102,15 +102,15 @@ func calibrate(ctx context.Context, cfg Config, cl *client, wl workload) results
 			refused = probeTokenIDs(ctx, cfg, cl)
 		}
 		if refused == "" || sw == nil || !sw.useText() {
-			return results.Calibration{Method: "token_ids"}
+			return results.Calibration{Method: results.CalibratedTokenIDs}
 		}
 		cal.TextFallback = refused
 		if t = c.calibration(); t == nil {
-			return results.Calibration{Method: "none", TextFallback: refused, Note: "the workload cannot send text"}
+			return results.Calibration{Method: results.NotCalibrated, TextFallback: refused, Note: "the workload cannot send text"}
 		}
 	}
 	if err := t.lens.measure(ctx, cfg, cl, t, &cal); err != nil {
-		cal.Method, cal.Note = "none", "prompt lengths not calibrated: "+err.Error()
+		cal.Method, cal.Note = results.NotCalibrated, "prompt lengths not calibrated: "+err.Error()
 		*t.lens = lengths{}
 	}
 	if t.done != nil {
@@ -147,7 +147,7 @@ func (l *lengths) measure(ctx context.Context, cfg Config, cl *client, t *calibr
 		for _, c := range l.cost {
 			sum += c
 		}
-		cal.Method, cal.TokensPerWord, cal.OverheadTokens = "tokenize", float64(sum)/float64(len(l.cost)), l.overhead
+		cal.Method, cal.TokensPerWord, cal.OverheadTokens = results.CalibratedTokenize, float64(sum)/float64(len(l.cost)), l.overhead
 		return nil
 	}
 	// no /tokenize: fit tokens = overhead + perWord × words over texts of
@@ -172,7 +172,7 @@ func (l *lengths) measure(ctx context.Context, cfg Config, cl *client, t *calibr
 		return fmt.Errorf("prompts of %v words gave no growing token count", sizes)
 	}
 	l.perWord, l.overhead = perWord, (st-perWord*sw)/k
-	cal.Method, cal.TokensPerWord, cal.OverheadTokens = "usage", perWord, l.overhead
+	cal.Method, cal.TokensPerWord, cal.OverheadTokens = results.CalibratedUsage, perWord, l.overhead
 	return nil
 }
 
@@ -219,7 +219,7 @@ func probeTokenIDs(ctx context.Context, cfg Config, cl *client) string {
 	req := b.completion(ids, 1)
 	req.calibration = true
 	cl.do(ctx, req, time.Now(), &rec)
-	if rec.ErrorKind == KindHTTP && strings.HasPrefix(rec.Error, "http 400") {
+	if rec.ErrorKind == results.ErrorHTTP && rec.HTTPStatus == http.StatusBadRequest {
 		return rec.Error
 	}
 	return ""

@@ -22,19 +22,6 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// Error kinds of results.Record.ErrorKind.
-const (
-	KindHTTP       = "http"
-	KindDisconnect = "disconnect"
-	KindTimeout    = "timeout"
-	KindProtocol   = "protocol"
-	KindCanceled   = "canceled"
-	// KindTooLarge: the stream sent more than a request may buffer (an
-	// event past maxEventSize, answer text past maxAnswerText, more tokens
-	// than max_tokens allows).
-	KindTooLarge = "too_large"
-)
-
 // bodyExcerpt is how much of an error response's body a record keeps.
 const bodyExcerpt = 512
 
@@ -274,7 +261,7 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	}
 	if err != nil {
 		classify(rec, ctx, rctx, err, "send")
-		if rec.ErrorKind == KindDisconnect && st.connIdle > 0 {
+		if rec.ErrorKind == results.ErrorDisconnect && st.connIdle > 0 {
 			// lost before any answer on a connection that had been idle:
 			// the server's keep-alive timeout may be shorter than the limit
 			rec.ConnIdle = st.connIdle
@@ -285,13 +272,14 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyExcerpt))
-		fail(rec, KindHTTP, "http "+strconv.Itoa(resp.StatusCode)+": "+untrusted.Line(string(bytes.TrimSpace(b))))
+		fail(rec, results.ErrorHTTP, "http "+strconv.Itoa(resp.StatusCode)+": "+untrusted.Line(string(bytes.TrimSpace(b))))
+		rec.HTTPStatus = resp.StatusCode
 		return
 	}
 
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyExcerpt))
-		fail(rec, KindProtocol, "the server answered "+ct+", not an event stream (does it support stream=true?): "+untrusted.Line(string(bytes.TrimSpace(b))))
+		fail(rec, results.ErrorProtocol, "the server answered "+ct+", not an event stream (does it support stream=true?): "+untrusted.Line(string(bytes.TrimSpace(b))))
 		return
 	}
 	st.sse.reset(resp.Body)
@@ -305,10 +293,10 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 			switch {
 			case errors.Is(err, io.EOF):
 				st.tr.fill(rec)
-				fail(rec, KindDisconnect, "stream ended before [DONE]")
+				fail(rec, results.ErrorDisconnect, "stream ended before [DONE]")
 			case errors.Is(err, errEventTooLarge):
 				st.tr.fill(rec)
-				fail(rec, KindTooLarge, err.Error()+": the request was ended there")
+				fail(rec, results.ErrorTooLarge, err.Error()+": the request was ended there")
 			default:
 				st.tr.fill(rec)
 				classify(rec, ctx, rctx, err, "read")
@@ -321,18 +309,18 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 		}
 		if err := parseChunk(data, &st.ch); err != nil {
 			st.tr.fill(rec)
-			fail(rec, KindProtocol, untrusted.Line(err.Error()))
+			fail(rec, results.ErrorProtocol, untrusted.Line(err.Error()))
 			return
 		}
 		if st.ch.errMsg != nil {
 			st.tr.fill(rec)
-			fail(rec, KindProtocol, "server error in stream: "+untrusted.Line(excerpt(st.ch.errMsg, bodyExcerpt)))
+			fail(rec, results.ErrorProtocol, "server error in stream: "+untrusted.Line(excerpt(st.ch.errMsg, bodyExcerpt)))
 			return
 		}
 		st.tr.observe(at, &st.ch)
 		if why := st.tr.overflow(); why != "" {
 			st.tr.fill(rec)
-			fail(rec, KindTooLarge, why)
+			fail(rec, results.ErrorTooLarge, why)
 			return
 		}
 	}
@@ -341,14 +329,14 @@ func (c *client) do(ctx context.Context, req *request, origin time.Time, rec *re
 	st.tr.fill(rec)
 	switch {
 	case !st.tr.usage:
-		fail(rec, KindProtocol, "stream carried no usage: the server ignored stream_options.include_usage, so token counts are unknown")
+		fail(rec, results.ErrorProtocol, "stream carried no usage: the server ignored stream_options.include_usage, so token counts are unknown")
 	case st.tr.emptyAnswer():
 		// a stop sequence at the first token: complete, with no first token
 		rec.EmptyAnswer = true
 	case st.tr.outputs == 0:
-		fail(rec, KindProtocol, "stream carried no generated output (no chunk with text, content, reasoning or tool-call arguments) and no finish_reason")
+		fail(rec, results.ErrorProtocol, "stream carried no generated output (no chunk with text, content, reasoning or tool-call arguments) and no finish_reason")
 	case st.tr.usageProblem() != "":
-		fail(rec, KindProtocol, st.tr.usageProblem())
+		fail(rec, results.ErrorProtocol, st.tr.usageProblem())
 	}
 	if rec.OK() && req.validate != nil {
 		v := req.validate(st.tr.text)
@@ -390,19 +378,22 @@ func (c *client) send(ctx context.Context, req *request) (*http.Response, error)
 	}
 }
 
-func fail(rec *results.Record, kind, msg string) {
+func fail(rec *results.Record, kind results.ErrorKind, msg string) {
 	rec.ErrorKind, rec.Error = kind, msg
 }
 
 // classify records a transport error: the per-request timeout, the run
-// being canceled, or a lost connection.
+// being canceled, or a lost connection (Unreached when the dial failed:
+// refused, no such host, no route).
 func classify(rec *results.Record, run, req context.Context, err error, during string) {
 	switch {
 	case run.Err() != nil:
-		fail(rec, KindCanceled, "run canceled during "+during)
+		fail(rec, results.ErrorCanceled, "run canceled during "+during)
 	case errors.Is(req.Err(), context.DeadlineExceeded):
-		fail(rec, KindTimeout, "timed out during "+during+" (per-request timeout)")
+		fail(rec, results.ErrorTimeout, "timed out during "+during+" (per-request timeout)")
 	default:
-		fail(rec, KindDisconnect, during+": "+err.Error())
+		fail(rec, results.ErrorDisconnect, during+": "+err.Error())
+		var op *net.OpError
+		rec.Unreached = errors.As(err, &op) && op.Op == "dial"
 	}
 }

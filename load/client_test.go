@@ -63,7 +63,7 @@ func TestClientFailures(t *testing.T) {
 		name     string
 		opt      func(*fakeServer)
 		timeout  time.Duration
-		wantKind string
+		wantKind results.ErrorKind
 		wantText string
 	}{
 		// an HTTP error keeps its status and a body excerpt
@@ -72,7 +72,7 @@ func TestClientFailures(t *testing.T) {
 				http.Error(w, `{"error":"model exploded"}`, http.StatusInternalServerError)
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindHTTP, wantText: "http 500: {\"error\":\"model exploded\"}"},
+		}, timeout: time.Minute, wantKind: results.ErrorHTTP, wantText: "http 500: {\"error\":\"model exploded\"}"},
 		// the server drops the connection mid-stream
 		{name: "disconnect", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
@@ -85,30 +85,30 @@ func TestClientFailures(t *testing.T) {
 				}
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindDisconnect},
+		}, timeout: time.Minute, wantKind: results.ErrorDisconnect},
 		// the server never answers: the per-request timeout fires
 		{name: "timeout", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
 				<-r.Context().Done()
 				return false
 			}
-		}, timeout: 50 * time.Millisecond, wantKind: KindTimeout},
+		}, timeout: 50 * time.Millisecond, wantKind: results.ErrorTimeout},
 		// a server that ignores include_usage gives no token counts
-		{name: "no usage", opt: func(f *fakeServer) { f.noUsage = true }, timeout: time.Minute, wantKind: KindProtocol, wantText: "no usage"},
+		{name: "no usage", opt: func(f *fakeServer) { f.noUsage = true }, timeout: time.Minute, wantKind: results.ErrorProtocol, wantText: "no usage"},
 		// a broken chunk is a protocol error
 		{name: "malformed", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
 				w.Write([]byte("data: {\"choices\":[{\"text\"\n\ndata: [DONE]\n\n"))
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindProtocol, wantText: "malformed chunk"},
+		}, timeout: time.Minute, wantKind: results.ErrorProtocol, wantText: "malformed chunk"},
 		// an error event inside the stream
 		{name: "error event", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
 				w.Write([]byte("data: {\"error\":{\"message\":\"boom\"}}\n\ndata: [DONE]\n\n"))
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindProtocol, wantText: "boom"},
+		}, timeout: time.Minute, wantKind: results.ErrorProtocol, wantText: "boom"},
 		// a body that ends in the middle of a chunk is a disconnect, not a malformed chunk
 		{name: "cut mid-chunk", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
@@ -117,14 +117,14 @@ func TestClientFailures(t *testing.T) {
 				w.Write([]byte(part))
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindDisconnect, wantText: "unexpected EOF"},
+		}, timeout: time.Minute, wantKind: results.ErrorDisconnect, wantText: "unexpected EOF"},
 		// vLLM before 0.10.1 sends a flat error object in the stream
 		{name: "flat error event", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
 				w.Write([]byte("data: {\"object\":\"error\",\"message\":\"kaput\",\"type\":\"InternalServerError\",\"param\":null,\"code\":500}\n\ndata: [DONE]\n\n"))
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindProtocol, wantText: "kaput"},
+		}, timeout: time.Minute, wantKind: results.ErrorProtocol, wantText: "kaput"},
 		// a 200 with a JSON body (the server ignored stream=true) says so
 		{name: "json answer", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
@@ -132,14 +132,14 @@ func TestClientFailures(t *testing.T) {
 				w.Write([]byte(`{"choices":[{"text":"whole answer"}]}`))
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindProtocol, wantText: "not an event stream"},
+		}, timeout: time.Minute, wantKind: results.ErrorProtocol, wantText: "not an event stream"},
 		// a stream that ends without [DONE]
 		{name: "no done", opt: func(f *fakeServer) {
 			f.before = func(w http.ResponseWriter, r *http.Request) bool {
 				w.Write([]byte("data: {\"choices\":[{\"text\":\"a\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}\n\n"))
 				return false
 			}
-		}, timeout: time.Minute, wantKind: KindDisconnect, wantText: "before [DONE]"},
+		}, timeout: time.Minute, wantKind: results.ErrorDisconnect, wantText: "before [DONE]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

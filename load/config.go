@@ -92,9 +92,9 @@ func (c *Config) halted() bool {
 	}
 }
 
-// Record returns a run's load as the results file keeps it; t is the
+// Recorded returns a run's load as the results file keeps it; t is the
 // trace a trace workload replays (nil for others, or when unknown).
-func Record(c runspec.Load, t *trace.Trace) results.LoadConfig {
+func Recorded(c runspec.Load, t *trace.Trace) results.LoadConfig {
 	w := c.Workload
 	kind := w.Kind
 	if kind == "" {
@@ -102,9 +102,9 @@ func Record(c runspec.Load, t *trace.Trace) results.LoadConfig {
 	}
 	lc := results.LoadConfig{
 		Concurrency: c.Concurrency, Rate: c.Rate, Burstiness: c.Burstiness,
-		Ramp: c.Ramp.Kind, RampFrom: c.Ramp.From, RampOverS: c.Ramp.Over.Seconds(),
+		Ramp: string(c.Ramp.Kind), RampFrom: c.Ramp.From, RampOverS: c.Ramp.Over.Seconds(),
 		Requests: c.Requests, DurationS: c.Duration.Seconds(), Warmup: c.Warmup, RampUpS: c.RampUp.Seconds(), Seed: c.Seed,
-		Workload: kind, InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
+		Workload: string(kind), InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RangeRatio: w.RangeRatio,
 		PrefixTokens: w.PrefixTokens, PrefixGroups: w.PrefixGroups, Turns: w.Turns, ThinkTimeS: w.ThinkTime.Seconds(), LengthBuckets: w.LengthBuckets,
 		LengthQuantiles: w.LengthQuantiles, LengthBucketNames: w.LengthBucketNames, Chat: w.Chat, TextPrompts: w.TextPrompts,
 		DatasetFilter: w.DatasetFilter, DatasetFormat: w.DatasetFormat, MaxPromptTokens: w.MaxPromptTokens, MaxTotalTokens: w.MaxTotalTokens,

@@ -161,7 +161,7 @@ const (
 // which its tokenizer counts so), else from a token per 4 bytes.
 func (dw *datasetWorkload) fit(ctx context.Context, cfg Config) (*results.DatasetFit, error) {
 	w := cfg.Workload
-	f := &results.DatasetFit{Filter: w.DatasetFilter, Context: cfg.Server.MaxModelLen, Method: "tokenize",
+	f := &results.DatasetFit{Filter: w.DatasetFilter, Context: cfg.Server.MaxModelLen, Method: results.CountTokenize,
 		MaxPromptTokens: w.MaxPromptTokens, MaxTotalTokens: w.MaxTotalTokens}
 	filtering := f.Filter != "" || f.MaxPromptTokens > 0 || f.MaxTotalTokens > 0
 	want := len(dw.entries)
@@ -177,7 +177,7 @@ func (dw *datasetWorkload) fit(ctx context.Context, cfg Config) (*results.Datase
 			}
 			useTokenize = false // no /tokenize after all: estimate the rest
 		}
-		f.Method = "estimate"
+		f.Method = results.CountEstimate
 		return estimateTokens(text)
 	}
 	kept := make([]datasetEntry, 0, len(dw.entries))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/fakeserver"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -59,7 +60,7 @@ func TestDatasetFit(t *testing.T) {
 			t.Fatalf("%q: %v", tc.filter, err)
 		}
 		f := res.Dataset
-		if f == nil || f.Method != "tokenize" || f.Unfit != tc.unfit || f.Dropped != tc.dropped {
+		if f == nil || f.Method != results.CountTokenize || f.Unfit != tc.unfit || f.Dropped != tc.dropped {
 			t.Errorf("%q: fit %+v, want %d unfit, %d dropped, by tokenize", tc.filter, f, tc.unfit, tc.dropped)
 		}
 		refused := 0

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -181,7 +182,7 @@ func TestUsageContradictingStreamIsFlagged(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res.Records[0]
-	if want := "usage contradicts the stream: completion_tokens 1 after 8 chunks of generated output"; r.Error != want || r.ErrorKind != KindProtocol {
-		t.Errorf("record error = %q (%s), want %q (%s)", r.Error, r.ErrorKind, want, KindProtocol)
+	if want := "usage contradicts the stream: completion_tokens 1 after 8 chunks of generated output"; r.Error != want || r.ErrorKind != results.ErrorProtocol {
+		t.Errorf("record error = %q (%s), want %q (%s)", r.Error, r.ErrorKind, want, results.ErrorProtocol)
 	}
 }

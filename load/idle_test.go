@@ -177,7 +177,7 @@ func TestStartedRequestIsNotResent(t *testing.T) {
 		if ok := rec.OK(); ok != (i == 0) {
 			t.Fatalf("request %d: ok %v (%s %s)", i, ok, rec.ErrorKind, rec.Error)
 		}
-		if i == 1 && (rec.ErrorKind != KindDisconnect || rec.Reconnects != 0) {
+		if i == 1 && (rec.ErrorKind != results.ErrorDisconnect || rec.Reconnects != 0) {
 			t.Errorf("dropped request: kind %q, %d reconnects; want a disconnect, not sent again", rec.ErrorKind, rec.Reconnects)
 		}
 	}
@@ -255,7 +255,7 @@ func TestThinkTimeOnIdleTimeoutServer(t *testing.T) {
 				maxLag = max(maxLag, r.Sent-r.Scheduled)
 				if !r.OK() {
 					lost++
-					if r.ErrorKind != KindDisconnect || r.ConnIdle < idle/2 {
+					if r.ErrorKind != results.ErrorDisconnect || r.ConnIdle < idle/2 {
 						t.Errorf("lost request: %s %q, connection idle %v; want a disconnect marked with its idle time", r.ErrorKind, r.Error, r.ConnIdle)
 					}
 				}

@@ -65,24 +65,24 @@ func TestPromptLengthsMatchInputTokens(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		wl     runspec.Workload
-		method string
+		method results.CalibrationMethod
 		bound  float64
 	}{
-		{"completions ids", runspec.Workload{Kind: runspec.WorkloadRandom}, "token_ids", 0.02},
-		{"completions text", runspec.Workload{Kind: runspec.WorkloadRandom, TextPrompts: true}, "tokenize", 0.02},
-		{"chat", runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}, "tokenize", 0.02},
-		{"structured", runspec.Workload{Kind: runspec.WorkloadStructured}, "tokenize", 0.02},
+		{"completions ids", runspec.Workload{Kind: runspec.WorkloadRandom}, results.CalibratedTokenIDs, 0.02},
+		{"completions text", runspec.Workload{Kind: runspec.WorkloadRandom, TextPrompts: true}, results.CalibratedTokenize, 0.02},
+		{"chat", runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}, results.CalibratedTokenize, 0.02},
+		{"structured", runspec.Workload{Kind: runspec.WorkloadStructured}, results.CalibratedTokenize, 0.02},
 		// without /tokenize, a fit of usage over whole passes through the
 		// words, and prompts dealt from them like a deck (over 30 seeds
 		// on these three paths the worst run was 1.7 % off)
-		{"chat by usage", runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}, "usage", 0.02},
-		{"structured by usage", runspec.Workload{Kind: runspec.WorkloadStructured}, "usage", 0.02},
-		{"completions text by usage", runspec.Workload{Kind: runspec.WorkloadRandom, TextPrompts: true}, "usage", 0.02},
+		{"chat by usage", runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}, results.CalibratedUsage, 0.02},
+		{"structured by usage", runspec.Workload{Kind: runspec.WorkloadStructured}, results.CalibratedUsage, 0.02},
+		{"completions text by usage", runspec.Workload{Kind: runspec.WorkloadRandom, TextPrompts: true}, results.CalibratedUsage, 0.02},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.wl.InputTokens, tc.wl.OutputTokens = in, 4
 			base := url
-			if tc.method == "usage" {
+			if tc.method == results.CalibratedUsage {
 				base = plain
 			}
 			cfg := Config{Load: runspec.Load{Concurrency: 4, Requests: 16, Workload: tc.wl}, BaseURL: base, Model: "llmgate/tiny-sim", RunName: tc.name}
@@ -137,7 +137,7 @@ func TestTokenIDsRefusedFallsBackToText(t *testing.T) {
 	if got := meanInput(t, res); got < 32*0.98 || got > 32*1.02 {
 		t.Errorf("mean prompt %.1f tokens, want 32 ± 2%%", got)
 	}
-	if c := res.Calibration; c.TextFallback == "" || c.Method != "usage" {
+	if c := res.Calibration; c.TextFallback == "" || c.Method != results.CalibratedUsage {
 		t.Errorf("calibration %+v, want a text fallback calibrated by usage", c)
 	}
 	for _, b := range f.seen() {

@@ -101,7 +101,7 @@ func recordParts(c runspec.Load) ([]results.MixShare, []results.StageConfig) {
 		if kind == "" {
 			kind = runspec.WorkloadRandom
 		}
-		mix = append(mix, results.MixShare{Name: m.Name, Weight: m.Weight, Workload: kind,
+		mix = append(mix, results.MixShare{Name: m.Name, Weight: m.Weight, Workload: string(kind),
 			InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, PrefixTokens: w.PrefixTokens})
 	}
 	var stages []results.StageConfig

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // A Pacer decides when the next request goes out in an open-loop run: given
@@ -152,18 +154,6 @@ func gammaRand(r *rand.Rand, shape float64) float64 {
 	}
 }
 
-// RampShape is how a ramp moves its rate from From to To.
-type RampShape string
-
-// Ramp shapes.
-const (
-	// Linear moves the rate by the same step each second.
-	Linear RampShape = "linear"
-	// Exponential moves it by the same factor each second:
-	// rate(t) = From·(To/From)^(t/Over).
-	Exponential RampShape = "exponential"
-)
-
 // RampPacer changes the rate from From to To requests per second over
 // Over, along Shape, then holds To. Request n is due when the integral of
 // the rate reaches n. A ramp its shape cannot draw (a negative From, or an
@@ -171,7 +161,7 @@ const (
 type RampPacer struct {
 	From, To float64
 	Over     time.Duration
-	Shape    RampShape
+	Shape    runspec.RampShape
 }
 
 var _ Pacer = RampPacer{}
@@ -195,7 +185,7 @@ func (r RampPacer) due(hits uint64) (time.Duration, bool) {
 
 // drawable reports whether the shape can go from From to To.
 func (r RampPacer) drawable() bool {
-	if r.Shape == Exponential {
+	if r.Shape == runspec.RampExponential {
 		return r.From > 0 && r.From != r.To
 	}
 	return r.From >= 0
@@ -205,7 +195,7 @@ func (r RampPacer) drawable() bool {
 // are due by t.
 func (r RampPacer) sentBy(t float64) float64 {
 	T := r.Over.Seconds()
-	if r.Shape == Exponential {
+	if r.Shape == runspec.RampExponential {
 		k := math.Log(r.To/r.From) / T
 		return r.From / k * (math.Exp(k*t) - 1)
 	}
@@ -217,7 +207,7 @@ func (r RampPacer) sentBy(t float64) float64 {
 // within the ramp.
 func (r RampPacer) dueAt(n float64) float64 {
 	T := r.Over.Seconds()
-	if r.Shape == Exponential {
+	if r.Shape == runspec.RampExponential {
 		k := math.Log(r.To/r.From) / T
 		return math.Log(1+n*k/r.From) / k
 	}
@@ -241,9 +231,8 @@ func NewPacer(cfg Config) Pacer {
 	if !(cfg.Rate > 0) {
 		return nil
 	}
-	switch shape := RampShape(cfg.Ramp.Kind); shape {
-	case Linear, Exponential:
-		return RampPacer{From: cfg.Ramp.From, To: cfg.Rate, Over: cfg.Ramp.Over, Shape: shape}
+	if cfg.Ramp.Kind.Valid() {
+		return RampPacer{From: cfg.Ramp.From, To: cfg.Rate, Over: cfg.Ramp.Over, Shape: cfg.Ramp.Kind}
 	}
 	if cfg.Burstiness > 0 {
 		return NewGamma(cfg.Rate, cfg.Burstiness, cfg.Seed)

@@ -131,9 +131,9 @@ func TestRampsReachTheirRates(t *testing.T) {
 		midCount float64 // requests due by half the ramp
 	}{
 		// linear 2→10 over 10 s: 60 requests by the end, 2·5+0.4·5² = 20 by half time
-		{name: "linear", p: RampPacer{From: 2, To: 10, Over: over, Shape: Linear}, atOver: 60, endRate: 10, midCount: 20},
+		{name: "linear", p: RampPacer{From: 2, To: 10, Over: over, Shape: runspec.RampLinear}, atOver: 60, endRate: 10, midCount: 20},
 		// exponential 1→16 over 10 s: k = ln16/10, ∫ = (16-1)/k
-		{name: "exponential", p: RampPacer{From: 1, To: 16, Over: over, Shape: Exponential}, atOver: 15 / (math.Log(16) / 10), endRate: 16,
+		{name: "exponential", p: RampPacer{From: 1, To: 16, Over: over, Shape: runspec.RampExponential}, atOver: 15 / (math.Log(16) / 10), endRate: 16,
 			midCount: (4 - 1) / (math.Log(16) / 10)},
 	}
 	for _, tt := range tests {
@@ -180,8 +180,8 @@ func TestNewPacer(t *testing.T) {
 		// burstiness set: gamma
 		{name: "gamma", cfg: Config{Load: runspec.Load{Rate: 5, Burstiness: 0.5}}, want: "load.Gamma"},
 		// a ramp wins
-		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 5, Ramp: runspec.Ramp{Kind: "linear", From: 1, Over: time.Second}}}, want: "load.RampPacer"},
-		{name: "exp", cfg: Config{Load: runspec.Load{Rate: 5, Ramp: runspec.Ramp{Kind: "exponential", From: 1, Over: time.Second}}}, want: "load.RampPacer"},
+		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 5, Ramp: runspec.Ramp{Kind: runspec.RampLinear, From: 1, Over: time.Second}}}, want: "load.RampPacer"},
+		{name: "exp", cfg: Config{Load: runspec.Load{Rate: 5, Ramp: runspec.Ramp{Kind: runspec.RampExponential, From: 1, Over: time.Second}}}, want: "load.RampPacer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

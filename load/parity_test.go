@@ -63,7 +63,7 @@ func TestMetricParityWithVLLM(t *testing.T) {
 			Finished: time.Duration(r.ChunksNS[len(r.ChunksNS)-1])}
 		tr.fill(&rec)
 		if r.Failed {
-			rec.Error, rec.ErrorKind = "planted failure", KindHTTP
+			rec.Error, rec.ErrorKind = "planted failure", results.ErrorHTTP
 		}
 		recs = append(recs, rec)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -95,7 +96,7 @@ func TestPromptFileBounds(t *testing.T) {
 			t.Errorf("a prompt of 20 tokens was sent past max_prompt_tokens = 15")
 		}
 	}
-	if d := res.Dataset; d == nil || d.Dropped != 1 || d.MaxPromptTokens != 15 || d.Method != "estimate" {
+	if d := res.Dataset; d == nil || d.Dropped != 1 || d.MaxPromptTokens != 15 || d.Method != results.CountEstimate {
 		t.Errorf("fit %+v, want 1 dropped by max_prompt_tokens 15, estimated", d)
 	}
 	bodies, res = promptFileRun(t, "csv", csv, runspec.Workload{MaxTotalTokens: 10}, 4)

@@ -111,7 +111,7 @@ func TestRecordMasksSecretHeaders(t *testing.T) {
 			{Name: "Authorization", Value: "Bearer abc", Secret: true}, // shorter than a masker hides
 		},
 	}}
-	lc := Record(l, nil)
+	lc := Recorded(l, nil)
 	raw, err := json.Marshal(lc)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestRecordMasksSecretHeaders(t *testing.T) {
 	if !strings.Contains(string(raw), want) {
 		t.Errorf("record %s lacks %s", raw, want)
 	}
-	if Record(runspec.Load{}, nil).Request != nil {
+	if Recorded(runspec.Load{}, nil).Request != nil {
 		t.Error("a load without a request block records one")
 	}
 }

@@ -465,7 +465,7 @@ func allUnreachable(recs []results.Record) bool {
 		return false
 	}
 	for i := range recs {
-		if recs[i].ErrorKind != KindDisconnect || !isConnectError(recs[i].Error) {
+		if recs[i].ErrorKind != results.ErrorDisconnect || !recs[i].Unreached {
 			return false
 		}
 	}

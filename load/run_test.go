@@ -174,9 +174,53 @@ func TestRunUnreachable(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	cfg := Config{Load: runspec.Load{Concurrency: 2, Requests: 2, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://" + addr, Model: "m"}
-	_, err = Run(context.Background(), cfg, nil)
+	res, err := Run(context.Background(), cfg, nil)
 	if !errors.Is(err, ErrUnreachable) {
 		t.Errorf("err = %v, want ErrUnreachable", err)
+	}
+	if res != nil {
+		for _, r := range res.Records {
+			if r.ErrorKind != results.ErrorDisconnect || !r.Unreached {
+				t.Errorf("record %+v, want a disconnect that never reached the server", r)
+			}
+		}
+	}
+}
+
+// A server that takes the connection and closes it unanswered was reached:
+// its requests are disconnects, not Unreached, and the run is not
+// ErrUnreachable (the test once matched the error's words).
+func TestRunHungUpIsReached(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				buf := make([]byte, 1)
+				c.Read(buf) // the request has begun: hang up without an answer
+				c.Close()
+			}()
+		}
+	}()
+	cfg := Config{Load: runspec.Load{Concurrency: 2, Requests: 2, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://" + l.Addr().String(), Model: "m"}
+	res, err := Run(context.Background(), cfg, nil)
+	if errors.Is(err, ErrUnreachable) {
+		t.Fatalf("err = %v: a server that hung up was reached", err)
+	}
+	if res == nil || len(res.Records) == 0 {
+		t.Fatalf("no records (err %v)", err)
+	}
+	for _, r := range res.Records {
+		if r.ErrorKind != results.ErrorDisconnect || r.Unreached {
+			t.Errorf("record kind %q, unreached %v (%s), want a disconnect of a reached server", r.ErrorKind, r.Unreached, r.Error)
+		}
 	}
 }
 
@@ -197,7 +241,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		// missing dataset
 		{name: "dataset", cfg: Config{Load: runspec.Load{Concurrency: 1, Requests: 1, Workload: runspec.Workload{Kind: runspec.WorkloadDataset, DatasetPath: "/nonexistent.json"}}, BaseURL: "http://x"}, want: "nonexistent"},
 		// ramp without duration
-		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 3, Requests: 1, Ramp: runspec.Ramp{Kind: "linear"}, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://x"}, want: "ramp"},
+		{name: "ramp", cfg: Config{Load: runspec.Load{Rate: 3, Requests: 1, Ramp: runspec.Ramp{Kind: runspec.RampLinear}, Workload: runspec.Workload{OutputTokens: 1}}, BaseURL: "http://x"}, want: "ramp"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -395,7 +439,7 @@ func TestRunCanceledStopsEarly(t *testing.T) {
 	<-arrived
 	cancel()
 	res := <-done
-	if len(res.Records) != 2 || res.Records[0].ErrorKind != KindCanceled {
+	if len(res.Records) != 2 || res.Records[0].ErrorKind != results.ErrorCanceled {
 		t.Errorf("records %+v, want 2 canceled", res.Records)
 	}
 }

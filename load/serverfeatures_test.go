@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/fakeserver"
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -43,7 +44,7 @@ func TestServerFeaturesSpareProbes(t *testing.T) {
 	c := fakeserver.VLLM("tiny", 4096)
 	srv = fakeserver.Start(t, c)
 	res = run(srv, runspec.Workload{Kind: runspec.WorkloadRandom, InputTokens: 16, OutputTokens: 4, Chat: true}, ServerFeatures{NoTokenize: true})
-	if n := srv.Hits(fakeserver.PathTokenize); n != 0 || res.Calibration.Method != "usage" {
+	if n := srv.Hits(fakeserver.PathTokenize); n != 0 || res.Calibration.Method != results.CalibratedUsage {
 		t.Errorf("/tokenize asked %d times, calibration %q; want 0 and usage", n, res.Calibration.Method)
 	}
 }

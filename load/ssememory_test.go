@@ -72,7 +72,7 @@ func TestSSEMemoryPerConnection(t *testing.T) {
 	perConn := float64(after.TotalAlloc-before.TotalAlloc) / n / (1 << 20)
 	t.Logf("per connection for an 8 MiB event: %.2f MiB allocated, peak heap %.2f MiB above the start (bound %d MiB)", perConn, held, maxEventSize>>20)
 	for i, r := range recs {
-		if r.ErrorKind != KindTooLarge || !strings.Contains(r.Error, "larger than 1 MiB") {
+		if r.ErrorKind != results.ErrorTooLarge || !strings.Contains(r.Error, "larger than 1 MiB") {
 			t.Errorf("request %d: %s %q, want too_large", i, r.ErrorKind, r.Error)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -52,16 +51,16 @@ func (cfg Config) Validate() error {
 	if cfg.Requests == 0 && cfg.Duration == 0 && !staged {
 		bad("load: set requests or duration, or the run never ends")
 	}
-	switch cfg.Ramp.Kind {
-	case "":
-	case "linear", "exponential":
+	switch {
+	case cfg.Ramp.Kind == "":
+	case cfg.Ramp.Kind.Valid():
 		if cfg.Rate == 0 {
 			bad("load: a ramp needs a rate to ramp to")
 		}
 		if cfg.Ramp.Over <= 0 {
 			bad("load: a ramp needs a positive duration (over)")
 		}
-		if cfg.Ramp.Kind == "exponential" && cfg.Ramp.From <= 0 {
+		if cfg.Ramp.Kind == runspec.RampExponential && cfg.Ramp.From <= 0 {
 			bad("load: an exponential ramp must start above 0 requests/s")
 		}
 		if cfg.Ramp.From < 0 {
@@ -81,13 +80,4 @@ func (cfg Config) Validate() error {
 		bad("load: range_ratio must be in [0, 1), got %g", w.RangeRatio)
 	}
 	return errors.Join(errs...)
-}
-
-func isConnectError(msg string) bool {
-	for _, s := range []string{"connection refused", "no such host", "no route to host", "network is unreachable", "dial tcp"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
 }

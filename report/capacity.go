@@ -15,7 +15,7 @@ import (
 
 // capacityLoad formats a load of a capacity search: users as the whole
 // number they are ("8", not "8.00"), a rate as a metric value ("38.0/s").
-func capacityLoad(v float64, vary string) string {
+func capacityLoad(v float64, vary results.Vary) string {
 	if vary == results.VaryRate {
 		return Value(v, results.PerSecond)
 	}
@@ -24,7 +24,7 @@ func capacityLoad(v float64, vary string) string {
 
 // capacityLabel names what a capacity search found: "max users under SLO"
 // or "max rate under SLO".
-func capacityLabel(vary string) string {
+func capacityLabel(vary results.Vary) string {
 	if vary == results.VaryRate {
 		return "max rate under SLO"
 	}
@@ -129,7 +129,7 @@ func ProbeTable(c *results.Capacity) string {
 // probeTable is the probe table's heads and cells, for the terminal and
 // the HTML to lay out.
 func probeTable(c *results.Capacity) (head []string, rows [][]string) {
-	head = []string{"probe", c.Vary, "SLO", "stopped", "requests", "TTFT p95", "TPOT p95"}
+	head = []string{"probe", string(c.Vary), "SLO", "stopped", "requests", "TTFT p95", "TPOT p95"}
 	for i, p := range c.Probes {
 		outcome := "met"
 		if !p.Passed {
@@ -150,7 +150,7 @@ func probeTable(c *results.Capacity) (head []string, rows [][]string) {
 
 // capacityBracket is where a search put the capacity: "[8, 12)", or
 // "[512, ∞)" when the search's maximum met the SLO.
-func capacityBracket(b [2]float64, vary string) string {
+func capacityBracket(b [2]float64, vary results.Vary) string {
 	hi := "∞"
 	if !math.IsInf(b[1], 1) {
 		hi = capacityLoad(b[1], vary)

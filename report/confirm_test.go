@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 )
 

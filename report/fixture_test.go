@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 )
 

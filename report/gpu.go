@@ -49,8 +49,8 @@ func gpuDetailCells(r *results.Run) []string {
 	cells[5], cells[6] = watts(g.PowerMeanWatts), watts(g.PowerMaxWatts)
 	if e := g.Energy; e != nil {
 		cells[7] = Value(e.Joules, results.Joules)
-		if e.PerToken > 0 {
-			cells[8] = Value(e.PerToken, results.JoulesPerToken)
+		if e.PerToken != nil {
+			cells[8] = Value(*e.PerToken, results.JoulesPerToken)
 		}
 	}
 	cells[9] = strconv.Itoa(g.Samples)
@@ -65,7 +65,7 @@ func gpuSource(s *results.GPUSeries) string {
 	case s.Source == results.GPUSourceDCGM:
 		return "DCGM exporter"
 	default:
-		return s.Source
+		return string(s.Source)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 // gpuSeries is ten samples a second apart of two GPUs: utilisation 50..95 %
 // and 30..48 %, memory 70000..70900 and 35000 MiB, power 300..390 and 200 W.
-func gpuSeries(source string) *results.GPUSeries {
+func gpuSeries(source results.GPUSource) *results.GPUSeries {
 	s := &results.GPUSeries{Source: source}
 	for i := range 10 {
 		f := float64(i)

@@ -247,7 +247,7 @@ func HistoryHTML(w io.Writer, r *history.Result, o HistoryOptions) error {
 		ts.Charts = append(ts.Charts, trendChart(s))
 		for _, p := range s.Points {
 			if !p.Used() {
-				reason := p.Status
+				reason := string(p.Status)
 				if !p.Has && p.Status == results.StatusOK {
 					reason = "metric missing"
 				}
@@ -293,7 +293,7 @@ func trendChart(s *history.Series) template.HTML {
 		}
 		target := &used
 		if !p.Used() {
-			target, tip = &unused, tip+" ("+p.Status+")"
+			target, tip = &unused, tip+" ("+string(p.Status)+")"
 		}
 		target.Pts = append(target.Pts, [2]float64{float64(i + 1), p.Estimate.Value})
 		target.Lo, target.Hi = append(target.Lo, lo), append(target.Hi, hi)

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/compare/comparetest"
 	"github.com/llmgate/llmgate/diagnose"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 )
 

@@ -43,7 +43,7 @@ func mdAsserts(m *mdBuilder, f *results.File) {
 			result := "✅ passed"
 			switch {
 			case !r.Valid():
-				result = "not judged (run " + untrusted.Markdown(r.Status) + ")"
+				result = "not judged (run " + untrusted.Markdown(string(r.Status)) + ")"
 			case !a.Passed:
 				result = "❌ failed"
 			}

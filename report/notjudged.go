@@ -15,7 +15,7 @@ import (
 // everything was judged.
 func notJudgedPhrase(c *compare.Comparison) string {
 	var parts []string
-	statuses := map[compare.NotJudgedKind]map[string]int{compare.CurrentInvalid: {}, compare.BaselineInvalid: {}}
+	statuses := map[compare.NotJudgedKind]map[results.Status]int{compare.CurrentInvalid: {}, compare.BaselineInvalid: {}}
 	partial := false
 	buckets := 0
 	var problems []string
@@ -36,7 +36,7 @@ func notJudgedPhrase(c *compare.Comparison) string {
 		name string
 	}{{compare.CurrentInvalid, "current"}, {compare.BaselineInvalid, "baseline"}} {
 		var byStatus []string
-		for _, st := range []string{results.StatusFailed, results.StatusPartial, results.StatusInvalid} {
+		for _, st := range []results.Status{results.StatusFailed, results.StatusPartial, results.StatusInvalid} {
 			k := statuses[side.kind][st]
 			switch {
 			case k == 0:

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/compare/comparetest"
+	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -13,7 +13,7 @@ import (
 // judged, by side and status.
 func TestNotJudgedPhrase(t *testing.T) {
 	env := results.Environment{}
-	run := func(name, status string) comparetest.RunSpec {
+	run := func(name string, status results.Status) comparetest.RunSpec {
 		return comparetest.RunSpec{Name: name, TTFT: 100, TPOT: 9, E2EL: 2000, Status: status}
 	}
 	base := comparetest.File(env, run("a", ""), run("b", ""), run("c", ""), run("d", results.StatusInvalid))

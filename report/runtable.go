@@ -59,9 +59,9 @@ func runTable(f *results.File) (head []string, rows [][]string) {
 		s := &r.Summary
 		var row []string
 		if r.Status == results.StatusFailed {
-			row = append([]string{r.Name, r.Status}, strings.Split(strings.Repeat("-", len(head)-2), "")...)
+			row = append([]string{r.Name, string(r.Status)}, strings.Split(strings.Repeat("-", len(head)-2), "")...)
 		} else {
-			row = []string{r.Name, r.Status,
+			row = []string{r.Name, string(r.Status),
 				okCell(s.Requests), strconv.Itoa(s.Requests.Failed),
 				fmtNum(s.Throughput.Requests), fmtNum(s.Throughput.OutputTokens),
 				fmtMs(s.TTFT.P50), fmtMs(s.TTFT.P95), fmtMs(s.TPOT.P50), fmtMs(s.E2EL.P95),

@@ -26,8 +26,8 @@ func gpuCells(g *results.GPUMetrics) []string {
 	if g.PowerMeanWatts != nil {
 		power = Value(*g.PowerMeanWatts, results.Watts)
 	}
-	if e := g.Energy; e != nil && e.PerToken > 0 {
-		energy = fmtNum(e.PerToken) // the head names the unit
+	if e := g.Energy; e != nil && e.PerToken != nil {
+		energy = fmtNum(*e.PerToken) // the head names the unit
 	}
 	return []string{Value(g.UtilMeanPercent, results.Percent), Value(g.MemoryUsedMaxMiB, results.MiB), power, energy}
 }

@@ -8,10 +8,10 @@ import (
 )
 
 func TestRunTableGPUColumns(t *testing.T) {
-	w := 662.5
+	w, perToken := 662.5, 0.331
 	f := &results.File{Runs: []results.Run{
 		{Name: "gpu", Status: results.StatusOK, Summary: results.Summary{GPU: &results.GPUMetrics{Count: 2, Samples: 3, UtilMeanPercent: 66, UtilMaxPercent: 87, MemoryUsedMaxMiB: 70000, PowerMeanWatts: &w, PowerMaxWatts: &w,
-			Energy: &results.Energy{Joules: 6625, PerToken: 0.331}}}},
+			Energy: &results.Energy{Joules: 6625, PerToken: &perToken}}}},
 		{Name: "nogpu", Status: results.StatusOK},
 		{Name: "failed", Status: results.StatusFailed},
 	}}

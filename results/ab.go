@@ -67,7 +67,7 @@ type Block struct {
 	// Slot is the block's position in the run's schedule, from 0.
 	Slot int `json:"slot"`
 	// Status is the block's status (StatusOK when it measured cleanly).
-	Status   string    `json:"status" text:"name"`
+	Status   Status    `json:"status" text:"name"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
 	// Summary and Samples are the block's own, as a run's are.

@@ -2,17 +2,24 @@ package results
 
 import "github.com/llmgate/llmgate/untrusted"
 
-// Capacity variables: what a capacity search varies.
+// Vary is what a capacity search varies. It is written to the results
+// file as its string.
+type Vary string
+
+// Capacity variables.
 const (
-	VaryConcurrency = "concurrency"
-	VaryRate        = "rate"
+	VaryConcurrency Vary = "concurrency"
+	VaryRate        Vary = "rate"
 )
+
+// Valid reports whether v is VaryConcurrency or VaryRate.
+func (v Vary) Valid() bool { return v == VaryConcurrency || v == VaryRate }
 
 // CapacityAnswer is the answer of a capacity search as the metric namespace
 // sees it: capacity.concurrency or capacity.rate, higher being better.
 type CapacityAnswer struct {
 	// Vary is VaryConcurrency or VaryRate.
-	Vary string `json:"vary" text:"name"`
+	Vary Vary `json:"vary" text:"name"`
 	// Value is the largest load at which the SLO held (0 when it failed
 	// even at the search's minimum).
 	Value float64 `json:"value"`
@@ -22,7 +29,7 @@ type CapacityAnswer struct {
 // what it concluded.
 type Capacity struct {
 	// Vary is VaryConcurrency or VaryRate; Min and Max bound the search.
-	Vary string  `json:"vary" text:"name"`
+	Vary Vary    `json:"vary" text:"name"`
 	Min  float64 `json:"min"`
 	Max  float64 `json:"max"`
 	// SLO is the source text of the condition each probe must meet.
@@ -56,10 +63,10 @@ type Probe struct {
 	Passed bool `json:"passed"`
 	// Stopped is "" for a probe that ran all its requests, or why it
 	// stopped early: ProbeCannotMeet or ProbeMetWithConfidence.
-	Stopped string `json:"stopped,omitempty" text:"line"`
+	Stopped ProbeStop `json:"stopped,omitempty" text:"line"`
 	// Status is the run status of the probe (a failed or invalid probe
 	// counts as not meeting the SLO).
-	Status string `json:"status" text:"name"`
+	Status Status `json:"status" text:"name"`
 	// Error or the SLO's message says why a probe did not pass.
 	Message untrusted.String `json:"message,omitempty"`
 	// Requests is the number of measured requests the probe sent.
@@ -68,8 +75,17 @@ type Probe struct {
 	Summary Summary `json:"summary"`
 }
 
+// ProbeStop is why a capacity probe stopped before its last request; ""
+// for a probe that ran them all. It is written to the results file as its
+// string.
+type ProbeStop string
+
 // Reasons a probe stops before its last request.
 const (
-	ProbeCannotMeet        = "cannot_meet"
-	ProbeMetWithConfidence = "met_with_confidence"
+	ProbeCannotMeet        ProbeStop = "cannot_meet"
+	ProbeMetWithConfidence ProbeStop = "met_with_confidence"
 )
+
+// Valid reports whether s is one of the ProbeStop constants ("", a probe
+// that ran all its requests, is not).
+func (s ProbeStop) Valid() bool { return s == ProbeCannotMeet || s == ProbeMetWithConfidence }

@@ -36,9 +36,7 @@ func (f *File) Check() error {
 			}
 			seen[r.Name] = i
 		}
-		switch r.Status {
-		case StatusOK, StatusInvalid, StatusPartial, StatusFailed:
-		default:
+		if !r.Status.Valid() {
 			c.fail(fmt.Sprintf("unknown status %q (want ok, invalid, partial or failed)", r.Status))
 		}
 		c.summary(&r.Summary)
@@ -48,6 +46,7 @@ func (f *File) Check() error {
 		if r.Requests != nil {
 			c.requestLog(r.Requests)
 		}
+		c.capacity(r.Capacity, r.Summary.Capacity)
 		c.gpu(r.Summary.GPU, r.GPUSeries)
 		c.startup(r.Summary.Startup)
 	}

@@ -38,15 +38,15 @@ func (c *checker) gpu(m *GPUMetrics, s *GPUSeries) {
 		}
 		if e := m.Energy; e != nil {
 			c.value("summary.gpu.energy.joules", e.Joules, LimitEnergy)
-			c.value("summary.gpu.energy.per_token", e.PerToken, LimitEnergyPerToken)
+			if e.PerToken != nil {
+				c.value("summary.gpu.energy.per_token", *e.PerToken, LimitEnergyPerToken)
+			}
 		}
 	}
 	if s == nil {
 		return
 	}
-	switch s.Source {
-	case "", GPUSourceNvidiaSMI, GPUSourceDCGM:
-	default:
+	if s.Source != "" && !s.Source.Valid() {
 		c.fail(fmt.Sprintf("gpu_series.source %q is not %q or %q", s.Source, GPUSourceNvidiaSMI, GPUSourceDCGM))
 	}
 	if len(s.Error) > maxGPUErrorBytes {

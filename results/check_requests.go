@@ -60,6 +60,10 @@ func (c *checker) requestLog(l *RequestLog) {
 			c.fail(fmt.Sprintf("requests.failures names request %d of %d", f.Index, n))
 			break
 		}
+		if !f.Kind.Valid() {
+			c.fail(fmt.Sprintf("requests.failures: request %d has the unknown kind %q", f.Index, f.Kind))
+			break
+		}
 		if f.ConnIdleUS < 0 || f.ConnIdleUS > int64(MaxDurationS*1e6) {
 			c.fail(fmt.Sprintf("requests.failures: request %d has conn_idle_us = %d: a time in µs must be between 0 and %d", f.Index, f.ConnIdleUS, int64(MaxDurationS*1e6)))
 			break

@@ -26,6 +26,26 @@ func TestReadRejectsImpossibleFiles(t *testing.T) {
 		{name: "duplicate names", edit: func(f *File) { f.Runs = append(f.Runs, f.Runs[0]) }, want: `run "chat": the name is used by runs[0] and runs[1]`},
 		{name: "no name", edit: func(f *File) { f.Runs[0].Name = "" }, want: "runs[0]: the run has no name"},
 		{name: "unknown status", edit: func(f *File) { f.Runs[0].Status = "great" }, want: `unknown status "great"`},
+		{name: "unknown failure kind", edit: func(f *File) {
+			f.Runs[0].Requests = &RequestLog{StartUS: []int64{0}, TTFTUS: []int64{1}, E2ELUS: []int64{2}, ITLMaxUS: []int64{1}, InputTokens: []int{1}, OutputTokens: []int{1},
+				Failures: []RequestFailure{{Index: 0, Kind: "oom"}}}
+		}, want: `requests.failures: request 0 has the unknown kind "oom"`},
+		{name: "capacity kinds", edit: func(f *File) {
+			f.Runs[0].Capacity = &Capacity{Vary: "users", Probes: []Probe{{Status: StatusOK, Stopped: "bored"}}}
+		}, want: `capacity.vary "users" is not "concurrency" or "rate"`},
+		{name: "capacity probe stop", edit: func(f *File) {
+			f.Runs[0].Capacity = &Capacity{Vary: VaryRate, Probes: []Probe{{Status: StatusOK, Stopped: "bored"}}}
+		}, want: `capacity.probes[0]: unknown stop "bored"`},
+		{name: "capacity probe status", edit: func(f *File) {
+			f.Runs[0].Capacity = &Capacity{Vary: VaryRate, Probes: []Probe{{Status: "fine", Stopped: ProbeCannotMeet}}}
+		}, want: `capacity.probes[0]: unknown status "fine"`},
+		{name: "capacity answer", edit: func(f *File) {
+			f.Runs[0].Summary.Capacity = &CapacityAnswer{Vary: "users"}
+		}, want: `summary.capacity.vary "users"`},
+		{name: "sane capacity", edit: func(f *File) {
+			f.Runs[0].Capacity = &Capacity{Vary: VaryRate, Probes: []Probe{{Status: StatusOK, Stopped: ProbeCannotMeet}, {Status: StatusFailed}}}
+			f.Runs[0].Summary.Capacity = &CapacityAnswer{Vary: VaryRate}
+		}},
 		{name: "negative sample", edit: func(f *File) { f.Runs[0].Samples.TTFT[1] = -3 }, want: "samples.ttft[1] = -3: a latency (ms) cannot be negative"},
 		{name: "negative p95", edit: func(f *File) { f.Runs[0].Summary.TTFT.P95 = -1 }, want: "summary.ttft.p95 = -1"},
 		{name: "absurd latency", edit: func(f *File) { f.Runs[0].Summary.E2EL.Max = 1e12 }, want: "summary.e2el.max = 1e+12: a latency (ms) above"},

@@ -5,8 +5,8 @@ type Energy struct {
 	// Joules is the GPUs' total power integrated over the measured window.
 	Joules float64 `json:"joules"`
 	// PerToken is Joules per output token of the window's completed
-	// requests; 0 when none produced a token.
-	PerToken float64 `json:"per_token,omitempty"`
+	// requests; nil when none produced a token.
+	PerToken *float64 `json:"per_token,omitempty"`
 }
 
 // GPUEnergy integrates the GPUs' total power of s over the measured
@@ -60,6 +60,7 @@ func (g *GPUMetrics) SetEnergy(s *GPUSeries, windowS float64, outputTokens int64
 	}
 	g.Energy = &Energy{Joules: j}
 	if outputTokens > 0 {
-		g.Energy.PerToken = j / float64(outputTokens)
+		perToken := j / float64(outputTokens)
+		g.Energy.PerToken = &perToken
 	}
 }

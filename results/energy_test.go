@@ -54,4 +54,12 @@ func TestGPUEnergy(t *testing.T) {
 			t.Errorf("%s = %v (%v), want %v", name, v, ok, want)
 		}
 	}
+	// no output token: energy per token is absent (nil), not 0 J/token
+	g.SetEnergy(&GPUSeries{Samples: []GPUSample{{T: 0, GPUs: watts(250)}}}, 8, 0)
+	if g.Energy == nil || g.Energy.PerToken != nil {
+		t.Fatalf("energy %+v without output tokens, want joules and no per-token figure", g.Energy)
+	}
+	if m, _ := LookupMetric("gpu.energy_per_token"); m.WhyNotMeasured(&s) == "" {
+		t.Error("gpu.energy_per_token measured without output tokens")
+	}
 }

@@ -72,13 +72,26 @@ type Provenance struct {
 	Promoted time.Time        `json:"promoted"`
 }
 
+// Status is how a run (or a capacity probe, or an A/B block) ended. It is
+// written to the results file as its string.
+type Status string
+
 // Status values for a Run.
 const (
-	StatusOK      = "ok"      // the run completed and its load generator was healthy
-	StatusInvalid = "invalid" // the load generator failed its self-checks; do not judge the server
-	StatusPartial = "partial" // the run was cut short (server died, interrupted, timed out)
-	StatusFailed  = "failed"  // the run could not be carried out at all
+	StatusOK      Status = "ok"      // the run completed and its load generator was healthy
+	StatusInvalid Status = "invalid" // the load generator failed its self-checks; do not judge the server
+	StatusPartial Status = "partial" // the run was cut short (server died, interrupted, timed out)
+	StatusFailed  Status = "failed"  // the run could not be carried out at all
 )
+
+// Valid reports whether s is one of the Status constants.
+func (s Status) Valid() bool {
+	switch s {
+	case StatusOK, StatusInvalid, StatusPartial, StatusFailed:
+		return true
+	}
+	return false
+}
 
 // Run is one expanded run of a scenario: its parameters and what was measured.
 type Run struct {
@@ -91,7 +104,7 @@ type Run struct {
 	// Target names the target block ("server.vllm", "simulator.sim", ...).
 	Target string `json:"target,omitempty" text:"name"`
 	// Status is one of the Status constants.
-	Status string `json:"status" text:"name"`
+	Status Status `json:"status" text:"name"`
 	// InvalidReasons explains StatusInvalid: which self-check failed and by how much.
 	InvalidReasons []string `json:"invalid_reasons,omitempty"`
 	// Error is the reason for StatusFailed or StatusPartial.

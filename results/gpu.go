@@ -50,14 +50,22 @@ type GPUSeries struct {
 	Error string `json:"error,omitempty"`
 	// Source is where the readings came from: GPUSourceNvidiaSMI or
 	// GPUSourceDCGM ("" in files written before there was a choice).
-	Source string `json:"source,omitempty" text:"line"`
+	Source GPUSource `json:"source,omitempty" text:"line"`
 }
+
+// GPUSource is where a GPUSeries' readings came from. It is written to the
+// results file as its string.
+type GPUSource string
 
 // Where a GPUSeries' readings came from.
 const (
-	GPUSourceNvidiaSMI = "nvidia-smi"
-	GPUSourceDCGM      = "dcgm-exporter"
+	GPUSourceNvidiaSMI GPUSource = "nvidia-smi"
+	GPUSourceDCGM      GPUSource = "dcgm-exporter"
 )
+
+// Valid reports whether s is one of the GPUSource constants ("", the
+// source of a series written before it was recorded, is not).
+func (s GPUSource) Valid() bool { return s == GPUSourceNvidiaSMI || s == GPUSourceDCGM }
 
 // GPUStats are one GPU's figures over a run.
 type GPUStats struct {

@@ -1,7 +1,5 @@
 package results
 
-import "github.com/llmgate/llmgate/runspec"
-
 // LevelRequestsPerUser is how many measured requests per user a closed
 // loop must send, more than, before its mean in flight is judged against
 // its concurrency (Little's law): fewer are mostly its ramp up and down,
@@ -19,6 +17,11 @@ type Shortfall struct {
 	MeanInFlight float64
 }
 
+// traceWorkload is a trace replay's workload kind as the results file
+// writes it (runspec.WorkloadTrace: results, the file format, imports no
+// plan package).
+const traceWorkload = "trace"
+
 // Shortfall says how r fell short of its level: a closed loop of measured
 // requests at most LevelRequestsPerUser × its concurrency, whose level the
 // load generator could not check (the file's Unchecked says so too). nil
@@ -27,7 +30,7 @@ type Shortfall struct {
 // or a file that predates the recorded load.
 func (r *Run) Shortfall() *Shortfall {
 	l := r.Load
-	if l == nil || l.Rate > 0 || l.Workload == runspec.WorkloadTrace || l.Concurrency <= 1 || r.Status == StatusFailed {
+	if l == nil || l.Rate > 0 || l.Workload == traceWorkload || l.Concurrency <= 1 || r.Status == StatusFailed {
 		return nil
 	}
 	n := r.Summary.Requests.Completed + r.Summary.Requests.Failed

@@ -115,9 +115,8 @@ type DatasetFit struct {
 	Filter string `json:"filter,omitempty"`
 	// Context is the model's context in tokens, 0 when the server did not say.
 	Context int `json:"context,omitempty"`
-	// Method is how lengths were counted: "tokenize" (the server's
-	// /tokenize) or "estimate" (a token per 4 bytes).
-	Method string `json:"method"`
+	// Method is how lengths were counted: CountTokenize or CountEstimate.
+	Method CountMethod `json:"method"`
 	// Checked counts the entries looked at (those the run uses, up to a bound).
 	Checked int `json:"checked"`
 	// Unfit counts those whose prompt and answer cannot fit the context:
@@ -136,10 +135,9 @@ type DatasetFit struct {
 // the server's tokenizer and chat template decide how many tokens a text
 // is, so llmgate measures them before the run.
 type Calibration struct {
-	// Method is "token_ids" (prompts of token ids: exact, nothing to
-	// calibrate), "tokenize" (the server's POST /tokenize), "usage" (a
-	// request's usage.prompt_tokens), or "none" (it could not; Note says why).
-	Method string `json:"method" text:"line"`
+	// Method is how the lengths were calibrated (one of the
+	// CalibrationMethod constants).
+	Method CalibrationMethod `json:"method" text:"line"`
 	// TokensPerWord and OverheadTokens are the fit: a text of w words
 	// makes a prompt of OverheadTokens + TokensPerWord*w tokens, the chat
 	// template and any fixed instructions included.
@@ -192,3 +190,25 @@ type ServerSeries struct {
 	// value), and why: the last scrape's that left one out; "" when none did.
 	Refused string `json:"refused,omitempty"`
 }
+
+// CountMethod is how a DatasetFit counted its entries' tokens. It is
+// written to the results file as its string.
+type CountMethod string
+
+// How a DatasetFit counted tokens.
+const (
+	CountTokenize CountMethod = "tokenize" // the server's POST /tokenize
+	CountEstimate CountMethod = "estimate" // a token per 4 bytes
+)
+
+// CalibrationMethod is how a run matched its prompts' lengths to the
+// workload. It is written to the results file as its string.
+type CalibrationMethod string
+
+// How a run calibrated its prompt lengths.
+const (
+	CalibratedTokenIDs CalibrationMethod = "token_ids" // prompts of token ids: exact, nothing to calibrate
+	CalibratedTokenize CalibrationMethod = "tokenize"  // the server's POST /tokenize
+	CalibratedUsage    CalibrationMethod = "usage"     // a request's usage.prompt_tokens
+	NotCalibrated      CalibrationMethod = "none"      // it could not; Calibration.Note says why
+)

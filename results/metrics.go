@@ -395,7 +395,7 @@ func buildNamespace() map[string]Metric {
 				Unit: Milliseconds, Better: LowerIsBetter, get: turnStat(part.slice, ss.stats, ss.st.field)})
 		}
 	}
-	capacity := func(vary string) func(*Summary) (float64, bool) {
+	capacity := func(vary Vary) func(*Summary) (float64, bool) {
 		return func(s *Summary) (float64, bool) {
 			if s.Capacity == nil || s.Capacity.Vary != vary {
 				return 0, false
@@ -426,10 +426,10 @@ func buildNamespace() map[string]Metric {
 		return &g.Energy.Joules
 	}))
 	value("gpu.energy_per_token", "gpu", JoulesPerToken, LowerIsBetter, gpu(func(g *GPUMetrics) *float64 {
-		if g.Energy == nil || g.Energy.PerToken == 0 {
+		if g.Energy == nil {
 			return nil
 		}
-		return &g.Energy.PerToken
+		return g.Energy.PerToken
 	}))
 	startup := func(phase string) func(*Summary) (float64, bool) {
 		return func(s *Summary) (float64, bool) {

@@ -60,7 +60,7 @@ func TestNamespaceHasDesignNames(t *testing.T) {
 // generator leaves its mean in flight unchecked; not a longer one, an
 // open loop, one user, a failed run or a file without the recorded load.
 func TestShortfall(t *testing.T) {
-	run := func(l *LoadConfig, status string, completed, failed int) *Run {
+	run := func(l *LoadConfig, status Status, completed, failed int) *Run {
 		return &Run{Status: status, Load: l, Summary: Summary{Requests: Requests{Completed: completed, Failed: failed}, Client: Client{MeanInFlight: 3}}}
 	}
 	tests := []struct {

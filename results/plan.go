@@ -21,7 +21,7 @@ type PlanInfo struct {
 	Parts []ShardPart `json:"parts,omitempty"`
 	// Rerun marks the confirming rerun a gate made of some of the planned
 	// runs (llmgate gate writes it beside its results as NAME.rerun.json):
-	// a gate on given results confirms with it instead of calling the
+	// a gate on results measured elsewhere confirms with it instead of calling the
 	// change inconclusive.
 	Rerun bool `json:"rerun,omitempty"`
 }

@@ -49,8 +49,14 @@ type Record struct {
 	Reasoning       ReasoningSource `json:"reasoning,omitempty"`
 	// Error is empty on success, else the reason (HTTP status and body excerpt, disconnect, timeout).
 	Error string `json:"error,omitempty"`
-	// ErrorKind classifies Error: "http", "disconnect", "timeout", "protocol", "too_large", "canceled".
-	ErrorKind string `json:"error_kind,omitempty"`
+	// ErrorKind classifies Error; "" for a request that did not fail.
+	ErrorKind ErrorKind `json:"error_kind,omitempty"`
+	// HTTPStatus is the status of an ErrorHTTP answer, 0 for other
+	// requests; Unreached is set on an ErrorDisconnect failure whose
+	// connection could not be made (the dial failed). The load generator
+	// decides by them, not by Error's words; they are not written.
+	HTTPStatus int  `json:"-"`
+	Unreached  bool `json:"-"`
 	// Turn is the request's turn in its conversation (0 for the first, and
 	// for workloads without conversations).
 	Turn int `json:"turn,omitempty"`
@@ -118,3 +124,32 @@ const (
 
 // AnswerTokens are the output tokens that were not reasoning.
 func (r *Record) AnswerTokens() int { return max(r.OutputTokens-r.ReasoningTokens, 0) }
+
+// ErrorKind classifies why a request failed. It is written to the results
+// file as its string.
+type ErrorKind string
+
+// Error kinds of Record.ErrorKind and RequestFailure.Kind.
+const (
+	ErrorHTTP       ErrorKind = "http"       // the server answered with a status other than 200
+	ErrorDisconnect ErrorKind = "disconnect" // the connection was lost (or never made)
+	ErrorTimeout    ErrorKind = "timeout"    // the request ran past its timeout
+	ErrorProtocol   ErrorKind = "protocol"   // the answer broke the protocol (not SSE, not JSON, ...)
+	ErrorCanceled   ErrorKind = "canceled"   // the run was stopped while the request was in flight
+	// ErrorTooLarge: the stream sent more than a request may buffer (an
+	// event past the event limit, answer text past the answer limit, more
+	// tokens than max_tokens allows).
+	ErrorTooLarge ErrorKind = "too_large"
+	// ErrorImported: a failure read from another tool's file (llmgate
+	// import vllm-bench), which does not classify it.
+	ErrorImported ErrorKind = "imported"
+)
+
+// Valid reports whether k is one of the ErrorKind constants.
+func (k ErrorKind) Valid() bool {
+	switch k {
+	case ErrorHTTP, ErrorDisconnect, ErrorTimeout, ErrorProtocol, ErrorCanceled, ErrorTooLarge, ErrorImported:
+		return true
+	}
+	return false
+}

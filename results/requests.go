@@ -57,9 +57,8 @@ type RequestLog struct {
 type RequestFailure struct {
 	// Index is the request's entry in the RequestLog columns.
 	Index int `json:"i"`
-	// Kind classifies the failure as Record.ErrorKind does ("http",
-	// "disconnect", "timeout", "protocol", "too_large", "canceled").
-	Kind string `json:"kind" text:"name"`
+	// Kind classifies the failure as Record.ErrorKind does.
+	Kind ErrorKind `json:"kind" text:"name"`
 	// Reason is the error: HTTP status and body excerpt, or what went wrong.
 	Reason string `json:"reason"`
 	// ConnIdleUS is, for a request lost before any answer came, how long

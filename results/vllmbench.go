@@ -398,7 +398,7 @@ func (b *VLLMBench) requestLog() *RequestLog {
 			l.StartUS[i] = us(b.StartTimes[i] - first)
 		}
 		if i < len(b.Errors) && b.Errors[i] != "" {
-			l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: "imported", Reason: errorReason(b.Errors[i])})
+			l.Failures = append(l.Failures, RequestFailure{Index: i, Kind: ErrorImported, Reason: errorReason(b.Errors[i])})
 			continue
 		}
 		gaps, widest := 0.0, 0.0

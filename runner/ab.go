@@ -111,7 +111,7 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 // given, as the candidate's suite says (suite.ABModeFor): when the kinds
 // differ, the mode of a server container if either side is one, else
 // ABTogether.
-func abMode(s *suite.Suite, base, cand string) suite.ABMode {
+func abMode(s *suite.Suite, base, cand runspec.TargetKind) suite.ABMode {
 	switch {
 	case base == cand:
 		return s.ABModeFor(cand)
@@ -138,7 +138,7 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.
 	}
 	pairs := x.ab.Pairs
 	if pairs <= 0 {
-		pairs = abPairs(srs[1].Load)
+		pairs = blockPairs(srs[1].Load)
 		if mode == suite.ABAlternate {
 			pairs = min(pairs, maxAlternatePairs) // each block is a server start
 		}

@@ -35,13 +35,13 @@ func abSchedule(pairs int) string {
 	return b.String()
 }
 
-// abPairs is how many block pairs a run is split into: an even number
+// blockPairs is how many block pairs a run is split into: an even number
 // (so that the Thue-Morse order cancels a linear drift), at most 8 (which
 // also cancels a quadratic one), with blocks of at least 20 requests and
 // 5 per user of a closed loop (a block's load self-checks hold over it),
 // or of at least 10 s for a run bounded by time. A run too small for two
 // pairs has one: AB, judged without pairs.
-func abPairs(cfg runspec.Load) int {
+func blockPairs(cfg runspec.Load) int {
 	per := 0
 	switch {
 	case cfg.Requests > 0:
@@ -141,7 +141,7 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 	}
 	run.Started, run.Finished = blocks[0].Started, blocks[len(blocks)-1].Finished
 	run.Summary, run.Samples = results.MergeBlocks(run.Blocks)
-	lc := load.Record(sr.Load, sr.Trace) // the whole run's load, not a block's
+	lc := load.Recorded(sr.Load, sr.Trace) // the whole run's load, not a block's
 	run.Load = &lc
 	logs, offsets := make([]*results.RequestLog, len(blocks)), make([]int64, len(blocks))
 	run.Unchecked = nil
@@ -186,8 +186,8 @@ func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pa
 
 // worse reports whether status a is worse than b: failed, partial,
 // invalid, ok in that order.
-func worse(a, b string) bool {
-	rank := func(s string) int {
+func worse(a, b results.Status) bool {
+	rank := func(s results.Status) int {
 		switch s {
 		case results.StatusFailed:
 			return 3

@@ -23,7 +23,7 @@ type ABOptions struct {
 	// given on the command line, recorded in its file.
 	BaselineVars, CandidateVars map[string]string
 	// Pairs is the number of block pairs every run is split into; 0
-	// chooses by the run's size (abPairs).
+	// chooses by the run's size (blockPairs).
 	Pairs int
 }
 

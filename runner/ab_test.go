@@ -182,7 +182,7 @@ func TestRunABSimulator(t *testing.T) {
 func TestABMode(t *testing.T) {
 	s := &suite.Suite{AB: suite.ABCrossover}
 	for _, c := range []struct {
-		base, cand string
+		base, cand runspec.TargetKind
 		want       suite.ABMode
 	}{
 		{runspec.KindServer, runspec.KindServer, suite.ABCrossover},

@@ -161,7 +161,7 @@ type probeWatch struct {
 	mu      sync.Mutex
 	recs    []results.Record
 	next    int // measured count at which to look next
-	stopped string
+	stopped results.ProbeStop
 }
 
 func (w *probeWatch) Report(e event.Event) {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/suite"
 )
 
@@ -51,7 +52,7 @@ scenario "own" {
 		t.Fatal(err)
 	}
 	r := f.Runs[0]
-	if r.Dataset == nil || r.Dataset.Dropped != 1 || r.Dataset.Method != "tokenize" {
+	if r.Dataset == nil || r.Dataset.Dropped != 1 || r.Dataset.Method != results.CountTokenize {
 		t.Errorf("dataset fit %+v, want the long prompt dropped, counted by /tokenize", r.Dataset)
 	}
 	l := r.Requests

@@ -94,10 +94,10 @@ func TestRunReadsDCGMExporter(t *testing.T) {
 	// constant power: the energy is 389.5 W over the measured window, per
 	// output token of the window's completed requests
 	d, toks := run.Summary.DurationSeconds, run.Summary.OutputTokens
-	if e := g.Energy; e == nil || math.Abs(e.Joules-389.5*d) > 1e-6*e.Joules || toks == 0 || math.Abs(e.PerToken-389.5*d/float64(toks)) > 1e-9 {
+	if e := g.Energy; e == nil || math.Abs(e.Joules-389.5*d) > 1e-6*e.Joules || toks == 0 || e.PerToken == nil || math.Abs(*e.PerToken-389.5*d/float64(toks)) > 1e-9 {
 		t.Errorf("energy %+v, want %v J over %.3f s, %v J a token of %d", e, 389.5*d, d, 389.5*d/float64(toks), toks)
 	} else {
-		t.Logf("energy %.1f J over %.3f s, %.4f J a token of %d (constant 389.5 W)", e.Joules, d, e.PerToken, toks)
+		t.Logf("energy %.1f J over %.3f s, %.4f J a token of %d (constant 389.5 W)", e.Joules, d, *e.PerToken, toks)
 	}
 }
 

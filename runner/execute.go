@@ -40,7 +40,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		run.Status, run.Error = results.StatusFailed, untrusted.String(err.Error())
 		return run, false, fmt.Errorf("run %s: %w", sr.Name, err)
 	}
-	lc := load.Record(cfg.Load, cfg.Trace)
+	lc := load.Recorded(cfg.Load, cfg.Trace)
 	run.Load = &lc
 	if msg := mixContextProblem(cfg.Load, cfg.Trace, ps.contextLimit(cfg.Model), "max_model_len in /v1/models"); msg != "" {
 		now := r.now().UTC()

@@ -244,7 +244,7 @@ func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
 	for _, sr := range plan.Runs() {
 		run := newRun(sr, "")
 		if sr.Capacity == nil {
-			lc := load.Record(sr.Load, sr.Trace)
+			lc := load.Recorded(sr.Load, sr.Trace)
 			run.Load = &lc
 		}
 		f.Runs = append(f.Runs, run)
@@ -282,7 +282,7 @@ func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg 
 	}
 	ropts := g.opts.Options
 	ropts.Plan, ropts.OutputPath = rplan, g.opts.RerunPath
-	ropts.PlanInfo = rerunPlanInfo(ropts.PlanInfo) // marks the file a rerun, for a gate on given results
+	ropts.PlanInfo = rerunPlanInfo(ropts.PlanInfo) // marks the file a rerun, for a gate on results measured elsewhere
 	if ropts.Progress != nil {
 		ropts.Progress.Report(event.ConfirmStarted{Runs: names})
 	}

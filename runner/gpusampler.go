@@ -20,7 +20,7 @@ const DefaultGPUInterval = time.Second
 // results.MaxGPUSamples.
 type gpuSampler struct {
 	sampler *load.Sampler[[]results.GPUReading]
-	source  string
+	source  results.GPUSource
 	ctx     context.Context // the run's: ends every reading when interrupted
 }
 

@@ -31,7 +31,7 @@ type gpuInstance struct {
 
 func (g *gpuInstance) SamplesGPUs() bool { return true }
 
-func (g *gpuInstance) GPUSource() string { return results.GPUSourceNvidiaSMI }
+func (g *gpuInstance) GPUSource() results.GPUSource { return results.GPUSourceNvidiaSMI }
 
 func (g *gpuInstance) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	g.reads.Add(1)

@@ -30,7 +30,7 @@ func (r *runner) runGroup(ctx context.Context, gi int) (err error) {
 	}
 	inst, err := r.bringUp(ctx, gi, g, ref, spec, func(err error) error {
 		switch {
-		case strings.Contains(err.Error(), ref): // says already what it is
+		case r.opts.TargetURL != "": // ref is the URL, which target.NewEndpoint's errors name
 			return err
 		case spec.Kind == runspec.KindEndpoint: // not ours to start
 			return fmt.Errorf("%s: %w", ref, err)

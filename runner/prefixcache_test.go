@@ -57,7 +57,7 @@ func TestPrefixHitProblem(t *testing.T) {
 	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}, 0); p != "" {
 		t.Errorf("2%% hits flagged: %q", p)
 	}
-	for _, kind := range []string{runspec.WorkloadPrefix, runspec.WorkloadConversation, runspec.WorkloadStructured} {
+	for _, kind := range []runspec.WorkloadKind{runspec.WorkloadPrefix, runspec.WorkloadConversation, runspec.WorkloadStructured} {
 		if p, _ := prefixHitProblem(runspec.Workload{Kind: kind}, hits, 0); p != "" {
 			t.Errorf("%s workload, which shares a prefix on purpose, flagged: %q", kind, p)
 		}

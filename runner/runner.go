@@ -122,7 +122,7 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 		Runs:        []results.Run{},
 	}
 	if opts.TargetURL != "" {
-		r.file.Environment.TargetKind = runspec.KindEndpoint
+		r.file.Environment.TargetKind = untrusted.String(runspec.KindEndpoint)
 	}
 	return r
 }
@@ -254,7 +254,7 @@ func newRun(sr *suite.Run, targetRef string) results.Run {
 
 // setEnvironment fills what the first started instance knows about itself
 // into the file's environment, keeping what was set already.
-func (r *runner) setEnvironment(kind string, inst target.Instance) {
+func (r *runner) setEnvironment(kind runspec.TargetKind, inst target.Instance) {
 	md := inst.Metadata()
 	if md.Model == "" {
 		md.Model = inst.Model()
@@ -269,7 +269,7 @@ func (r *runner) setEnvironment(kind string, inst target.Instance) {
 			*dst = untrusted.String(v) // the server's and the image's words
 		}
 	}
-	fill(&e.TargetKind, kind)
+	fill(&e.TargetKind, string(kind))
 	fill(&e.Image, md.Image)
 	fill(&e.ImageDigest, md.ImageDigest)
 	fill(&e.VLLMVersion, md.VLLMVersion)

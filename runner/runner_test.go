@@ -240,7 +240,7 @@ func TestRunTargetStartFails(t *testing.T) {
 		t.Errorf("error %q does not name the target", err)
 	}
 	f := readBack(t, out)
-	got := map[string]string{}
+	got := map[string]results.Status{}
 	for _, r := range f.Runs {
 		got[r.Name] = r.Status
 	}

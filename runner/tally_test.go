@@ -19,19 +19,19 @@ func TestTallyRuns(t *testing.T) {
 		want       RunTally
 	}{
 		// Every assert held in ok runs: the gate passes.
-		{name: "all pass", runs: []results.Run{{Name: "a", Status: "ok", Asserts: []results.AssertResult{pass, pass}}},
+		{name: "all pass", runs: []results.Run{{Name: "a", Status: results.StatusOK, Asserts: []results.AssertResult{pass, pass}}},
 			want: RunTally{Asserts: 2, Passed: 2}},
 		// A failed assert in an ok run fails the gate.
 		{name: "ok run fails", gateFailed: true,
-			runs: []results.Run{{Name: "a", Status: "ok", Asserts: []results.AssertResult{pass, fail}}},
+			runs: []results.Run{{Name: "a", Status: results.StatusOK, Asserts: []results.AssertResult{pass, fail}}},
 			want: RunTally{Asserts: 2, Passed: 1, FailedAsserts: []FailedAssert{{Run: "a", Assert: fail}}}},
 		// An invalid run's failed assert is recorded but not judged.
 		{name: "invalid run not judged",
-			runs: []results.Run{{Name: "a", Status: "invalid", InvalidReasons: []string{"lag"}, Asserts: []results.AssertResult{fail}}},
+			runs: []results.Run{{Name: "a", Status: results.StatusInvalid, InvalidReasons: []string{"lag"}, Asserts: []results.AssertResult{fail}}},
 			want: RunTally{Invalid: []InvalidRun{{Name: "a", Reasons: []string{"lag"}}}, Unjudged: []FailedAssert{{Run: "a", Assert: fail}}}},
 		// Partial and failed runs are named; failed runs have no asserts.
 		{name: "partial and failed",
-			runs: []results.Run{{Name: "a", Status: "partial", Asserts: []results.AssertResult{pass}}, {Name: "b", Status: "failed"}},
+			runs: []results.Run{{Name: "a", Status: results.StatusPartial, Asserts: []results.AssertResult{pass}}, {Name: "b", Status: results.StatusFailed}},
 			want: RunTally{Partial: []string{"a"}, Failed: []string{"b"}}},
 	}
 	for _, tt := range tests {

@@ -71,10 +71,25 @@ func (l *Load) OpenLoop() bool {
 // usually makes (think times of a second or two keep their connections).
 const DefaultIdleTimeout = 3 * time.Second
 
+// RampShape is how a ramp moves its rate from From to Load.Rate.
+type RampShape string
+
+// Ramp shapes; "" is no ramp.
+const (
+	// RampLinear moves the rate by the same step each second.
+	RampLinear RampShape = "linear"
+	// RampExponential moves it by the same factor each second:
+	// rate(t) = From·(To/From)^(t/Over).
+	RampExponential RampShape = "exponential"
+)
+
+// Valid reports whether s is one of the ramp shapes ("", no ramp, is not).
+func (s RampShape) Valid() bool { return s == RampLinear || s == RampExponential }
+
 // Ramp describes a rate that changes over the run.
 type Ramp struct {
-	// Kind is "", "linear" or "exponential".
-	Kind string
+	// Kind is the ramp's shape; "" for none.
+	Kind RampShape
 	// From is the starting rate in requests per second.
 	From float64
 	// Over is how long the ramp lasts; the rate holds at Load.Rate after it.

@@ -2,18 +2,25 @@ package runspec
 
 import "time"
 
-// Kinds of target, as named by the suite's block types.
+// TargetKind is what a target is, as named by the suite's block types.
+type TargetKind string
+
+// Kinds of target.
 const (
-	KindServer    = "server"
-	KindEndpoint  = "endpoint"
-	KindSimulator = "simulator"
+	KindServer    TargetKind = "server"    // a container llmgate starts
+	KindEndpoint  TargetKind = "endpoint"  // a running server llmgate only sends requests to
+	KindSimulator TargetKind = "simulator" // llmgate's own simulator, in process
 )
+
+// Valid reports whether k is one of the Kind constants.
+func (k TargetKind) Valid() bool { return k == KindServer || k == KindEndpoint || k == KindSimulator }
 
 // Target is a resolved server, endpoint or simulator block: what a target
 // starter needs to bring up the server of a group of runs.
 type Target struct {
 	// Kind is one of the Kind constants; Name is the block label.
-	Kind, Name string
+	Kind TargetKind
+	Name string
 
 	// Image is the container image (server).
 	Image string
@@ -58,4 +65,4 @@ type Target struct {
 }
 
 // Ref returns "kind.name", the way scenarios refer to the target.
-func (t *Target) Ref() string { return t.Kind + "." + t.Name }
+func (t *Target) Ref() string { return string(t.Kind) + "." + t.Name }

@@ -2,15 +2,28 @@ package runspec
 
 import "time"
 
+// WorkloadKind is what a workload's prompts are made of.
+type WorkloadKind string
+
 // Workload kinds.
 const (
-	WorkloadRandom       = "random"
-	WorkloadPrefix       = "prefix"
-	WorkloadStructured   = "structured"
-	WorkloadConversation = "conversation"
-	WorkloadDataset      = "dataset"
-	WorkloadTrace        = "trace"
+	WorkloadRandom       WorkloadKind = "random"
+	WorkloadPrefix       WorkloadKind = "prefix"
+	WorkloadStructured   WorkloadKind = "structured"
+	WorkloadConversation WorkloadKind = "conversation"
+	WorkloadDataset      WorkloadKind = "dataset"
+	WorkloadTrace        WorkloadKind = "trace"
 )
+
+// Valid reports whether k is one of the WorkloadKinds.
+func (k WorkloadKind) Valid() bool {
+	for _, w := range WorkloadKinds {
+		if k == w {
+			return true
+		}
+	}
+	return false
+}
 
 // Dataset filters (Workload.DatasetFilter).
 const (
@@ -22,12 +35,12 @@ const (
 var DatasetFilters = []string{"none", DatasetFilterContext, DatasetFilterVLLMBench}
 
 // WorkloadKinds are the Workload constants, in the order suites list them.
-var WorkloadKinds = []string{WorkloadRandom, WorkloadPrefix, WorkloadStructured, WorkloadConversation, WorkloadDataset, WorkloadTrace}
+var WorkloadKinds = []WorkloadKind{WorkloadRandom, WorkloadPrefix, WorkloadStructured, WorkloadConversation, WorkloadDataset, WorkloadTrace}
 
 // Workload describes the prompts of a run.
 type Workload struct {
-	// Kind is one of the Workload constants.
-	Kind string
+	// Kind is one of the WorkloadKinds.
+	Kind WorkloadKind
 	// InputTokens and OutputTokens are the mean lengths in tokens.
 	InputTokens  int
 	OutputTokens int

@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 )
 
 // ABMode is how an A/B gate (--ab-var) keeps the two sides' server
@@ -38,9 +39,9 @@ func ValidABMode(s string) bool {
 // ABModeFor is the mode an A/B gate uses for a target of kind: the gate
 // block's ab, else the defaults block's, else ABAlternate for a server
 // container (endpoints and simulators always stay up: ABTogether).
-func (s *Suite) ABModeFor(kind string) ABMode {
+func (s *Suite) ABModeFor(kind runspec.TargetKind) ABMode {
 	switch {
-	case kind != "server":
+	case kind != runspec.KindServer:
 		return ABTogether
 	case s.Gate != nil && s.Gate.AB != "":
 		return s.Gate.AB

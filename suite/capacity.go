@@ -27,7 +27,7 @@ type capacityBlock struct {
 // and Max and find the largest value at which SLO holds.
 type Capacity struct {
 	// Vary is results.VaryConcurrency or results.VaryRate.
-	Vary string
+	Vary results.Vary
 	// Min and Max bound the search.
 	Min, Max float64
 	// Step is the resolution the search stops at: the bracket [pass, fail)
@@ -62,13 +62,13 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 		ok = false
 	}
 	if v, vok := ev.str(b.Vary); vok {
-		switch v {
-		case results.VaryConcurrency, results.VaryRate:
-			c.Vary = v
+		switch vary := results.Vary(v); {
+		case vary.Valid():
+			c.Vary = vary
 		default:
 			ev.errorAt(b.Vary, "Invalid capacity variable",
 				"vary = %q: a capacity search varies \"concurrency\" (closed loop, users) or \"rate\" (open loop, requests per second).%s",
-				v, didYouMean(v, []string{results.VaryConcurrency, results.VaryRate}))
+				v, didYouMean(v, []string{string(results.VaryConcurrency), string(results.VaryRate)}))
 			ok = false
 		}
 	} else {
@@ -167,7 +167,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 // checkCapacityRefs reports asserts of scenario name that use a capacity
 // metric the scenario does not measure: capacity.* needs a capacity block
 // varying the same knob.
-func (l *loader) checkCapacityRefs(name string, asserts []*assertBlock, c *capacityBlock, vary string) {
+func (l *loader) checkCapacityRefs(name string, asserts []*assertBlock, c *capacityBlock, vary results.Vary) {
 	for _, ab := range asserts {
 		if ab.Condition == nil {
 			continue
@@ -184,7 +184,7 @@ func (l *loader) checkCapacityRefs(name string, asserts []*assertBlock, c *capac
 			case c == nil:
 				l.errorf(tr.SourceRange().Ptr(), ab.Condition.Range.Ptr(), "Capacity without a search",
 					"Scenario %q has no capacity block, so %s is never measured; add capacity { vary = %q ... } to the scenario.", name, traversalText(tr), names[0])
-			case vary != "" && names[0] != vary:
+			case vary != "" && results.Vary(names[0]) != vary:
 				l.errorf(tr.SourceRange().Ptr(), ab.Condition.Range.Ptr(), "Capacity of another variable",
 					"Scenario %q searches over %s, so its answer is capacity.%s, not %s.", name, vary, vary, traversalText(tr))
 			}

@@ -58,7 +58,7 @@ func (p *Plan) Fingerprint() string {
 	for _, g := range p.Groups {
 		cg := group{ServerArgs: g.ServerArgs}
 		if t := g.Target; t != nil {
-			ct := &target{Kind: t.Kind, Name: t.Name, Image: t.Image, Model: t.Model, GPUs: t.GPUs, IPC: t.IPC,
+			ct := &target{Kind: string(t.Kind), Name: t.Name, Image: t.Image, Model: t.Model, GPUs: t.GPUs, IPC: t.IPC,
 				URL: t.URL, Profile: t.Profile, Args: t.Args, ModelFlag: t.ModelFlag}
 			for k := range t.Env {
 				ct.EnvKeys = append(ct.EnvKeys, k)

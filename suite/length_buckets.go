@@ -79,7 +79,7 @@ func (b *workloadBlock) fillBuckets(ev *evaluator, w *runspec.Workload) {
 		case q < 2 || q > maxLengthBuckets+1:
 			ev.errorAt(b.LengthQuant, "Invalid length quantiles",
 				"length_quantiles = %d: it is the number of buckets of about equal counts, from 2 (shorter and longer half) to %d.", q, maxLengthBuckets+1)
-		case !contains([]string{runspec.WorkloadRandom, runspec.WorkloadPrefix, runspec.WorkloadStructured}, w.Kind):
+		case !slices.Contains([]runspec.WorkloadKind{runspec.WorkloadRandom, runspec.WorkloadPrefix, runspec.WorkloadStructured}, w.Kind):
 			ev.errorAt(b.LengthQuant, "Length quantiles of this workload",
 				"length_quantiles draws its edges from the lengths the prompts ask for, which a %s workload does not know before the run; declare length_buckets edges instead.", w.Kind)
 		default:

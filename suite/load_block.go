@@ -44,7 +44,7 @@ type loadBlock struct {
 	// searched is the knob a scenario's capacity block chooses
 	// (results.VaryConcurrency or results.VaryRate), so neither need be set
 	// here; "" without a search.
-	searched string
+	searched results.Vary
 	// traced says the scenario's workload is a trace, whose timestamps are
 	// the arrivals: no rate, and concurrency only caps what is in flight.
 	traced bool
@@ -162,12 +162,12 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		if b.Rate == nil {
 			ev.errorRange(r.DefRange, "Ramp without a rate", "A ramp varies the arrival rate from `from` up to rate; set rate in the load block.")
 		}
-		cfg.Ramp.Kind = "linear"
+		cfg.Ramp.Kind = runspec.RampLinear
 		if k, ok := ev.str(r.Kind); ok {
-			if k != "linear" && k != "exponential" {
+			if !runspec.RampShape(k).Valid() {
 				ev.errorAt(r.Kind, "Invalid ramp kind", "kind = %q: a ramp is \"linear\" or \"exponential\".%s", k, didYouMean(k, []string{"linear", "exponential"}))
 			} else {
-				cfg.Ramp.Kind = k
+				cfg.Ramp.Kind = runspec.RampShape(k)
 			}
 		}
 		if f, ok := ev.num(r.From); ok {

@@ -145,7 +145,7 @@ func describeRequest(r runspec.Request) string {
 
 // DescribeWorkload renders a workload in one line, as --plan prints it.
 func DescribeWorkload(w runspec.Workload) string {
-	parts := []string{w.Kind}
+	parts := []string{string(w.Kind)}
 	if w.InputTokens > 0 || w.OutputTokens > 0 {
 		s := fmt.Sprintf("%d in / %d out tokens", w.InputTokens, w.OutputTokens)
 		if w.RangeRatio > 0 {

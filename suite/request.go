@@ -79,7 +79,7 @@ type requestMember struct {
 // (either may be nil) into r, the scenario's overriding the defaults' key
 // by key, and returns the values that are secrets (the values of headers
 // whose names say so, and string values under body keys that do).
-func requestShape(ev *evaluator, defs, sc *requestBlock, r *runspec.Request, kind string, apiKey bool) (secrets []string) {
+func requestShape(ev *evaluator, defs, sc *requestBlock, r *runspec.Request, kind runspec.WorkloadKind, apiKey bool) (secrets []string) {
 	body := mergeMembers(ev, defs, sc, func(b *requestBlock) *hcl.Attribute { return b.ExtraBody }, "extra_body", strings.Clone)
 	var enc []byte
 	for _, m := range body {
@@ -199,7 +199,7 @@ func memberError(ev *evaluator, m requestMember, summary, format string, a ...an
 
 // refusedBodyKey says why extra_body may not hold key for a workload of
 // kind, "" when it may.
-func refusedBodyKey(key, kind string) string {
+func refusedBodyKey(key string, kind runspec.WorkloadKind) string {
 	if why, ok := ownedBodyKeys[key]; ok {
 		return why
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -84,7 +85,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	default:
 		target = l.defaultTarget(name, b.DefRange)
 	}
-	if target != nil && target.Kind == "endpoint" && sb.ServerArgs != nil {
+	if target != nil && target.Kind == runspec.KindEndpoint && sb.ServerArgs != nil {
 		l.errorf(sb.ServerArgs.Expr.Range().Ptr(), sb.ServerArgs.Range.Ptr(), "Server args for an endpoint",
 			"server_args start a server with extra flags, but %s is an endpoint llmgate does not start; use a server or simulator target.", target.Ref())
 	}
@@ -150,7 +151,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	mix := l.decodeMix(sb.Mix, sb.Workload)
 	goodB := overlay(defs.Goodput, sb.Goodput)
 	var capacity *Capacity
-	vary := ""
+	var vary results.Vary
 	if sb.Capacity != nil {
 		c, ok := l.decodeCapacity(name, sb.Capacity, sb.Sweep != nil, loadB, &assertScope)
 		vary = c.Vary

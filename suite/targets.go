@@ -20,36 +20,36 @@ const implicitName = "default"
 func (l *loader) decodeTargets(servers, endpoints, simulators hcl.Blocks) {
 	seen := map[string]*hcl.Block{}
 	for _, kb := range []struct {
-		kind   string
+		kind   runspec.TargetKind
 		blocks hcl.Blocks
-	}{{"server", servers}, {"endpoint", endpoints}, {"simulator", simulators}} {
+	}{{runspec.KindServer, servers}, {runspec.KindEndpoint, endpoints}, {runspec.KindSimulator, simulators}} {
 		for _, b := range kb.blocks {
 			t := &Target{Target: runspec.Target{Kind: kb.kind, Name: b.Labels[0]}, DeclRange: sourceOf(b.DefRange)}
 			if !hclsyntaxValidIdentifier(t.Name) {
-				l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+kb.kind+" name",
+				l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+string(kb.kind)+" name",
 					"%q can't be referenced as %s.%s; use letters, digits, underscores and dashes, starting with a letter.", t.Name, kb.kind, t.Name)
 				l.invalidTargets = append(l.invalidTargets, fmt.Sprintf("%s %q (line %d)", kb.kind, t.Name, b.DefRange.Start.Line))
 				continue
 			}
 			if prev, dup := seen[t.Ref()]; dup {
-				l.duplicate(b, prev, kb.kind)
+				l.duplicate(b, prev, string(kb.kind))
 				continue
 			}
 			seen[t.Ref()] = b
 			ev := l.evaluator(nil)
 			switch kb.kind {
-			case "server":
+			case runspec.KindServer:
 				var sb serverBlock
 				l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
 				l.required(sb.Image, "image", b.DefRange, b.Body, "the container image to start, like image = \"vllm/vllm-openai:v0.11.0\".")
 				l.required(sb.Model, "model", b.DefRange, b.Body, "the model the server loads, like model = \"meta-llama/Llama-3.1-8B-Instruct\".")
 				sb.fill(ev, t)
-			case "endpoint":
+			case runspec.KindEndpoint:
 				var eb endpointBlock
 				l.diags = append(l.diags, decodeBody(b.Body, &eb)...)
 				l.required(eb.URL, "url", b.DefRange, b.Body, "the address of the running server, like url = \"http://vllm.staging:8000\".")
 				eb.fill(ev, t)
-			case "simulator":
+			case runspec.KindSimulator:
 				var sb simulatorBlock
 				l.diags = append(l.diags, decodeBody(b.Body, &sb)...)
 				sb.fill(ev, t)

@@ -64,10 +64,11 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 	where = b.DefRange
 	within := bodyRange(b.Body, b.DefRange)
 	if k, ok := ev.str(b.Kind); ok {
-		if !contains(runspec.WorkloadKinds, k) {
-			ev.errorAt(b.Kind, "Unknown workload kind", "kind = %q: the workload kinds are %s.%s", k, strings.Join(runspec.WorkloadKinds, ", "), didYouMean(k, runspec.WorkloadKinds))
+		if kind := runspec.WorkloadKind(k); !kind.Valid() {
+			kinds := workloadKindNames()
+			ev.errorAt(b.Kind, "Unknown workload kind", "kind = %q: the workload kinds are %s.%s", k, strings.Join(kinds, ", "), didYouMean(k, kinds))
 		} else {
-			w.Kind = k
+			w.Kind = kind
 		}
 	}
 	positive := func(attr *hcl.Attribute, dst *int, def int, what string) {
@@ -105,7 +106,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 			w.RangeRatio = r
 		}
 	}
-	onlyFor := func(attr *hcl.Attribute, kind string) {
+	onlyFor := func(attr *hcl.Attribute, kind runspec.WorkloadKind) {
 		if attr != nil && w.Kind != kind {
 			ev.warnAt(attr, "Attribute ignored by this workload", "%s is only used by kind = %q; with kind = %q it has no effect.", attr.Name, kind, w.Kind)
 		}
@@ -192,7 +193,7 @@ func (b *workloadBlock) traced(ctx *hcl.EvalContext) bool {
 	if d.HasErrors() || !v.IsWhollyKnown() || v.IsNull() || v.Type() != cty.String {
 		return false
 	}
-	return v.AsString() == runspec.WorkloadTrace
+	return runspec.WorkloadKind(v.AsString()) == runspec.WorkloadTrace
 }
 
 // schemaText evaluates a schema given as an HCL object or a JSON string
@@ -245,4 +246,13 @@ func schemaProblem(text string) string {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// workloadKindNames are runspec.WorkloadKinds as the suite writes them.
+func workloadKindNames() []string {
+	names := make([]string, len(runspec.WorkloadKinds))
+	for i, k := range runspec.WorkloadKinds {
+		names[i] = string(k)
+	}
+	return names
 }

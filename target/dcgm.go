@@ -84,7 +84,7 @@ var _ GPUReader = (*dcgmInstance)(nil)
 
 func (d *dcgmInstance) SamplesGPUs() bool { return true }
 
-func (d *dcgmInstance) GPUSource() string { return results.GPUSourceDCGM }
+func (d *dcgmInstance) GPUSource() results.GPUSource { return results.GPUSourceDCGM }
 
 func (d *dcgmInstance) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	return d.dcgm.ReadGPUs(ctx)

@@ -109,7 +109,7 @@ scenario "chat" {
 		t.Errorf("requests completed %d failed %d, want all of them served", r.Summary.Requests.Completed, r.Summary.Requests.Failed)
 	}
 	env := f.Environment
-	if env.TargetKind != runspec.KindServer || env.Image.Raw() != image || !strings.HasPrefix(env.ImageDigest.Raw(), "sha256:") ||
+	if env.TargetKind.Raw() != string(runspec.KindServer) || env.Image.Raw() != image || !strings.HasPrefix(env.ImageDigest.Raw(), "sha256:") ||
 		!strings.Contains(env.VLLMVersion.Raw(), "llmgate-sim") || env.Model != "e2e-model" {
 		t.Errorf("environment = %+v, want the container's image, digest, version and model", env)
 	}

@@ -26,7 +26,8 @@ var _ Instance = (*Endpoint)(nil)
 // OpenAI SDK writes it. An empty model takes the one model the server
 // lists; a server that lists several needs one named. An unreachable
 // server, a rejected API key, a model it does not serve or an ambiguous
-// one is an error wrapping ErrUnavailable.
+// one is an error wrapping ErrUnavailable. Every error names the URL
+// (rawURL, or the base URL made of it).
 func NewEndpoint(ctx context.Context, rawURL, model, apiKey string) (*Endpoint, error) {
 	base, err := serverprobe.BaseURL(rawURL)
 	if err != nil {

@@ -84,7 +84,10 @@ Check with: docker run --rm --gpus all ubuntu nvidia-smi
 // capabilities: [[gpu]]", what `docker run --gpus` says on a host without the
 // NVIDIA Container Toolkit. The daemon's runtime list cannot tell this in
 // advance: --gpus works through the toolkit's hook without a registered
-// nvidia runtime, so only Docker's own answer is trusted.
+// nvidia runtime, so only Docker's own answer is trusted. It is matched by
+// its words because the daemon sends no typed error for it (the Docker
+// client hands back the daemon's message as text): the one error text
+// llmgate decides by that is not its own.
 func noGPUDriver(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "could not select device driver")
 }

@@ -25,7 +25,7 @@ type GPUReader interface {
 	// ReadGPUs returns each GPU's utilisation, memory and power now.
 	ReadGPUs(ctx context.Context) ([]results.GPUReading, error)
 	// GPUSource names where the readings come from (results.GPUSource*).
-	GPUSource() string
+	GPUSource() results.GPUSource
 }
 
 var _ GPUReader = (*Container)(nil)
@@ -44,7 +44,7 @@ func WithGPUSampling() ContainerOption {
 func (c *Container) SamplesGPUs() bool { return c != nil && c.ctr != nil && c.sampleGPUs }
 
 // GPUSource is nvidia-smi: a container's GPUs are read inside it.
-func (c *Container) GPUSource() string { return results.GPUSourceNvidiaSMI }
+func (c *Container) GPUSource() results.GPUSource { return results.GPUSourceNvidiaSMI }
 
 // ReadGPUs runs nvidia-smi in the container and parses its answer. The call
 // is bounded in time (gpuReadTimeout) and in output (results.MaxGPUOutput):

@@ -73,7 +73,7 @@ func TestGateABPlansDiffer(t *testing.T) {
 	}
 }
 
-// TestGateABExclusiveFlags refuses a baseline file or given results
+// TestGateABExclusiveFlags refuses a baseline file or results files
 // beside --ab-var.
 func TestGateABExclusiveFlags(t *testing.T) {
 	for _, extra := range [][]string{{"--baseline", "b.json"}, {"--results", "r.json"}} {

@@ -3,6 +3,7 @@ package main
 import (
 	"syscall"
 
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
 )
 
@@ -19,7 +20,7 @@ func checkFileLimit(p *suite.Plan, raise bool) error {
 	need, run := uint64(0), ""
 	for _, r := range p.Runs() {
 		perConn := uint64(1)
-		if r.Target != nil && r.Target.Kind == "simulator" {
+		if r.Target != nil && r.Target.Kind == runspec.KindSimulator {
 			perConn = 2 // the embedded simulator holds the server's end in this process too
 		}
 		if n := uint64(r.Load.Concurrency)*perConn + fdHeadroom; n > need {

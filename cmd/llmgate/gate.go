@@ -110,7 +110,7 @@ type gateOptions struct {
 	comment   bool
 	rerun     bool
 	failOn    string
-	given     givenFlags
+	measured  resultsFlags
 	allowDiff bool
 	wide      bool
 }
@@ -126,7 +126,7 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&o.comment, "comment", true, "post or update the pull-request comment under GitHub Actions")
 	fs.BoolVar(&o.rerun, "rerun", true, "run inconclusive runs once more to confirm before judging them")
 	fs.StringVar(&o.failOn, "fail-on", "", "also fail on `inconclusive` changes")
-	o.given.register(fs)
+	o.measured.register(fs)
 	fs.BoolVar(&o.allowDiff, "allow-different-baseline", false, "compare with a baseline of another suite or plan anyway")
 	fs.BoolVar(&o.wide, "wide", false, "add each row's estimator, spreads, test and interval to the comparison table (about 170 columns)")
 	limit := inputLimitFlag(fs)
@@ -155,7 +155,7 @@ func gateCommand(ctx context.Context, e *env, args []string) error {
 	if err := o.checkGiven(fs, e); err != nil {
 		return err
 	}
-	if len(o.abVars) > 0 && (o.given.on() || o.baseline != "") {
+	if len(o.abVars) > 0 && (o.measured.on() || o.baseline != "") {
 		return usagef("--ab-var measures the baseline side in this job: it takes neither --baseline nor --results")
 	}
 	return runGate(ctx, e, o)
@@ -192,7 +192,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return errReported{exitUsage}
 	}
 	g.s = s
-	if err := checkOutputs(g.outputs(), append([]string{o.suitePath, baselineInput(s, o.baseline)}, o.given.files...)...); err != nil {
+	if err := checkOutputs(g.outputs(), append([]string{o.suitePath, baselineInput(s, o.baseline)}, o.measured.files...)...); err != nil {
 		return g.usage(err)
 	}
 	ropts, err := o.options(ctx, e, s, o.suitePath)
@@ -220,12 +220,12 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 		return err
 	}
 	var out *runner.GateOutcome
-	if o.given.on() {
+	if o.measured.on() {
 		out, err = g.judgeGiven(s, gopts) // results measured elsewhere: nothing runs
 	} else {
 		out, err = runner.Gate(ctx, s, gopts)
 	}
-	if err != nil { // the baseline is missing, unreadable or different, or the given results do not fit; nothing ran
+	if err != nil { // the baseline is missing, unreadable or different, or the results files do not fit; nothing ran
 		return g.usage(err)
 	}
 	g.out, g.verdict = out, out.Decision
@@ -322,7 +322,7 @@ func (g *gateRun) rerunPath(opts runner.GateOptions) string {
 	if g.out.Rerun == nil {
 		return ""
 	}
-	if g.o.given.on() {
+	if g.o.measured.on() {
 		return g.givenRerun
 	}
 	if _, err := os.Stat(opts.RerunPath); opts.RerunPath == "" || err != nil {

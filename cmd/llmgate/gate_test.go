@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/compare/comparetest"
-	"github.com/llmgate/llmgate/ghaction/ghactiontest"
+	"github.com/llmgate/llmgate/internal/comparetest"
+	"github.com/llmgate/llmgate/internal/ghactiontest"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/sim"
 )

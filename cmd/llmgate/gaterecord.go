@@ -13,7 +13,7 @@ import (
 // confirming rerun's file, "" when none decided anything.
 func (g *gateRun) recordVerdict(rerunPath string) error {
 	out := g.out
-	if g.o.out == "" || (!g.o.given.on() && !g.resultsWritten()) {
+	if g.o.out == "" || (!g.o.measured.on() && !g.resultsWritten()) {
 		return nil
 	}
 	out.Current.Gate = gateVerdict(out, rerunPath, g.o.out)

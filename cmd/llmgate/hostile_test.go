@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmgate/llmgate/ghaction/ghactiontest"
+	"github.com/llmgate/llmgate/internal/ghactiontest"
 	"github.com/llmgate/llmgate/internal/hostile"
 	"github.com/llmgate/llmgate/results"
 )

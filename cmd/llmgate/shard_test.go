@@ -119,7 +119,7 @@ func TestShardMergeAndGateGivenResults(t *testing.T) {
 		t.Errorf("merge of one shard: partial %v, %v", f != nil && f.Partial, err)
 	}
 	code, stdout, stderr = runCLI(t, "gate", shardSuite, "--results", part, "--baseline", all)
-	if code != exitInfra || !strings.Contains(stderr, "runs missing from the given results: shard 2/2 (no results file): small_a, small_b") {
+	if code != exitInfra || !strings.Contains(stderr, "runs missing from the results files: shard 2/2 (no results file): small_a, small_b") {
 		t.Errorf("gate on a partial merge: exit %d, want 3\n%s\n%s", code, stdout, stderr)
 	}
 }
@@ -240,7 +240,7 @@ func TestShardGateJudgesItsShardOnly(t *testing.T) {
 
 // TestShardGateRerunReachesTheFinalGate: a shard job that gates its own
 // shard confirms an unclear change by a rerun on its runner and writes it
-// beside its results; the gate on given results confirms with that file,
+// beside its results; the gate on results measured elsewhere confirms with that file,
 // and without it calls the change inconclusive.
 func TestShardGateRerunReachesTheFinalGate(t *testing.T) {
 	s1, s2 := shardFiles(t)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -32,7 +33,7 @@ type ServerStarting struct {
 	// Target is the target's reference, e.g. "server.vllm".
 	Target string
 	// Kind is the target kind actually started ("endpoint" under --target).
-	Kind string
+	Kind runspec.TargetKind
 	// ServerArgs are the group's server_args.
 	ServerArgs []string
 	// Scenario is the scenario of the group's first run.

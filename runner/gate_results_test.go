@@ -49,24 +49,24 @@ func TestGateResults(t *testing.T) {
 			want: compare.DecisionFail},
 		{name: "missing run", baseline: BaselineNone,
 			file: func(s *suite.Suite) *results.File { return givenChat(s, true) },
-			want: compare.DecisionError, problem: "runs missing from the given results: chat"},
+			want: compare.DecisionError, problem: "runs missing from the results files: chat"},
 		{name: "another plan", baseline: BaselineNone,
 			file: func(s *suite.Suite) *results.File {
 				f := givenChat(s, true, "chat")
 				f.Plan.Fingerprint = "sha256:00"
 				return f
 			},
-			wantErr: ErrGivenResults},
+			wantErr: ErrResultsFiles},
 		{name: "another suite", baseline: BaselineNone,
 			file: func(s *suite.Suite) *results.File {
 				f := givenChat(s, true, "chat")
 				f.Suite.Name = "other"
 				return f
 			},
-			wantErr: ErrGivenResults},
+			wantErr: ErrResultsFiles},
 		{name: "a run the plan lacks", baseline: BaselineNone,
 			file:    func(s *suite.Suite) *results.File { return givenChat(s, true, "chat", "extra") },
-			wantErr: ErrGivenResults},
+			wantErr: ErrResultsFiles},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,7 +95,7 @@ func TestGateResults(t *testing.T) {
 				t.Errorf("verdict %s, want %s (problems %v, notes %v)", o.Decision, tt.want, o.Problems, o.Notes)
 			}
 			if o.Rerun != nil {
-				t.Error("a gate on given results made a rerun")
+				t.Error("a gate on results measured elsewhere made a rerun")
 			}
 			if tt.note != "" && !strings.Contains(strings.Join(o.Notes, "\n"), tt.note) {
 				t.Errorf("notes %q lack %q", o.Notes, tt.note)
@@ -141,7 +141,7 @@ func TestGateResultsConfirmsWithGivenRerun(t *testing.T) {
 	s := loadSuite(t, "gate.hcl", nil)
 	rerun := givenChat(s, true, "chat")
 	rerun.Plan.Rerun = true
-	if _, err := GateResults(s, []results.MergeInput{{Name: "r.rerun.json", File: rerun}}, GateOptions{Baseline: BaselineNone}); !errors.Is(err, ErrGivenResults) {
+	if _, err := GateResults(s, []results.MergeInput{{Name: "r.rerun.json", File: rerun}}, GateOptions{Baseline: BaselineNone}); !errors.Is(err, ErrResultsFiles) {
 		t.Errorf("a rerun alone: %v", err)
 	}
 }

@@ -18,7 +18,7 @@ type RunSpec struct {
 	Name, Scenario string
 	Params         map[string]string
 	// Status defaults to results.StatusOK.
-	Status string
+	Status results.Status
 	// N is the number of measured requests (default 200).
 	N int
 	// TTFT, TPOT and E2EL are the medians of the lognormal per-request

@@ -8,19 +8,19 @@ import (
 	"github.com/llmgate/llmgate/suite"
 )
 
-// givenFlags is gate's --results: judge results measured elsewhere.
-type givenFlags struct {
+// resultsFlags is gate's --results: judge results measured elsewhere.
+type resultsFlags struct {
 	files stringList
 	// outSet is whether -o was given: with --results the gate writes the
 	// judged (merged) file only where it is told to.
 	outSet bool
 }
 
-func (f *givenFlags) register(fs *flag.FlagSet) {
+func (f *resultsFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.files, "results", "judge the results `FILE` instead of running the suite: a merged file, or each shard's file (repeatable; merged as by llmgate merge)")
 }
 
-func (f *givenFlags) on() bool { return len(f.files) > 0 }
+func (f *resultsFlags) on() bool { return len(f.files) > 0 }
 
 // checkGiven checks the flags that go with --results and with --shard.
 // With --results nothing runs, so --shard and --target make no sense; -o,
@@ -30,26 +30,26 @@ func (f *givenFlags) on() bool { return len(f.files) > 0 }
 func (o *gateOptions) checkGiven(fs *flag.FlagSet, e *env) error {
 	fs.Visit(func(fl *flag.Flag) {
 		if fl.Name == "o" {
-			o.given.outSet = true
+			o.measured.outSet = true
 		}
 	})
 	switch {
-	case o.given.on() && o.shard.shard != nil:
+	case o.measured.on() && o.shard.shard != nil:
 		return usagef("--shard runs one shard and --results judges results that ran elsewhere: give one of them")
-	case o.given.on() && o.targetURL != "":
+	case o.measured.on() && o.targetURL != "":
 		return usagef("--target sends runs to a server and --results judges results that ran elsewhere: give one of them")
 	}
 	if o.shard.shard != nil && o.comment {
 		o.comment = false
 		fmt.Fprintf(e.stderr, "llmgate: no pull-request comment from shard %s: the gate on the merged results comments once\n", o.shard.shard)
 	}
-	if !o.given.on() {
+	if !o.measured.on() {
 		return nil
 	}
-	if !o.given.outSet {
+	if !o.measured.outSet {
 		o.out = ""
 		if o.markdown == "" && e.getenv("GITHUB_ACTIONS") == "true" {
-			o.markdown = siblingPath(o.given.files[0], ".md")
+			o.markdown = siblingPath(o.measured.files[0], ".md")
 		}
 	}
 	return nil
@@ -60,7 +60,7 @@ func (o *gateOptions) checkGiven(fs *flag.FlagSet, e *env) error {
 // -o the judged file (the merge, when there were several) is written there,
 // with the verdict (recordVerdict).
 func (g *gateRun) judgeGiven(s *suite.Suite, opts runner.GateOptions) (*runner.GateOutcome, error) {
-	in, err := readShardFiles(g.o.given.files)
+	in, err := readShardFiles(g.o.measured.files)
 	if err != nil {
 		return nil, err
 	}

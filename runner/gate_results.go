@@ -10,9 +10,9 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// ErrGivenResults is wrapped by the error GateResults returns when the
+// ErrResultsFiles is wrapped by the error GateResults returns when the
 // given files cannot be judged as results of the suite's plan.
-var ErrGivenResults = errors.New("results do not fit the suite")
+var ErrResultsFiles = errors.New("results do not fit the suite")
 
 // GateResults is Gate on results measured elsewhere: it judges the given
 // files (shard files of the plan, merged here, a merged file, or one
@@ -21,7 +21,7 @@ var ErrGivenResults = errors.New("results do not fit the suite")
 // be of that plan (the same fingerprint: the same suite, variables and
 // --only). opts.Options runs nothing: only Plan is read.
 //
-// The error, wrapping ErrGivenResults or results.ErrMerge, is not nil when
+// The error, wrapping ErrResultsFiles or results.ErrMerge, is not nil when
 // the baseline cannot be read or the files are of another suite or plan,
 // overlap or repeat a run. Runs of the plan that the files lack (a shard
 // that never uploaded, a shard cut short) are a problem that makes the
@@ -35,7 +35,7 @@ var ErrGivenResults = errors.New("results do not fit the suite")
 // as Gate's own rerun would (compare.Confirm). A change that needs a rerun
 // no file holds stays inconclusive, with a note: with --fail-on
 // inconclusive it fails the gate, else it passes as inconclusive.
-func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (*GateOutcome, error) {
+func GateResults(s *suite.Suite, files []results.MergeInput, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
 	if err := g.readBaseline(s); err != nil {
 		return nil, err
@@ -44,11 +44,11 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	if plan == nil {
 		plan = s.Plan()
 	}
-	firsts, reruns := splitReruns(given)
+	firsts, reruns := splitReruns(files)
 	if len(firsts) == 0 {
-		return nil, fmt.Errorf("%w: only confirming reruns given; give the results files they confirm too", ErrGivenResults)
+		return nil, fmt.Errorf("%w: only confirming reruns given; give the results files they confirm too", ErrResultsFiles)
 	}
-	cur, err := givenFile(firsts, g.note)
+	cur, err := fileToJudge(firsts, g.note)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	}
 	var rerun *results.File
 	if len(reruns) > 0 {
-		if rerun, err = givenFile(reruns, g.note); err != nil {
+		if rerun, err = fileToJudge(reruns, g.note); err != nil {
 			return nil, err
 		}
 		if err := fitsPlan(s, plan, rerun, reruns); err != nil {
@@ -76,7 +76,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	var runErr error
 	if missing := missingRuns(plan, cur); len(missing) > 0 {
 		cur.Partial = true
-		runErr = fmt.Errorf("runs missing from the given results: %s", strings.Join(missing, "; "))
+		runErr = fmt.Errorf("runs missing from the results files: %s", strings.Join(missing, "; "))
 	}
 	cfg := s.Gate.CompareConfig()
 	if opts.FailOnInconclusive {
@@ -86,7 +86,7 @@ func GateResults(s *suite.Suite, given []results.MergeInput, opts GateOptions) (
 	g.judge(cfg, runErr, nil, rerun) // the rerun confirms what asks for one
 	if names := out.Comparison.RerunRuns(); out.Baseline != nil && len(names) > 0 {
 		g.note(fmt.Sprintf("%s changed by less than a single run can call; confirming that takes a rerun on the runner that measured it, "+
-			"which a gate on given results cannot make, so the change stays inconclusive (a shard job that gates its shard, llmgate gate --shard I/N, "+
+			"which a gate on results measured elsewhere cannot make, so the change stays inconclusive (a shard job that gates its shard, llmgate gate --shard I/N, "+
 			"makes that rerun and writes it beside its results as NAME.rerun.json: give that file too)",
 			strings.Join(names, ", ")))
 	}
@@ -119,8 +119,8 @@ func shardsNote(f *results.File) string {
 }
 
 // splitReruns separates the confirming reruns from the first measurements.
-func splitReruns(given []results.MergeInput) (firsts, reruns []results.MergeInput) {
-	for _, x := range given {
+func splitReruns(files []results.MergeInput) (firsts, reruns []results.MergeInput) {
+	for _, x := range files {
 		if x.File != nil && x.File.Plan != nil && x.File.Plan.Rerun {
 			reruns = append(reruns, x)
 		} else {
@@ -130,17 +130,17 @@ func splitReruns(given []results.MergeInput) (firsts, reruns []results.MergeInpu
 	return firsts, reruns
 }
 
-// givenFile is the one file to judge: a single unsplit file as it is,
+// fileToJudge is the one file to judge: a single unsplit file as it is,
 // else the merge of the given shard files (or merged files), whose
 // warnings become notes.
-func givenFile(given []results.MergeInput, note func(string)) (*results.File, error) {
-	if len(given) == 0 {
-		return nil, fmt.Errorf("%w: no results files given", ErrGivenResults)
+func fileToJudge(files []results.MergeInput, note func(string)) (*results.File, error) {
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w: no results files given", ErrResultsFiles)
 	}
-	if len(given) == 1 && !given[0].File.Sharded() {
-		return given[0].File, nil
+	if len(files) == 1 && !files[0].File.Sharded() {
+		return files[0].File, nil
 	}
-	cur, warns, err := results.Merge(given)
+	cur, warns, err := results.Merge(files)
 	if err != nil {
 		return nil, err
 	}
@@ -152,18 +152,18 @@ func givenFile(given []results.MergeInput, note func(string)) (*results.File, er
 
 // fitsPlan checks that cur holds results of plan: the suite's name, and
 // the plan's fingerprint where the file records one.
-func fitsPlan(s *suite.Suite, plan *suite.Plan, cur *results.File, given []results.MergeInput) error {
-	names := make([]string, len(given))
-	for i, x := range given {
+func fitsPlan(s *suite.Suite, plan *suite.Plan, cur *results.File, files []results.MergeInput) error {
+	names := make([]string, len(files))
+	for i, x := range files {
 		names[i] = x.Name
 	}
 	from := strings.Join(names, ", ")
 	if cur.Suite.Name != s.Name {
-		return fmt.Errorf("%w: %s holds results of suite %q, not %q", ErrGivenResults, from, cur.Suite.Name, s.Name)
+		return fmt.Errorf("%w: %s holds results of suite %q, not %q", ErrResultsFiles, from, cur.Suite.Name, s.Name)
 	}
 	if cur.Plan != nil && cur.Plan.Fingerprint != plan.Fingerprint() {
 		return fmt.Errorf("%w: %s holds results of another plan of suite %q: give the gate the same suite file, --var and --only as the jobs that ran it",
-			ErrGivenResults, from, s.Name)
+			ErrResultsFiles, from, s.Name)
 	}
 	in := map[string]bool{}
 	for _, r := range plan.Runs() {
@@ -171,7 +171,7 @@ func fitsPlan(s *suite.Suite, plan *suite.Plan, cur *results.File, given []resul
 	}
 	for i := range cur.Runs {
 		if !in[cur.Runs[i].Name] {
-			return fmt.Errorf("%w: %s holds run %q, which the suite's plan does not have", ErrGivenResults, from, cur.Runs[i].Name)
+			return fmt.Errorf("%w: %s holds run %q, which the suite's plan does not have", ErrResultsFiles, from, cur.Runs[i].Name)
 		}
 	}
 	return nil
