@@ -34,29 +34,47 @@ func stageRules(r *results.Run) []rule {
 // maxRateBins bounds the bins of the send-rate chart.
 const maxRateBins = 120
 
-// sendRateChart plots a staged run's requests sent per second over the
-// run, each stage's start ruled across it: what each stage sent against
-// when. False for a run without stages.
+// sendRateChart plots a run's requests sent per second over the run: a
+// staged run's with each stage's start ruled across it (what each stage
+// sent against when), a trace replay's beside the trace's own arrivals
+// (requests.planned_us), so that a replay that could not keep up shows
+// where. False for a run that is neither.
 func sendRateChart(r *results.Run) (template.HTML, bool) {
 	rules := stageRules(r)
-	if len(rules) == 0 {
+	l := r.Requests
+	replay := l != nil && len(l.PlannedUS) == l.Len() && l.Len() > 0
+	if len(rules) == 0 && !replay {
 		return "", false
 	}
 	var last int64
-	for _, s := range r.Requests.StartUS {
+	for _, s := range l.StartUS {
 		last = max(last, s)
+	}
+	if replay {
+		for _, p := range l.PlannedUS {
+			last = max(last, p)
+		}
 	}
 	// bins of a second, or wider so that a long run keeps maxRateBins
 	width := math.Max(1, math.Ceil(float64(last)/1e6/maxRateBins))
-	counts := make([]float64, int(float64(last)/1e6/width)+1)
-	for _, s := range r.Requests.StartUS {
-		counts[int(float64(s)/1e6/width)]++
+	perSecond := func(name, color string, us []int64) series {
+		counts := make([]float64, int(float64(last)/1e6/width)+1)
+		for _, s := range us {
+			counts[int(float64(max(s, 0))/1e6/width)]++
+		}
+		se := series{Name: name, Color: color}
+		for i, n := range counts {
+			se.Pts = append(se.Pts, [2]float64{(float64(i) + 0.5) * width, n / width})
+		}
+		return se
 	}
-	se := series{Name: "sent/s", Color: colorCur}
-	for i, n := range counts {
-		se.Pts = append(se.Pts, [2]float64{(float64(i) + 0.5) * width, n / width})
+	title := r.Name + ": requests sent per second, by stage"
+	all := []series{perSecond("sent/s", colorCur, l.StartUS)}
+	if replay {
+		title = r.Name + ": the trace's arrivals and the requests sent, per second"
+		all = append([]series{perSecond("trace/s", colorBase, l.PlannedUS)}, all...)
 	}
-	return ruledChart(r.Name+": requests sent per second, by stage", "seconds into the run", "requests/s", []series{se}, rules), true
+	return ruledChart(title, "seconds into the run", "requests/s", all, rules), true
 }
 
 // partSlices are the rows the slices table shows for a run's parts: each

@@ -256,6 +256,11 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 		j.OutputTokens = append(j.OutputTokens, l.OutputTokens...)
 		j.Turn = joinColumn(j.Turn, l.Turn, base, l.Len())
 		j.TraceRow = joinColumn(j.TraceRow, l.TraceRow, base, l.Len())
+		var planned []int64 // on the joined clock, as StartUS
+		for _, p := range l.PlannedUS {
+			planned = append(planned, p+offsetsUS[bi])
+		}
+		j.PlannedUS = joinColumn(j.PlannedUS, planned, base, l.Len())
 		j.Member = joinColumn(j.Member, l.Member, base, l.Len())
 		j.Stage = joinColumn(j.Stage, l.Stage, base, l.Len())
 		j.TTFOUS = joinColumn(j.TTFOUS, l.TTFOUS, base, l.Len())

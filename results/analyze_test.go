@@ -19,6 +19,7 @@ func TestAnalyzeRequestLog(t *testing.T) {
 	recs[4].FinishReason = "length"
 	recs[2].Turn = 1
 	recs[3].TraceRow = 7
+	recs[3].Scheduled = recs[3].Sent - 5*time.Millisecond // sent 5 ms late
 	a := Analyze(recs, SummarizeOptions{})
 	want := &RequestLog{
 		StartUS:                 []int64{0, 10000, 20000, 30000},
@@ -29,6 +30,7 @@ func TestAnalyzeRequestLog(t *testing.T) {
 		OutputTokens:            []int{4, 2, 0, 1},
 		Turn:                    []int{0, 1, 0, 0},
 		TraceRow:                []int{0, 0, 7, 0},
+		PlannedUS:               []int64{0, 0, 15000, 30000},
 		Failures:                []RequestFailure{{Index: 2, Kind: "http", Reason: "http 500: boom"}},
 		InvalidStructured:       []int{3},
 		InvalidStructuredFinish: []string{"length"},

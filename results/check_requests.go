@@ -21,7 +21,7 @@ func (c *checker) requestLog(l *RequestLog) {
 		name string
 		have bool
 		len  int
-	}{{"turn", l.Turn != nil, len(l.Turn)}, {"trace_row", l.TraceRow != nil, len(l.TraceRow)},
+	}{{"turn", l.Turn != nil, len(l.Turn)}, {"trace_row", l.TraceRow != nil, len(l.TraceRow)}, {"planned_us", l.PlannedUS != nil, len(l.PlannedUS)},
 		{"ttfo_us", l.TTFOUS != nil, len(l.TTFOUS)}, {"reasoning_tokens", l.ReasoningTokens != nil, len(l.ReasoningTokens)}} {
 		if col.have && col.len != n {
 			c.fail(fmt.Sprintf("requests.%s has %d entries, start_us %d", col.name, col.len, n))
@@ -36,7 +36,7 @@ func (c *checker) requestLog(l *RequestLog) {
 		name  string
 		v     []int64
 		limit int64
-	}{{"start_us", l.StartUS, int64(MaxDurationS * 1e6)}, {"ttft_us", l.TTFTUS, maxUS}, {"e2el_us", l.E2ELUS, maxUS}, {"itl_max_us", l.ITLMaxUS, maxUS}, {"ttfo_us", l.TTFOUS, maxUS}} {
+	}{{"start_us", l.StartUS, int64(MaxDurationS * 1e6)}, {"planned_us", l.PlannedUS, int64(MaxDurationS * 1e6)}, {"ttft_us", l.TTFTUS, maxUS}, {"e2el_us", l.E2ELUS, maxUS}, {"itl_max_us", l.ITLMaxUS, maxUS}, {"ttfo_us", l.TTFOUS, maxUS}} {
 		for i, v := range col.v {
 			if v < 0 || v > col.limit {
 				c.fail(fmt.Sprintf("requests.%s[%d] = %d: a time in µs must be between 0 and %d", col.name, i, v, col.limit))

@@ -30,6 +30,10 @@ type RequestLog struct {
 	// TraceRow is the line of the trace row each request replayed (from
 	// 1); nil when the workload is not a trace.
 	TraceRow []int `json:"trace_row,omitempty"`
+	// PlannedUS is, in a trace replay, when each request was planned to be
+	// sent (its row's offset, scaled), µs on StartUS's clock: the trace's
+	// arrivals, beside StartUS's actual sends. Nil for other workloads.
+	PlannedUS []int64 `json:"planned_us,omitempty"`
 	// Member is the mix member of each request; nil without a mix.
 	Member []string `json:"member,omitempty" text:"name"`
 	// Stage is the stage of each request (from 1); nil without stages.
@@ -96,6 +100,7 @@ func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
 	l.OutputTokens = append(l.OutputTokens, r.OutputTokens)
 	l.Turn = lazyAppend(l.Turn, r.Turn, r.Turn > 0, i)
 	l.TraceRow = lazyAppend(l.TraceRow, r.TraceRow, r.TraceRow > 0, i)
+	l.PlannedUS = lazyAppend(l.PlannedUS, us(r.Scheduled), r.TraceRow > 0, i)
 	reasoned := r.Reasoning != ""
 	l.TTFOUS = lazyAppend(l.TTFOUS, us(r.TTFO), reasoned, i)
 	l.ReasoningTokens = lazyAppend(l.ReasoningTokens, r.ReasoningTokens, reasoned, i)

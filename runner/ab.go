@@ -10,7 +10,7 @@ import (
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // RunAB runs the plan of cand and the plan of ab.Baseline in one job,
@@ -208,7 +208,7 @@ type abSide struct {
 	g       *suite.Group
 	spec    runspec.Target
 	ref     string
-	inst    target.Instance
+	inst    backend.Instance
 	swapped bool // running on the other side's GPUs (crossover)
 	fresh   bool // started since its last block: the next block warms up
 }
@@ -267,8 +267,8 @@ func (s *abSide) failAll(err error) error { return s.r.failRuns(s.g.Runs, s.ref,
 // crossoverGPUs checks that the two sides run on disjoint GPUs that a
 // crossover can swap: each side's gpus set to device ids, none shared.
 func crossoverGPUs(base, cand runspec.Target) error {
-	a, aerr := target.DeviceIDs(base.GPUs)
-	b, berr := target.DeviceIDs(cand.GPUs)
+	a, aerr := backend.DeviceIDs(base.GPUs)
+	b, berr := backend.DeviceIDs(cand.GPUs)
 	switch {
 	case aerr != nil || len(a) == 0:
 		return fmt.Errorf("the baseline side's gpus must name device ids such as \"device=0\" (got %q)", base.GPUs)

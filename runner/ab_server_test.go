@@ -9,7 +9,7 @@ import (
 
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // simStarter starts the tiny simulator for a server spec, with the spec's
@@ -22,7 +22,7 @@ type simStarter struct {
 	shared []string
 }
 
-func (s *simStarter) Start(ctx context.Context, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
+func (s *simStarter) Start(ctx context.Context, spec runspec.Target, opts backend.StartOptions) (backend.Instance, error) {
 	s.mu.Lock()
 	s.starts = append(s.starts, spec.GPUs+" "+strings.Join(spec.Args, " "))
 	if s.inUse == nil {
@@ -33,7 +33,7 @@ func (s *simStarter) Start(ctx context.Context, spec runspec.Target, opts target
 	}
 	s.inUse[spec.GPUs] = true
 	s.mu.Unlock()
-	inst, err := target.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny", Args: spec.Args}, target.StartOptions{})
+	inst, err := backend.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny", Args: spec.Args}, backend.StartOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (s *simStarter) Start(ctx context.Context, spec runspec.Target, opts target
 
 // heldInstance releases its GPUs in the simStarter when stopped.
 type heldInstance struct {
-	target.Instance
+	backend.Instance
 	release func()
 }
 

@@ -6,7 +6,7 @@ import (
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/trace"
 )
 
@@ -53,7 +53,7 @@ type ContextProblem struct {
 }
 
 // ContextProblems checks every run of p whose target's context is known
-// before it starts (target.KnownContext: a simulator's profile, a
+// before it starts (backend.KnownContext: a simulator's profile, a
 // --max-model-len in the args): a suite whose default workload (1024 in,
 // 128 out) meets the tiny profile's 1024 tokens is refused at validate,
 // not with a 400 on every request.
@@ -65,7 +65,7 @@ func ContextProblems(p *suite.Plan) []ContextProblem {
 		}
 		spec := g.Target.Target
 		spec.Args = append(append([]string(nil), spec.Args...), g.ServerArgs...)
-		limit, source := target.KnownContext(spec)
+		limit, source := backend.KnownContext(spec)
 		if limit <= 0 {
 			continue
 		}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // exporterPage is two GPUs as NVIDIA's dcgm-exporter serves them (HELP and
@@ -63,7 +63,7 @@ func TestRunReadsDCGMExporter(t *testing.T) {
 	url, scrapes := exporter(t, exporterPage)
 	s := loadSuite(t, "dcgm.hcl", map[string]string{"dcgm": url})
 	out := filepath.Join(t.TempDir(), "results.json")
-	if _, err := Run(context.Background(), s, Options{Starter: target.Default{}, OutputPath: out, GPUInterval: 20 * time.Millisecond}); err != nil {
+	if _, err := Run(context.Background(), s, Options{Starter: backend.Default{}, OutputPath: out, GPUInterval: 20 * time.Millisecond}); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	run := readBack(t, out).Runs[0]
@@ -109,7 +109,7 @@ func TestRunSurvivesBadDCGMExporter(t *testing.T) {
 	url, scrapes := exporter(t, strings.Replace(exporterPage, "} 93\n", "} NaN\n", 1))
 	s := loadSuite(t, "dcgm.hcl", map[string]string{"dcgm": url})
 	out := filepath.Join(t.TempDir(), "results.json")
-	if _, err := Run(context.Background(), s, Options{Starter: target.Default{}, OutputPath: out, GPUInterval: 20 * time.Millisecond}); err != nil {
+	if _, err := Run(context.Background(), s, Options{Starter: backend.Default{}, OutputPath: out, GPUInterval: 20 * time.Millisecond}); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	run := readBack(t, out).Runs[0]

@@ -12,7 +12,7 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/serverprobe"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -24,13 +24,13 @@ const sinkBuffer = 4096
 // is always recorded. fatal means the server can take no more runs (it
 // stopped responding, or ctx ended); err is non-nil when the run is not ok
 // for a reason outside the load generator's self-checks.
-func (r *runner) execute(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, ref string) (run results.Run, fatal bool, err error) {
+func (r *runner) execute(ctx context.Context, inst backend.Instance, apiKey string, sr *suite.Run, ref string) (run results.Run, fatal bool, err error) {
 	return r.executeUntil(ctx, inst, apiKey, sr, ref, nil)
 }
 
 // executeUntil is execute with a halt channel: closing it ends the run's
 // measured phase early (see load.Config.Halt); nil never halts.
-func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey string, sr *suite.Run, ref string, halt <-chan struct{}) (run results.Run, fatal bool, err error) {
+func (r *runner) executeUntil(ctx context.Context, inst backend.Instance, apiKey string, sr *suite.Run, ref string, halt <-chan struct{}) (run results.Run, fatal bool, err error) {
 	run = newRun(sr, ref)
 	ps := r.server(ctx, inst, apiKey, ref)
 	run.MissingFeatures = ps.missing
@@ -75,7 +75,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 		if g := run.Summary.GPU; g != nil {
 			g.SetEnergy(series.gpu, run.Summary.DurationSeconds, run.Summary.OutputTokens)
 		}
-		if st, ok := inst.(target.StartupTimer); ok {
+		if st, ok := inst.(backend.StartupTimer); ok {
 			run.Summary.Startup = st.Startup()
 		}
 		cal := res.Calibration
@@ -146,7 +146,7 @@ func (r *runner) executeUntil(ctx context.Context, inst target.Instance, apiKey 
 // every finished request is reported to Progress. The scraper is stopped and
 // the progress channel drained on every path out, a panic in load.Run
 // included, so no goroutine outlives the run.
-func (r *runner) drive(ctx context.Context, cfg load.Config, inst target.Instance, scrape bool) (res *load.Result, server *results.ServerMetrics, series driveSeries, t0, t1 time.Time, err error) {
+func (r *runner) drive(ctx context.Context, cfg load.Config, inst backend.Instance, scrape bool) (res *load.Result, server *results.ServerMetrics, series driveSeries, t0, t1 time.Time, err error) {
 	sink := make(chan results.Record, sinkBuffer)
 	drained := make(chan struct{})
 	go func() {
@@ -214,7 +214,7 @@ const probeTimeout = 5 * time.Second
 func probe(ctx context.Context, baseURL string) error {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	h, err := target.GetHealth(ctx, nil, baseURL)
+	h, err := backend.GetHealth(ctx, nil, baseURL)
 	if err != nil {
 		return err
 	}

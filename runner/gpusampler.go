@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/target"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -16,7 +16,7 @@ const DefaultGPUInterval = time.Second
 // gpuSampler reads a server's GPUs every interval while a run drives it.
 // Restart drops what was read before the measured phase; Stop ends the
 // sampling and returns the series. Each read is bounded by the reader
-// (target.Container.ReadGPUs: a few seconds, a few KiB), and the series by
+// (backend.Container.ReadGPUs: a few seconds, a few KiB), and the series by
 // results.MaxGPUSamples.
 type gpuSampler struct {
 	sampler *load.Sampler[[]results.GPUReading]
@@ -27,8 +27,8 @@ type gpuSampler struct {
 // startGPUSampler starts sampling inst's GPUs; nil when inst has none to read.
 // Its first reading comes an interval after the start: the one Restart
 // takes as the measured phase begins is the first that counts.
-func startGPUSampler(ctx context.Context, inst target.Instance, interval time.Duration, now func() time.Time) *gpuSampler {
-	g, ok := inst.(target.GPUReader)
+func startGPUSampler(ctx context.Context, inst backend.Instance, interval time.Duration, now func() time.Time) *gpuSampler {
+	g, ok := inst.(backend.GPUReader)
 	if !ok || !g.SamplesGPUs() {
 		return nil
 	}

@@ -9,15 +9,15 @@ import (
 
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // gpuStarter starts the tiny simulator and gives it two GPUs with fixed
 // readings, counting the reads.
 type gpuStarter struct{ reads atomic.Int64 }
 
-func (s *gpuStarter) Start(ctx context.Context, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
-	inst, err := target.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny"}, target.StartOptions{})
+func (s *gpuStarter) Start(ctx context.Context, spec runspec.Target, opts backend.StartOptions) (backend.Instance, error) {
+	inst, err := backend.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny"}, backend.StartOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -25,7 +25,7 @@ func (s *gpuStarter) Start(ctx context.Context, spec runspec.Target, opts target
 }
 
 type gpuInstance struct {
-	target.Instance
+	backend.Instance
 	reads *atomic.Int64
 }
 
@@ -73,7 +73,7 @@ func TestRunSamplesGPUs(t *testing.T) {
 }
 
 func TestGPUSamplerNotForInstancesWithoutGPUs(t *testing.T) {
-	inst, err := target.Default{}.Start(t.Context(), runspec.Target{Kind: runspec.KindSimulator, Profile: "tiny"}, target.StartOptions{})
+	inst, err := backend.Default{}.Start(t.Context(), runspec.Target{Kind: runspec.KindSimulator, Profile: "tiny"}, backend.StartOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

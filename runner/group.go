@@ -15,7 +15,7 @@ import (
 	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -30,7 +30,7 @@ func (r *runner) runGroup(ctx context.Context, gi int) (err error) {
 	}
 	inst, err := r.bringUp(ctx, gi, g, ref, spec, func(err error) error {
 		switch {
-		case r.opts.TargetURL != "": // ref is the URL, which target.NewEndpoint's errors name
+		case r.opts.TargetURL != "": // ref is the URL, which backend.NewEndpoint's errors name
 			return err
 		case spec.Kind == runspec.KindEndpoint: // not ours to start
 			return fmt.Errorf("%s: %w", ref, err)
@@ -89,7 +89,7 @@ func (r *runner) runGroup(ctx context.Context, gi int) (err error) {
 // (ServerStarting, then event.ServerReady), and fills the file's environment
 // from it. A failed start's error is told as startErr makes it; the
 // instance is returned with it when the start left one to stop.
-func (r *runner) bringUp(ctx context.Context, gi int, g *suite.Group, label string, spec runspec.Target, startErr func(error) error) (target.Instance, error) {
+func (r *runner) bringUp(ctx context.Context, gi int, g *suite.Group, label string, spec runspec.Target, startErr func(error) error) (backend.Instance, error) {
 	r.progress.Report(event.ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: label, Kind: spec.Kind,
 		ServerArgs: g.ServerArgs, Scenario: g.Runs[0].Scenario, Runs: runNames(g)})
 	t0 := r.now()
@@ -120,7 +120,7 @@ func (r *runner) stop(ctx context.Context, gi int, ref string, inst interface {
 }) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.StopTimeout)
 	defer cancel()
-	if ti, ok := inst.(target.Instance); ok {
+	if ti, ok := inst.(backend.Instance); ok {
 		r.forget(ti)
 	}
 	t0 := r.now()
@@ -150,11 +150,11 @@ func (r *runner) spec(g *suite.Group) runspec.Target {
 
 // startOptions is what the runner decides for starting group gi's target
 // spec: a server's log file.
-func (r *runner) startOptions(gi int, g *suite.Group, spec runspec.Target) target.StartOptions {
+func (r *runner) startOptions(gi int, g *suite.Group, spec runspec.Target) backend.StartOptions {
 	if spec.Kind != runspec.KindServer {
-		return target.StartOptions{}
+		return backend.StartOptions{}
 	}
-	return target.StartOptions{LogPath: r.logPath(gi, g.Target)}
+	return backend.StartOptions{LogPath: r.logPath(gi, g.Target)}
 }
 
 // logPath is where a container's log goes: beside the results file, named
@@ -186,14 +186,14 @@ func (r *runner) logPath(gi int, t *suite.Target) string {
 }
 
 // unavailable marks an error as the target's fault, so that
-// errors.Is(err, target.ErrUnavailable) holds, without changing its text.
-func unavailable(err error) error { return target.Unavailable(err) }
+// errors.Is(err, backend.ErrUnavailable) holds, without changing its text.
+func unavailable(err error) error { return backend.Unavailable(err) }
 
 // start brings spec's target up, reporting ServerWaiting every
 // StartHeartbeat until it is up or has failed, so a start that takes minutes
 // (an image pull, weights loading) is never silent. The heartbeat has ended
 // when start returns, so no event of it follows ServerReady.
-func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
+func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Target, opts backend.StartOptions) (backend.Instance, error) {
 	if opts.LogPath != "" {
 		// Best effort: a log that cannot be written is the target's to report.
 		_ = os.MkdirAll(filepath.Dir(opts.LogPath), 0o755)
@@ -232,7 +232,7 @@ func (r *runner) start(ctx context.Context, gi int, ref string, spec runspec.Tar
 	inst, err := r.starter.Start(ctx, spec, opts)
 	if inst != nil && spec.DCGMExporter != "" {
 		// The suite names where the GPUs are read: not the target's own way.
-		inst = target.WithDCGMExporter(inst, spec.DCGMExporter, spec.GPUs)
+		inst = backend.WithDCGMExporter(inst, spec.DCGMExporter, spec.GPUs)
 	}
 	return inst, err
 }

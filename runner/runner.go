@@ -13,7 +13,7 @@ import (
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -22,8 +22,8 @@ import (
 type Options struct {
 	// Plan is the plan to execute, e.g. filtered by --only; nil means s.Plan().
 	Plan *suite.Plan
-	// Starter brings targets up; nil means target.Default{}.
-	Starter target.Starter
+	// Starter brings targets up; nil means backend.Default{}.
+	Starter backend.Starter
 	// OutputPath is the results file, rewritten atomically after every run
 	// with Partial set until the plan is done; "" writes nothing.
 	OutputPath string
@@ -45,7 +45,7 @@ type Options struct {
 	// run; 0 means load.DefaultScrapeInterval (250 ms).
 	ScrapeInterval time.Duration
 	// GPUInterval is how often a server's GPUs are read during a run (see
-	// target.GPUReader); 0 means DefaultGPUInterval (1 s).
+	// backend.GPUReader); 0 means DefaultGPUInterval (1 s).
 	GPUInterval time.Duration
 	// StopTimeout bounds stopping a target; 0 means two minutes.
 	StopTimeout time.Duration
@@ -63,7 +63,7 @@ type Options struct {
 // is returned, and written to opts.OutputPath, even when the error is not
 // nil: runs that could not be carried out are recorded as failed or partial.
 //
-// The error wraps target.ErrUnavailable when a target could not be started,
+// The error wraps backend.ErrUnavailable when a target could not be started,
 // was unreachable, stopped responding or failed every request; it wraps
 // ctx.Err() when ctx ended first. Failed asserts are not errors: they are in
 // the file (see Judge).
@@ -76,7 +76,7 @@ type runner struct {
 	suite    *suite.Suite
 	opts     Options
 	plan     *suite.Plan
-	starter  target.Starter
+	starter  backend.Starter
 	progress event.Progress
 	now      func() time.Time
 	file     *results.File
@@ -85,7 +85,7 @@ type runner struct {
 	envSet   bool
 	dirMade  bool // the results file's directory exists
 	// servers holds each started server's probe, from its first run to its stop.
-	servers map[target.Instance]*probedServer
+	servers map[backend.Instance]*probedServer
 }
 
 func newRunner(s *suite.Suite, opts Options) *runner {
@@ -94,7 +94,7 @@ func newRunner(s *suite.Suite, opts Options) *runner {
 		r.plan = s.Plan()
 	}
 	if r.starter == nil {
-		r.starter = target.Default{}
+		r.starter = backend.Default{}
 	}
 	if r.progress == nil {
 		r.progress = event.Nop{}
@@ -254,7 +254,7 @@ func newRun(sr *suite.Run, targetRef string) results.Run {
 
 // setEnvironment fills what the first started instance knows about itself
 // into the file's environment, keeping what was set already.
-func (r *runner) setEnvironment(kind runspec.TargetKind, inst target.Instance) {
+func (r *runner) setEnvironment(kind runspec.TargetKind, inst backend.Instance) {
 	md := inst.Metadata()
 	if md.Model == "" {
 		md.Model = inst.Model()

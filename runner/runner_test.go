@@ -17,7 +17,7 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/sim"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // loadSuite loads a suite from testdata, failing the test on any error.
@@ -233,8 +233,8 @@ func TestRunTargetStartFails(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results.json")
 	rec := &recorder{}
 	_, err := Run(context.Background(), s, Options{OutputPath: out, Progress: rec})
-	if !errors.Is(err, target.ErrUnavailable) {
-		t.Fatalf("Run error = %v, want one wrapping target.ErrUnavailable", err)
+	if !errors.Is(err, backend.ErrUnavailable) {
+		t.Fatalf("Run error = %v, want one wrapping backend.ErrUnavailable", err)
 	}
 	if !strings.Contains(err.Error(), "endpoint.down") {
 		t.Errorf("error %q does not name the target", err)
@@ -264,8 +264,8 @@ func TestRunAllRequestsFail(t *testing.T) {
 	s := loadSuite(t, "failing.hcl", nil)
 	out := filepath.Join(t.TempDir(), "results.json")
 	_, err := Run(context.Background(), s, Options{OutputPath: out})
-	if !errors.Is(err, target.ErrUnavailable) {
-		t.Fatalf("Run error = %v, want one wrapping target.ErrUnavailable", err)
+	if !errors.Is(err, backend.ErrUnavailable) {
+		t.Fatalf("Run error = %v, want one wrapping backend.ErrUnavailable", err)
 	}
 	f := readBack(t, out)
 	if len(f.Runs) != 1 {
@@ -333,8 +333,8 @@ func TestRunServerDiesMidway(t *testing.T) {
 		}
 	}}
 	_, err = Run(context.Background(), s, Options{Plan: plan, OutputPath: out, TargetURL: url, Progress: rec})
-	if !errors.Is(err, target.ErrUnavailable) {
-		t.Fatalf("Run error = %v, want one wrapping target.ErrUnavailable", err)
+	if !errors.Is(err, backend.ErrUnavailable) {
+		t.Fatalf("Run error = %v, want one wrapping backend.ErrUnavailable", err)
 	}
 	f := readBack(t, out)
 	if !f.Partial {
@@ -433,16 +433,16 @@ func TestRunPanicStopsServer(t *testing.T) {
 }
 
 // slowStarter holds a start back until release is closed, then starts the
-// target with target.Default.
+// target with backend.Default.
 type slowStarter struct{ release <-chan struct{} }
 
-func (s slowStarter) Start(ctx context.Context, spec runspec.Target, opts target.StartOptions) (target.Instance, error) {
+func (s slowStarter) Start(ctx context.Context, spec runspec.Target, opts backend.StartOptions) (backend.Instance, error) {
 	select {
 	case <-s.release:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return target.Default{}.Start(ctx, spec, opts)
+	return backend.Default{}.Start(ctx, spec, opts)
 }
 
 // TestRunReportsSlowStart checks a target that takes long to start is

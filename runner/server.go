@@ -8,7 +8,7 @@ import (
 	"github.com/llmgate/llmgate/progress/event"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/serverprobe"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // IdleWatchLimit bounds how long a server's idle keep-alive timeout is
@@ -27,7 +27,7 @@ type probedServer struct {
 
 // server returns what is known of inst's server, probing it the first
 // time and reporting what it lacks.
-func (r *runner) server(ctx context.Context, inst target.Instance, apiKey, ref string) *probedServer {
+func (r *runner) server(ctx context.Context, inst backend.Instance, apiKey, ref string) *probedServer {
 	if ps, ok := r.servers[inst]; ok {
 		return ps
 	}
@@ -36,12 +36,12 @@ func (r *runner) server(ctx context.Context, inst target.Instance, apiKey, ref s
 	ps.missing = ps.feats.Missing()
 	// Only a running server's idle timeout is unknown: the in-process
 	// simulator keeps idle connections, a server container is started with
-	// VLLM_HTTP_TIMEOUT_KEEP_ALIVE (target.KeepAliveEnv).
-	if _, endpoint := inst.(*target.Endpoint); endpoint {
+	// VLLM_HTTP_TIMEOUT_KEEP_ALIVE (backend.KeepAliveEnv).
+	if _, endpoint := inst.(*backend.Endpoint); endpoint {
 		ps.idle = serverprobe.WatchIdle(context.WithoutCancel(ctx), inst.BaseURL(), IdleWatchLimit)
 	}
 	if r.servers == nil {
-		r.servers = map[target.Instance]*probedServer{}
+		r.servers = map[backend.Instance]*probedServer{}
 	}
 	r.servers[inst] = ps
 	r.progress.Report(event.ServerProbed{Target: ref, Missing: ps.missing})
@@ -49,7 +49,7 @@ func (r *runner) server(ctx context.Context, inst target.Instance, apiKey, ref s
 }
 
 // forget ends what the runner keeps of a server that is stopping.
-func (r *runner) forget(inst target.Instance) {
+func (r *runner) forget(inst backend.Instance) {
 	if ps, ok := r.servers[inst]; ok {
 		if ps.idle != nil {
 			ps.idle.Stop()

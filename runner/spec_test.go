@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/suite"
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // TestSpec checks how a group becomes the target spec and start options the
@@ -23,7 +23,7 @@ func TestSpec(t *testing.T) {
 		plan      *suite.Plan
 		group     int
 		want      runspec.Target
-		wantStart target.StartOptions
+		wantStart backend.StartOptions
 	}{
 		// A server gets the block's args then the group's server_args, and a log beside the results.
 		{name: "server", opts: Options{OutputPath: "out/results.json"},
@@ -31,14 +31,14 @@ func TestSpec(t *testing.T) {
 			want: runspec.Target{Kind: "server", Name: "vllm", Image: "vllm/vllm-openai:v0.11.0", Model: "m", GPUs: "all",
 				Args:   []string{"--max-num-seqs", "8", "--gpu-memory-utilization", "0.8"},
 				APIKey: "k", StartupTimeout: time.Minute},
-			wantStart: target.StartOptions{LogPath: filepath.Join("out", "results.vllm.log")}},
+			wantStart: backend.StartOptions{LogPath: filepath.Join("out", "results.vllm.log")}},
 		// Several groups on one server block number their logs; --log-dir wins.
 		{name: "numbered logs", opts: Options{OutputPath: "results.json", LogDir: "logs"}, group: 1,
 			plan: &suite.Plan{Groups: []*suite.Group{{Target: vllm}, {Target: vllm, ServerArgs: []string{"--x", "1"}}}},
 			want: runspec.Target{Kind: "server", Name: "vllm", Image: "vllm/vllm-openai:v0.11.0", Model: "m", GPUs: "all",
 				Args:   []string{"--max-num-seqs", "8", "--x", "1"},
 				APIKey: "k", StartupTimeout: time.Minute},
-			wantStart: target.StartOptions{LogPath: filepath.Join("logs", "results.vllm-2.log")}},
+			wantStart: backend.StartOptions{LogPath: filepath.Join("logs", "results.vllm-2.log")}},
 		// The simulator keeps its profile and has no log file.
 		{name: "simulator", plan: &suite.Plan{Groups: []*suite.Group{{Target: sim}}},
 			want: runspec.Target{Kind: "simulator", Name: "sim", Model: "m", Profile: "tiny"}},

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 // An endpoint given with --target that does not answer: the error names
-// the URL as target.NewEndpoint says it, once, without the runner's
+// the URL as backend.NewEndpoint says it, once, without the runner's
 // "URL: " before it (the runner once decided that by looking for the URL
 // in the error's words, which missed a URL written with /v1).
 func TestTargetURLErrorNamesItOnce(t *testing.T) {
@@ -19,8 +19,8 @@ func TestTargetURLErrorNamesItOnce(t *testing.T) {
 	const url = "HTTP://127.0.0.1:1/v1" // as a user may write it: the scheme is read without case
 	out := filepath.Join(t.TempDir(), "results.json")
 	_, err := Run(context.Background(), s, Options{OutputPath: out, TargetURL: url, Progress: &recorder{}})
-	if !errors.Is(err, target.ErrUnavailable) {
-		t.Fatalf("Run error = %v, want one wrapping target.ErrUnavailable", err)
+	if !errors.Is(err, backend.ErrUnavailable) {
+		t.Fatalf("Run error = %v, want one wrapping backend.ErrUnavailable", err)
 	}
 	msg := err.Error()
 	if strings.Contains(msg, url+": ") || !strings.Contains(msg, "endpoint HTTP://127.0.0.1:1 is not reachable") {

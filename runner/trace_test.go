@@ -169,6 +169,17 @@ scenario "azure" {
 	if prompts != 120 || answers != 120 || len(l.Failures) != 0 {
 		t.Errorf("%d prompts and %d answers of 120 had their row's length, %d failed", prompts, answers, len(l.Failures))
 	}
+	// each request's planned send is its row's offset, 20 times as fast
+	if len(l.PlannedUS) != 120 {
+		t.Fatalf("%d planned sends, want 120", len(l.PlannedUS))
+	}
+	for i := range 120 {
+		want := (rows[i].At - rows[0].At).Microseconds() / 20
+		if got := l.PlannedUS[i] - l.PlannedUS[0]; got < want-1 || got > want+1 {
+			t.Errorf("request %d planned %d µs after the first, want the trace's %d", i, got, want)
+			break
+		}
+	}
 }
 
 // TestTraceContextProblems: a trace none of whose replayed rows fits the

@@ -17,7 +17,7 @@ var (
 	// containerDeps are the container libraries target links.
 	containerDeps = []string{"github.com/testcontainers/", "github.com/docker/", "github.com/moby/"}
 	// engines are the network and runtime packages: what runs a plan.
-	engines = []string{module + "load", module + "target", module + "sim", module + "runner"}
+	engines = []string{module + "load", module + "backend", module + "sim", module + "runner"}
 	// downstream are the packages that judge and publish a results file:
 	// they take plain data and must not parse a suite or run one.
 	downstream = slices.Concat(hclDeps, containerDeps, engines, []string{module + "suite"})
@@ -63,7 +63,7 @@ var layering = map[string]layer{
 	"internal/linefile":       {stdlib: true, why: "trace and dataset, which are standard library only, use it"},
 	"internal/testprobe":      {noLLMGate: true, why: "it only asks whether Docker and chromium are there"},
 	"judge":                   {forbidden: append(slices.Clone(downstream), module+"report"), why: "it judges a pair of results files from plain data; it runs nothing and formats nothing"},
-	"load":                    {forbidden: slices.Concat(hclDeps, containerDeps, []string{module + "suite", module + "target", module + "sim", module + "runner"}), why: "it drives one run from a load.Config"},
+	"load":                    {forbidden: slices.Concat(hclDeps, containerDeps, []string{module + "suite", module + "backend", module + "sim", module + "runner"}), why: "it drives one run from a load.Config"},
 	"progress":                {forbidden: downstream, why: "it renders the runner's events (progress/event) without linking the runner"},
 	"progress/event":          {forbidden: downstream, why: "it is the leaf both the runner and the renderer import"},
 	"report":                  {forbidden: downstream, why: "it renders what was measured and decided, from plain data"},
@@ -74,7 +74,7 @@ var layering = map[string]layer{
 	"serverprobe":             {forbidden: downstream, why: "it asks a server what it supports"},
 	"sim":                     {noLLMGate: true, forbidden: slices.Concat(hclDeps, containerDeps), why: "the simulator stands alone (it ships as its own image)"},
 	"suite":                   {forbidden: slices.Concat(engines, containerDeps, []string{module + "report", module + "ghaction", module + "history", module + "progress"}), why: "parsing a suite must link no network or runtime code, and nothing that renders or publishes"},
-	"target":                  {forbidden: slices.Concat(hclDeps, []string{module + "suite", module + "load", module + "runner"}), why: "it starts a server from a runspec.Target"},
+	"backend":                 {forbidden: slices.Concat(hclDeps, []string{module + "suite", module + "load", module + "runner"}), why: "it starts a server from a runspec.Target"},
 	"trace":                   {stdlib: true, llmgate: []string{"internal/linefile"}, why: "suite (validate, --plan) and load (the replay) read a trace alike"},
 	"untrusted":               {stdlib: true, why: "every sink uses it"},
 }

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/llmgate/llmgate/target"
+	"github.com/llmgate/llmgate/backend"
 )
 
 func main() {
@@ -40,9 +40,9 @@ func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc) {
 	}
 	<-sigs
 	fmt.Fprintln(os.Stderr, "llmgate: second signal: removing containers and exiting")
-	if target.ProcessSessionUsed() {
+	if backend.ProcessSessionUsed() {
 		ctx, done := context.WithTimeout(context.Background(), 5*time.Second)
-		if err := target.Cleanup(ctx, target.ProcessSession()); err != nil {
+		if err := backend.Cleanup(ctx, backend.ProcessSession()); err != nil {
 			fmt.Fprintf(os.Stderr, "llmgate: %v\n", err)
 		}
 		done()
