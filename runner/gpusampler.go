@@ -2,10 +2,10 @@ package runner
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/llmgate/llmgate/backend"
+	"github.com/llmgate/llmgate/load"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -19,113 +19,53 @@ const DefaultGPUInterval = time.Second
 // (backend.Container.ReadGPUs: a few seconds, a few KiB), and the series by
 // results.MaxGPUSamples.
 type gpuSampler struct {
-	read     func(context.Context) ([]results.GPUReading, error)
-	source   results.GPUSource
-	interval time.Duration
-	now      func() time.Time
-
-	mu     sync.Mutex
-	gen    int // bumped by Restart: a read begun before it is dropped
-	t0     time.Time
-	series results.GPUSeries
-
-	kick chan struct{} // Restart asks for a reading at once
-	quit chan struct{} // Stop: no reading after the one in flight
-	done chan struct{}
-	ctx  context.Context // the run's: ends every reading when interrupted
+	sampler *load.Sampler[[]results.GPUReading]
+	source  results.GPUSource
+	ctx     context.Context // the run's: ends every reading when interrupted
 }
 
 // startGPUSampler starts sampling inst's GPUs; nil when inst has none to read.
+// Its first reading comes an interval after the start: the one Restart
+// takes as the measured phase begins is the first that counts.
 func startGPUSampler(ctx context.Context, inst backend.Instance, interval time.Duration, now func() time.Time) *gpuSampler {
 	g, ok := inst.(backend.GPUReader)
 	if !ok || !g.SamplesGPUs() {
 		return nil
 	}
-	s := &gpuSampler{read: g.ReadGPUs, source: g.GPUSource(), interval: interval, now: now, t0: now(),
-		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), ctx: ctx}
-	go s.loop(ctx)
+	s := &gpuSampler{sampler: load.NewSampler(g.ReadGPUs, interval, results.MaxGPUSamples, now), source: g.GPUSource(), ctx: ctx}
+	s.sampler.Start(ctx, false)
 	return s
 }
 
-func (s *gpuSampler) loop(ctx context.Context) {
-	defer close(s.done)
-	tick := time.NewTicker(s.interval)
-	defer tick.Stop()
-	for {
-		s.sample(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.quit:
-			return
-		case <-tick.C:
-		case <-s.kick:
-			tick.Reset(s.interval)
-		}
-	}
-}
-
-// sample reads the GPUs once and records the reading, or counts it dropped.
-func (s *gpuSampler) sample(ctx context.Context) {
-	s.mu.Lock()
-	gen := s.gen
-	s.mu.Unlock()
-	rs, err := s.read(ctx)
-	at := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case ctx.Err() != nil || gen != s.gen:
-		// Interrupted, or begun before the measured phase.
-	case err != nil:
-		s.series.Dropped++
-		s.series.Error = gpuError(err)
-	case len(s.series.Samples) >= results.MaxGPUSamples:
-		s.series.Dropped++
-	default:
-		s.series.Samples = append(s.series.Samples, results.GPUSample{T: at.Sub(s.t0).Seconds(), GPUs: rs})
-	}
-}
-
-// Restart forgets what was read so far: the measured phase starts now.
+// Restart forgets what was read so far: the measured phase starts now,
+// with a reading taken at once.
 func (s *gpuSampler) Restart() {
 	if s == nil {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.gen++
-	s.t0 = s.now()
-	s.series = results.GPUSeries{}
-	select {
-	case s.kick <- struct{}{}:
-	default:
-	}
+	s.sampler.Restart(s.ctx)
 }
 
 // Stop ends the sampling and returns the series and its summary; nil, nil
-// when nothing could be read. A reading in flight is waited for (the reader
-// bounds it), and a measured phase that got none (shorter than one docker
-// exec) gets one as it ends.
+// when nothing could be read. Restart's reading is waited for (the reader
+// bounds it), a periodic one in flight is cancelled, and a measured phase that got none (shorter than one docker
+// exec) gets one as it ends. Failed reads and those past
+// results.MaxGPUSamples are counted dropped.
 func (s *gpuSampler) Stop() (*results.GPUSeries, *results.GPUMetrics) {
 	if s == nil {
 		return nil, nil
 	}
-	close(s.quit)
-	<-s.done
-	s.mu.Lock()
-	none := len(s.series.Samples) == 0
-	s.mu.Unlock()
-	if none {
-		s.sample(s.ctx)
+	r := s.sampler.Stop(s.ctx, load.FinalIfNone)
+	series := results.GPUSeries{Source: s.source, Dropped: r.Failed + r.Overflow}
+	if r.Err != nil {
+		series.Error = gpuError(r.Err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.series.Samples) == 0 && s.series.Dropped == 0 {
+	if len(r.Samples) == 0 && series.Dropped == 0 {
 		return nil, nil
 	}
-	series := s.series
-	series.Source = s.source
+	for _, smp := range r.Samples {
+		series.Samples = append(series.Samples, results.GPUSample{T: smp.At().Sub(r.Origin).Seconds(), GPUs: smp.Value()})
+	}
 	return &series, results.SummarizeGPU(&series)
 }
 
