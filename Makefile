@@ -23,7 +23,7 @@ run:
 	$(GO) run ./cmd/llmgate run scenarios/quickstart.hcl -o quickstart-results.json
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./sim/ ./load/ ./compare/
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./internal/sim/ ./internal/load/ ./internal/compare/
 
 sim-image: build-sim
 	docker build -t llmgate-sim .

@@ -95,7 +95,7 @@ check() { # check DESCRIPTION GREP-ARGS...
 [ "$rc" -eq 0 ] || fail "act exited with $rc (the self-test job failed)"
 check "the job succeeded" -F "Job succeeded"
 check "the local action (uses: ./) built llmgate from its own source" -E "Success - Main Install llmgate"
-check "the action ran llmgate gate" -E "\| llmgate gate ghaction/testdata/selftest.hcl "
+check "the action ran llmgate gate" -E "\| llmgate gate internal/ghaction/testdata/selftest.hcl "
 check "the passing gate set verdict=pass" -F "::set-output:: verdict=pass"
 check "the planted regression set verdict=fail" -F "::set-output:: verdict=fail"
 for out in regressions failed-asserts results-path summary-path; do
@@ -106,7 +106,7 @@ check "the regression failed the step and its outputs checked out" -F "llmgate-s
 check "the step summary starts with the passing verdict" -E "Summary - ### llmgate · llmgate-selftest: ✅ no regression"
 check "the step summary starts with the failing verdict" -E "Summary - ### llmgate · llmgate-selftest: ❌ [0-9]+ regression"
 check "the regression was annotated on the suite's tolerance block" \
-	-E "::error col=[0-9]+,file=ghaction/testdata/selftest.hcl,line=[0-9]+,title=regression%3A e2el.p95 in chat::"
+	-E "::error col=[0-9]+,file=internal/ghaction/testdata/selftest.hcl,line=[0-9]+,title=regression%3A e2el.p95 in chat::"
 
 # 4. The shard workflow: a matrix of two shard jobs, then a merge and a gate
 # job. The jobs hand their files over in a directory of this machine.
@@ -138,11 +138,11 @@ if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 fi
 [ "$rc" -eq 0 ] || fail "act exited with $rc (the shard workflow failed)"
 for i in 1 2; do
-	check "shard $i/2 ran through the action" -E "\| llmgate run ghaction/testdata/shards.hcl --shard $i/2 "
+	check "shard $i/2 ran through the action" -E "\| llmgate run internal/ghaction/testdata/shards.hcl --shard $i/2 "
 	check "shard $i/2 wrote a results file that records its shard" -F "llmgate-selftest: shard-$i ok"
 done
 check "the gate job merged the shards" -F "merged 2 file(s), shard(s) 1, 2 of 2, 2 run(s) of 2"
-check "the action gated given results" -E "\| llmgate gate ghaction/testdata/shards.hcl --comment=true --baseline none --results "
+check "the action gated given results" -E "\| llmgate gate internal/ghaction/testdata/shards.hcl --comment=true --baseline none --results "
 check "the gate on the shard files expanded the glob" -E "\| gating 2 results file\(s\) measured elsewhere"
 check "both gates passed and their outputs checked out" -F "llmgate-selftest: shard-gate ok"
 [ "$(grep -c "Job succeeded" "$LOG")" -ge 3 ] || fail "fewer than 3 jobs (2 shards, 1 gate) succeeded"

@@ -16,8 +16,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/suite"
 )
 
 // root is the repository root, seen from this package's directory.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/internal/report"
 	"github.com/llmgate/llmgate/results"
 )
 

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
 )
 
 // figuresHead heads docs/catalog.md's table of the figures this test

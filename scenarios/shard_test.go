@@ -3,7 +3,7 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/internal/suite"
 )
 
 // TestCatalogShards splits every catalog suite into 1 to 4 shards: each run

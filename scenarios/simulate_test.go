@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
 )
 
 // simulateScale is how far the catalog's request counts and durations are

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/suite"
 )
 
 // abFlagHelp is --ab-var's help text, shared by run and gate.

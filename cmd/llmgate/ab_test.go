@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/runner"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 )
 
 const abSuite = "testdata/ab/ab.hcl"

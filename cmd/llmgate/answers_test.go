@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmgate/llmgate/diagnose"
-	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/internal/diagnose"
+	"github.com/llmgate/llmgate/internal/report"
 	"github.com/llmgate/llmgate/results"
 )
 

@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/agext/levenshtein"
-	"github.com/llmgate/llmgate/ghaction"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/internal/ghaction"
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/untrusted"
 )
 

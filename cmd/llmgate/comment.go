@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/llmgate/llmgate/ghaction"
+	"github.com/llmgate/llmgate/internal/ghaction"
 )
 
 func init() {

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/judge"
-	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/judge"
+	"github.com/llmgate/llmgate/internal/report"
 	"github.com/llmgate/llmgate/results"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmgate/llmgate/compare"
+	"github.com/llmgate/llmgate/internal/compare"
 	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/results"
 )

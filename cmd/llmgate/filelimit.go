@@ -3,8 +3,8 @@ package main
 import (
 	"syscall"
 
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/runspec"
-	"github.com/llmgate/llmgate/suite"
 )
 
 // fdHeadroom is what llmgate needs open besides one connection per request

@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/progress"
+	"github.com/llmgate/llmgate/internal/progress"
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/serverprobe"
-	"github.com/llmgate/llmgate/suite"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 )
 

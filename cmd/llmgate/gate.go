@@ -7,11 +7,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/ghaction"
-	"github.com/llmgate/llmgate/report"
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/ghaction"
+	"github.com/llmgate/llmgate/internal/report"
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/untrusted"
 )
 

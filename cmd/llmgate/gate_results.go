@@ -4,8 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/suite"
 )
 
 // resultsFlags is gate's --results: judge results measured elsewhere.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/llmgate/llmgate/internal/comparetest"
 	"github.com/llmgate/llmgate/internal/ghactiontest"
+	"github.com/llmgate/llmgate/internal/sim"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/sim"
 )
 
 const gateSuite = "testdata/gate/gate.hcl"

@@ -3,8 +3,8 @@ package main
 import (
 	"path/filepath"
 
+	"github.com/llmgate/llmgate/internal/runner"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 )
 
 // recordVerdict writes the gate's verdict into the results file it wrote

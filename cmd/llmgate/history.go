@@ -11,12 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/history"
-	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/history"
+	"github.com/llmgate/llmgate/internal/report"
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
 	"github.com/llmgate/llmgate/untrusted"
 )
 

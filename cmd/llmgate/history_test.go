@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/history/historytest"
+	"github.com/llmgate/llmgate/internal/compare"
 	"github.com/llmgate/llmgate/internal/golden"
+	"github.com/llmgate/llmgate/internal/history/historytest"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/llmgate/llmgate/backend"
+	"github.com/llmgate/llmgate/internal/backend"
 )
 
 func main() {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/suite"
 )
 
 // judgeSuite has one band, ttft.p95 within 10%: compare and report without

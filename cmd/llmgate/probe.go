@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/llmgate/llmgate/report"
-	"github.com/llmgate/llmgate/serverprobe"
+	"github.com/llmgate/llmgate/internal/report"
+	"github.com/llmgate/llmgate/internal/serverprobe"
 )
 
 func init() {

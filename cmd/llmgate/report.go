@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/report"
 	"github.com/llmgate/llmgate/results"
 )
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/llmgate/llmgate/report"
+	"github.com/llmgate/llmgate/internal/report"
+	"github.com/llmgate/llmgate/internal/runner"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
 )
 
 func init() {

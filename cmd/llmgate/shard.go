@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/llmgate/llmgate/internal/runner"
+	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runner"
-	"github.com/llmgate/llmgate/suite"
 )
 
 // shardFlag is --shard I/N: which shard of the plan a job runs.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmgate/llmgate/sim"
+	"github.com/llmgate/llmgate/internal/sim"
 )
 
 func init() {

@@ -6,9 +6,9 @@ import (
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/compare"
-	"github.com/llmgate/llmgate/ghaction"
-	"github.com/llmgate/llmgate/suite"
+	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/ghaction"
+	"github.com/llmgate/llmgate/internal/suite"
 )
 
 // isTerminal reports whether w is a terminal (a character device), without

@@ -3,7 +3,7 @@
 // tests use it; -update is a flag of those packages' tests only (go test
 // ./... -update fails in the others), so name them:
 //
-//	go test ./cmd/llmgate ./compare ./progress ./report ./sim ./suite -update
+//	go test ./cmd/llmgate ./internal/compare ./internal/progress ./internal/report ./internal/sim ./internal/suite -update
 package golden
 
 import (

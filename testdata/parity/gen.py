@@ -8,7 +8,7 @@ np.mean / np.std / np.median / np.percentile over per-request TTFT, TPOT =
 (latency - ttft) / (output_len - 1) for output_len > 1, pooled ITL, E2EL,
 throughput = count / duration, and goodput (every set SLO >= value, tpot 0
 for one-token requests). The duration is llmgate's measured window: first
-send to last completion. The Go test (load/parity_test.go) feeds the same
+send to last completion. The Go test (internal/load/parity_test.go) feeds the same
 timings through llmgate's stream tracker and results.Summarize and must get
 the same numbers.
 

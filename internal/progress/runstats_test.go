@@ -1,0 +1,58 @@
+package progress
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/llmgate/llmgate/internal/progress/event"
+	"github.com/llmgate/llmgate/results"
+)
+
+// TestTrackerFigures checks the running figures against a closed loop whose
+// answers are known: 8 users, each request taking exactly 400 ms.
+func TestTrackerFigures(t *testing.T) {
+	var tr runStats
+	tr.reset(event.RunStarted{Requests: 80, Concurrency: 8})
+	for i := range 80 {
+		wave := time.Duration(i/8) * 400 * time.Millisecond
+		tr.add(results.Record{Seq: i, Sent: wave, TTFT: time.Duration(50+i%8) * time.Millisecond, E2EL: 400 * time.Millisecond})
+	}
+	tests := []struct {
+		name      string
+		got, want float64
+	}{
+		// 80 requests over 10 waves of 400 ms.
+		{name: "req/s", got: tr.rate(), want: 20},
+		// A closed loop of 8 users has 8 in flight.
+		{name: "in flight", got: float64(tr.inFlight()), want: 8},
+		// TTFTs 50..57 ms, ten of each: median 53.5.
+		{name: "ttft p50", got: tr.ttftP50(), want: 53.5},
+		{name: "fraction", got: tr.fraction(), want: 1},
+	}
+	for _, tt := range tests {
+		if math.Abs(tt.got-tt.want) > 0.6 {
+			t.Errorf("%s = %.3f, want %.3f", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+// TestTrackerWarmupAndFailures checks warmup is counted apart and failures
+// count as finished but not in TTFT.
+func TestTrackerWarmupAndFailures(t *testing.T) {
+	var tr runStats
+	tr.reset(event.RunStarted{Requests: 4, Warmup: 2})
+	tr.add(results.Record{Warmup: true, TTFT: time.Second})
+	tr.add(results.Record{Warmup: true, TTFT: time.Second})
+	tr.add(results.Record{Sent: 0, TTFT: 10 * time.Millisecond, E2EL: 20 * time.Millisecond})
+	tr.add(results.Record{Sent: time.Millisecond, Error: "disconnect", Finished: 5 * time.Millisecond})
+	if tr.warm != 2 || tr.done != 1 || tr.failed != 1 || tr.finished() != 2 {
+		t.Errorf("warm/done/failed = %d/%d/%d, want 2/1/1", tr.warm, tr.done, tr.failed)
+	}
+	if got := tr.ttftP50(); got != 10 {
+		t.Errorf("ttft p50 = %v, want 10 (warmup and failures excluded)", got)
+	}
+	if got := tr.fraction(); got != 0.5 {
+		t.Errorf("fraction = %v, want 0.5", got)
+	}
+}
