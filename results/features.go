@@ -1,7 +1,7 @@
 package results
 
 // MissingFeature is a server feature llmgate uses that a run's server
-// lacked (serverprobe found it missing), and what doing without it cost:
+// lacked (serverinfo found it missing), and what doing without it cost:
 // "/metrics" and "no server.* metrics ...". Text llmgate wrote, but read
 // back from a file: reports treat it as untrusted.
 type MissingFeature struct {

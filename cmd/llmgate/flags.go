@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/internal/progress"
 	"github.com/llmgate/llmgate/internal/runner"
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 	tclog "github.com/testcontainers/testcontainers-go/log"
@@ -54,7 +54,7 @@ func checkTargetURL(s, model string) error {
 		}
 		return nil
 	}
-	if _, err := serverprobe.BaseURL(s); err != nil {
+	if _, err := serverinfo.BaseURL(s); err != nil {
 		return usagef("--target %q: want a server's base URL such as http://127.0.0.1:8000", s)
 	}
 	return nil

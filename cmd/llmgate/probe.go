@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/report"
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 )
 
 func init() {
@@ -57,7 +57,7 @@ func runProbe(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("probe takes one server URL, got %d arguments (see llmgate help probe)", len(pos))
 	}
-	base, err := serverprobe.BaseURL(pos[0])
+	base, err := serverinfo.BaseURL(pos[0])
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -69,7 +69,7 @@ func runProbe(ctx context.Context, e *env, args []string) error {
 		key = e.getenv("OPENAI_API_KEY")
 	}
 	e.mask.Add(key)
-	f := serverprobe.Probe(ctx, serverprobe.Options{BaseURL: base, APIKey: key, Model: *model, IdleWait: *idle, Generate: true})
+	f := serverinfo.Discover(ctx, serverinfo.Options{BaseURL: base, APIKey: key, Model: *model, IdleWait: *idle, Generate: true})
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -86,7 +86,7 @@ func runProbe(ctx context.Context, e *env, args []string) error {
 		return infraErr(errors.New("the server at " + base + " could not be reached: " + f.ModelsError))
 	}
 	if *model != "" && f.ModelsError == "" {
-		if _, _, ok := serverprobe.Find(f.Models, *model); !ok {
+		if _, _, ok := serverinfo.Find(f.Models, *model); !ok {
 			return infraErr(fmt.Errorf("the server at %s does not serve model %q", base, *model))
 		}
 	}

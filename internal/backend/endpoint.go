@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 )
 
 // Endpoint is a server that is already running (a cluster, llm-d, a laptop).
@@ -21,7 +21,7 @@ var _ Instance = (*Endpoint)(nil)
 
 // NewEndpoint checks that the server at rawURL answers (GET /health is 200,
 // or GET /v1/models is) and that it serves model, and picks the name
-// requests must use (see serverprobe.Find: Ollama's "tiny:latest" serves
+// requests must use (see serverinfo.Find: Ollama's "tiny:latest" serves
 // "tiny"). A base URL ending in /v1 is the server's root plus /v1, as the
 // OpenAI SDK writes it. An empty model takes the one model the server
 // lists; a server that lists several needs one named. An unreachable
@@ -29,12 +29,12 @@ var _ Instance = (*Endpoint)(nil)
 // one is an error wrapping ErrUnavailable. Every error names the URL
 // (rawURL, or the base URL made of it).
 func NewEndpoint(ctx context.Context, rawURL, model, apiKey string) (*Endpoint, error) {
-	base, err := serverprobe.BaseURL(rawURL)
+	base, err := serverinfo.BaseURL(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("endpoint %w", err)
 	}
 	healthErr := requireHealthy(ctx, base)
-	served, modelsErr := serverprobe.Models(ctx, nil, base, apiKey)
+	served, modelsErr := serverinfo.Models(ctx, nil, base, apiKey)
 	if healthErr != nil && modelsErr != nil {
 		return nil, unavailable(fmt.Errorf("endpoint %s is not reachable: /health: %v; /v1/models: %w", base, healthErr, modelsErr))
 	}
@@ -42,7 +42,7 @@ func NewEndpoint(ctx context.Context, rawURL, model, apiKey string) (*Endpoint, 
 		// /health answers but the API does not: most often a wrong or missing API key.
 		return nil, unavailable(fmt.Errorf("endpoint %s: %w", base, modelsErr))
 	}
-	ids := serverprobe.IDs(served)
+	ids := serverinfo.IDs(served)
 	switch {
 	case model == "" && len(served) == 1:
 		model = served[0].ID
@@ -51,7 +51,7 @@ func NewEndpoint(ctx context.Context, rawURL, model, apiKey string) (*Endpoint, 
 	case model == "":
 		return nil, unavailable(fmt.Errorf("endpoint %s lists no model in /v1/models; set model in the endpoint block", base))
 	default:
-		m, _, ok := serverprobe.Find(served, model)
+		m, _, ok := serverinfo.Find(served, model)
 		if !ok {
 			return nil, unavailable(fmt.Errorf("endpoint %s does not serve model %q (it serves: %s)", base, model, strings.Join(ids, ", ")))
 		}
@@ -59,7 +59,7 @@ func NewEndpoint(ctx context.Context, rawURL, model, apiKey string) (*Endpoint, 
 	}
 	return &Endpoint{
 		baseURL: base,
-		meta:    Metadata{Model: model, VLLMVersion: serverprobe.Version(ctx, nil, base)},
+		meta:    Metadata{Model: model, VLLMVersion: serverinfo.Version(ctx, nil, base)},
 	}, nil
 }
 

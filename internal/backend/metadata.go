@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 	tcexec "github.com/testcontainers/testcontainers-go/exec"
 )
 
@@ -16,14 +16,14 @@ const metadataTimeout = 10 * time.Second
 
 // displayText makes a string the server reports about itself (its version,
 // its GPUs) safe to print and publish, and short.
-func displayText(s string) string { return serverprobe.Shown(s) }
+func displayText(s string) string { return serverinfo.Shown(s) }
 
 // collectMetadata asks the running container and the daemon what it is.
 // Every probe is best effort: a field stays empty when its source is
 // unavailable. The model is the one checkModel found.
 func (c *Container) collectMetadata(ctx context.Context, model string) Metadata {
 	m := Metadata{Image: c.image, Model: model}
-	m.VLLMVersion = serverprobe.Version(ctx, nil, c.baseURL)
+	m.VLLMVersion = serverinfo.Version(ctx, nil, c.baseURL)
 	m.ImageDigest = c.imageDigest(ctx)
 	m.GPU = c.gpuName(ctx)
 	return m

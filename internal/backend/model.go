@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 )
 
 // ErrWrongModel is wrapped when a server serves another model than the
@@ -43,7 +43,7 @@ func servedNames(args []string) []string {
 // entrypoint is the api_server module, which ignores a positional model
 // and serves its default (modelFlag says whether it got --model).
 func checkModel(ctx context.Context, base, apiKey, want string, args []string, modelFlag bool) (string, error) {
-	models, err := serverprobe.Models(ctx, nil, base, apiKey)
+	models, err := serverinfo.Models(ctx, nil, base, apiKey)
 	if err != nil {
 		if want != "" {
 			return want, nil // best effort: the first request will tell
@@ -56,7 +56,7 @@ func checkModel(ctx context.Context, base, apiKey, want string, args []string, m
 		}
 		return "", nil
 	}
-	if m, _, ok := serverprobe.Find(models, want); ok {
+	if m, _, ok := serverinfo.Find(models, want); ok {
 		return m.ID, nil
 	}
 	names := servedNames(args)

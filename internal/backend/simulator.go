@@ -7,7 +7,7 @@ import (
 	"net"
 	"sync"
 
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 	"github.com/llmgate/llmgate/internal/sim"
 )
 
@@ -66,7 +66,7 @@ func StartSimulator(ctx context.Context, model, profile, apiKey string, args []s
 	}
 	go func() { s.done <- srv.Serve(sctx, ln) }()
 
-	s.meta = Metadata{VLLMVersion: serverprobe.Version(ctx, nil, s.baseURL), Model: srv.ModelName()}
+	s.meta = Metadata{VLLMVersion: serverinfo.Version(ctx, nil, s.baseURL), Model: srv.ModelName()}
 	if p, err := sim.LookupProfile(cfg.Profile); err == nil {
 		s.meta.GPU = p.GPUName
 	}

@@ -39,15 +39,15 @@ type Config struct {
 	// request is started and those in flight finish normally (a capacity
 	// probe whose outcome is already decided).
 	Halt <-chan struct{}
-	// Server is what a probe of the server (package serverprobe) found
-	// that the run uses; the zero value assumes vLLM's features.
+	// Server is what package serverinfo found about the server that the run
+	// uses; the zero value assumes vLLM's features.
 	Server ServerFeatures
 	// Trace is the trace a trace workload replays, as the suite read it;
 	// nil reads Workload.TracePath.
 	Trace *trace.Trace
 }
 
-// ServerFeatures is what serverprobe found about a server that the load
+// ServerFeatures is what serverinfo found about a server that the load
 // engine uses, copied over by the runner once per server; the zero value
 // assumes a server that has everything vLLM has.
 type ServerFeatures struct {

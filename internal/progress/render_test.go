@@ -25,7 +25,7 @@ func script(p event.Progress, c *clock) {
 	p.Report(event.PlanStarted{Suite: "demo", Groups: 2, Runs: 2})
 	p.Report(event.ServerStarting{Group: 0, Groups: 2, Target: "simulator.sim", Kind: "simulator", Scenario: "chat", Runs: []string{"chat"}})
 	p.Report(event.ServerReady{Group: 0, Target: "simulator.sim", Took: 20 * time.Millisecond, URL: "http://127.0.0.1:4000", Model: "tiny"})
-	p.Report(event.ServerProbed{Group: 0, Target: "simulator.sim", Missing: []results.MissingFeature{{Feature: "/metrics", Cost: "no server.* metrics"}}})
+	p.Report(event.ServerDiscovered{Group: 0, Target: "simulator.sim", Missing: []results.MissingFeature{{Feature: "/metrics", Cost: "no server.* metrics"}}})
 	p.Report(event.RunStarted{Index: 0, Runs: 2, Name: "chat", Scenario: "chat", Requests: 20, Warmup: 2, Concurrency: 4})
 	for i := range 22 {
 		c.t = c.t.Add(100 * time.Millisecond)

@@ -106,7 +106,7 @@ func (p *text) Report(e event.Event) {
 		default:
 			p.printf("%s is up after %s at %s, model %s\n", e.Target, seconds(e.Took), e.URL, e.Model)
 		}
-	case event.ServerProbed:
+	case event.ServerDiscovered:
 		for _, m := range e.Missing {
 			p.printf("%s lacks %s: %s\n", e.Target, untrusted.Line(m.Feature), untrusted.Line(m.Cost))
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -17,7 +17,7 @@ import (
 // `llmgate probe` prints it: one row a feature, then what llmgate does
 // without each one the server lacks. Names the server reported are shown
 // through package untrusted.
-func FeaturesTable(w io.Writer, f *serverprobe.Features) error {
+func FeaturesTable(w io.Writer, f *serverinfo.Features) error {
 	t := &table{left: map[int]bool{1: true}}
 	t.add("feature", "this server")
 	if f.ModelsError != "" {
@@ -71,7 +71,7 @@ func FeaturesTable(w io.Writer, f *serverprobe.Features) error {
 	return nil
 }
 
-func modelCell(m serverprobe.Model) string {
+func modelCell(m serverinfo.Model) string {
 	s := untrusted.Line(m.ID)
 	if m.Root != "" && m.Root != m.ID {
 		s += " (" + untrusted.Line(m.Root) + ")"
@@ -82,7 +82,7 @@ func modelCell(m serverprobe.Model) string {
 	return s + ", context not said"
 }
 
-func checkCell(c serverprobe.Check) string {
+func checkCell(c serverinfo.Check) string {
 	switch {
 	case !c.Known && c.Note != "":
 		return "unknown: " + untrusted.Line(c.Note)
@@ -94,19 +94,19 @@ func checkCell(c serverprobe.Check) string {
 	return "no: " + untrusted.Line(c.Note)
 }
 
-func roleCell(r serverprobe.Role) string {
+func roleCell(r serverinfo.Role) string {
 	switch r.Kind {
-	case serverprobe.RoleChunk:
+	case serverinfo.RoleChunk:
 		return fmt.Sprintf("a chunk of its own, %s before the first token (TTFT %s)", durationCell(r.Lead), durationCell(r.TTFT))
-	case serverprobe.RoleInFirstToken:
+	case serverinfo.RoleInFirstToken:
 		return "in the first token's chunk"
-	case serverprobe.RoleNone:
+	case serverinfo.RoleNone:
 		return "never sent"
 	}
 	return "not checked"
 }
 
-func usageCell(u serverprobe.Usage) string {
+func usageCell(u serverinfo.Usage) string {
 	if !u.Known {
 		return "not checked"
 	}
@@ -126,7 +126,7 @@ func usageCell(u serverprobe.Usage) string {
 	return strings.Join(parts, ", ")
 }
 
-func lengthCell(l serverprobe.LengthCheck) string {
+func lengthCell(l serverinfo.LengthCheck) string {
 	switch {
 	case !l.Known() && l.Note != "":
 		return "unknown: " + untrusted.Line(l.Note)
@@ -138,7 +138,7 @@ func lengthCell(l serverprobe.LengthCheck) string {
 	return fmt.Sprintf("not honoured: %d of %d tokens", l.Got, l.Asked)
 }
 
-func endpointCell(e serverprobe.Endpoint) string {
+func endpointCell(e serverinfo.Endpoint) string {
 	switch {
 	case e.OK():
 		return "yes"
@@ -150,7 +150,7 @@ func endpointCell(e serverprobe.Endpoint) string {
 	return "not checked"
 }
 
-func templateCell(f *serverprobe.Features) string {
+func templateCell(f *serverinfo.Features) string {
 	if f.TemplatePrefix < 0 {
 		return "unknown (needs /tokenize)"
 	}
@@ -169,7 +169,7 @@ func familyCell(fam string) string {
 	return "but no vLLM, SGLang or llama.cpp metric"
 }
 
-func idleCell(f *serverprobe.Features) string {
+func idleCell(f *serverinfo.Features) string {
 	switch {
 	case f.IdleTimeout > 0:
 		return "closes idle connections after " + durationCell(f.IdleTimeout)

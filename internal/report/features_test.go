@@ -10,7 +10,7 @@ import (
 	"github.com/llmgate/llmgate/internal/compare"
 	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/internal/golden"
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -23,7 +23,7 @@ func TestFeaturesTable(t *testing.T) {
 	vllm.TemplatePrefix = 26
 	for name, cfg := range map[string]fakeserver.Config{"ollama": fakeserver.Ollama("tiny", 5), "vllm": vllm} {
 		srv := fakeserver.Start(t, cfg)
-		f := serverprobe.Probe(context.Background(), serverprobe.Options{BaseURL: srv.URL, Generate: true})
+		f := serverinfo.Discover(context.Background(), serverinfo.Options{BaseURL: srv.URL, Generate: true})
 		f.Role.Lead, f.Role.TTFT = 120*time.Microsecond, 2*time.Millisecond
 		f.IdleWaited = 10 * time.Second
 		if name == "vllm" {

@@ -9,7 +9,7 @@ import (
 	"github.com/llmgate/llmgate/internal/backend"
 	"github.com/llmgate/llmgate/internal/load"
 	"github.com/llmgate/llmgate/internal/progress/event"
-	"github.com/llmgate/llmgate/internal/serverprobe"
+	"github.com/llmgate/llmgate/internal/serverinfo"
 	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
@@ -48,7 +48,7 @@ func (r *runner) executeUntil(ctx context.Context, inst backend.Instance, apiKey
 		return run, false, fmt.Errorf("run %s: %s", sr.Name, msg)
 	}
 	// Start cold: the previous run's prompts must not be cache hits here.
-	reset := serverprobe.ResetPrefixCache(ctx, serverprobe.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model}, ps.feats)
+	reset := serverinfo.ResetPrefixCache(ctx, serverinfo.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model}, ps.feats)
 	run.PrefixCache = &reset
 	r.progress.Report(event.RunStarted{
 		Index: r.done, Runs: r.total, Name: sr.Name, Scenario: sr.Scenario,

@@ -85,7 +85,7 @@ type runner struct {
 	envSet   bool
 	dirMade  bool // the results file's directory exists
 	// servers holds each started server's probe, from its first run to its stop.
-	servers map[backend.Instance]*probedServer
+	servers map[backend.Instance]*knownServer
 }
 
 func newRunner(s *suite.Suite, opts Options) *runner {

@@ -11,10 +11,10 @@ import (
 	"github.com/llmgate/llmgate/results"
 )
 
-// TestServerProbedOnce runs three runs against an Ollama-like server: it
+// TestServerDiscoveredOnce runs three runs against an Ollama-like server: it
 // is probed once, its missing /metrics, /tokenize and /reset_prefix_cache
 // are not asked again by any run, and every run records what was missing.
-func TestServerProbedOnce(t *testing.T) {
+func TestServerDiscoveredOnce(t *testing.T) {
 	srv := fakeserver.Start(t, fakeserver.Ollama("tiny", 100))
 	s := loadSuite(t, "twochats.hcl", nil)
 	rec := &recorder{}
@@ -35,15 +35,15 @@ func TestServerProbedOnce(t *testing.T) {
 	events := append([]event.Event(nil), rec.events...)
 	rec.mu.Unlock()
 	for _, e := range events {
-		if p, ok := e.(event.ServerProbed); ok {
+		if p, ok := e.(event.ServerDiscovered); ok {
 			probed++
 			if len(p.Missing) == 0 {
-				t.Error("ServerProbed lists nothing missing")
+				t.Error("ServerDiscovered lists nothing missing")
 			}
 		}
 	}
 	if probed != 1 {
-		t.Errorf("%d ServerProbed events, want 1", probed)
+		t.Errorf("%d ServerDiscovered events, want 1", probed)
 	}
 	for _, r := range f.Runs {
 		if r.Status == results.StatusFailed {

@@ -15,7 +15,7 @@ type Progress interface {
 }
 
 // Event is one of PlanStarted, ServerStarting, ServerWaiting, ServerNote, ServerReady,
-// ServerProbed, ServerStopped, RunStarted, RequestDone, RunFinished,
+// ServerDiscovered, ServerStopped, RunStarted, RequestDone, RunFinished,
 // PlanFinished and ConfirmStarted.
 type Event interface{ event() }
 
@@ -72,9 +72,9 @@ type ServerReady struct {
 	Err error
 }
 
-// ServerProbed says what a group's server lacks of what llmgate uses
-// (serverprobe), each with its cost; every run on it records the same list.
-type ServerProbed struct {
+// ServerDiscovered says what a group's server lacks of what llmgate uses
+// (serverinfo), each with its cost; every run on it records the same list.
+type ServerDiscovered struct {
 	Group   int
 	Target  string
 	Missing []results.MissingFeature
@@ -126,18 +126,18 @@ type ConfirmStarted struct {
 	Runs []string
 }
 
-func (PlanStarted) event()    {}
-func (ServerStarting) event() {}
-func (ServerWaiting) event()  {}
-func (ServerNote) event()     {}
-func (ServerReady) event()    {}
-func (ServerProbed) event()   {}
-func (ServerStopped) event()  {}
-func (RunStarted) event()     {}
-func (RequestDone) event()    {}
-func (RunFinished) event()    {}
-func (PlanFinished) event()   {}
-func (ConfirmStarted) event() {}
+func (PlanStarted) event()      {}
+func (ServerStarting) event()   {}
+func (ServerWaiting) event()    {}
+func (ServerNote) event()       {}
+func (ServerReady) event()      {}
+func (ServerDiscovered) event() {}
+func (ServerStopped) event()    {}
+func (RunStarted) event()       {}
+func (RequestDone) event()      {}
+func (RunFinished) event()      {}
+func (PlanFinished) event()     {}
+func (ConfirmStarted) event()   {}
 
 // Nop is a Progress that ignores every event.
 type Nop struct{}

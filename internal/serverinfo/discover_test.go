@@ -1,4 +1,4 @@
-package serverprobe
+package serverinfo
 
 import (
 	"context"
@@ -58,7 +58,7 @@ func TestFind(t *testing.T) {
 
 func probe(t *testing.T, url string, idle time.Duration) *Features {
 	t.Helper()
-	return Probe(context.Background(), Options{BaseURL: url, Generate: true, IdleWait: idle})
+	return Discover(context.Background(), Options{BaseURL: url, Generate: true, IdleWait: idle})
 }
 
 // TestProbeOllama checks every quirk of the Ollama-like server is found and
@@ -158,13 +158,13 @@ func TestProbeOthers(t *testing.T) {
 func TestProbeIdleTimeout(t *testing.T) {
 	c := fakeserver.VLLM("m", 2048)
 	c.IdleTimeout = 300 * time.Millisecond
-	f := Probe(context.Background(), Options{BaseURL: fakeserver.Start(t, c).URL, IdleWait: 10 * time.Second})
+	f := Discover(context.Background(), Options{BaseURL: fakeserver.Start(t, c).URL, IdleWait: 10 * time.Second})
 	// Go's server checks idle connections on a timer: the close comes at
 	// the timeout or a little after, never before
 	if f.IdleTimeout < 250*time.Millisecond || f.IdleTimeout > 5*time.Second {
 		t.Errorf("idle timeout %v, want about 300ms", f.IdleTimeout)
 	}
-	f = Probe(context.Background(), Options{BaseURL: fakeserver.Start(t, fakeserver.VLLM("m", 2048)).URL, IdleWait: 200 * time.Millisecond})
+	f = Discover(context.Background(), Options{BaseURL: fakeserver.Start(t, fakeserver.VLLM("m", 2048)).URL, IdleWait: 200 * time.Millisecond})
 	if f.IdleTimeout != 0 || f.IdleWaited < 200*time.Millisecond {
 		t.Errorf("a server that keeps idle connections: timeout %v, waited %v", f.IdleTimeout, f.IdleWaited)
 	}

@@ -1,4 +1,4 @@
-package serverprobe
+package serverinfo
 
 import (
 	"context"
@@ -16,7 +16,7 @@ func reset(t *testing.T, srv *fakeserver.Server, probe bool) (done bool, reason,
 	o := Options{BaseURL: srv.URL, Model: "m"}
 	var f *Features
 	if probe {
-		f = Probe(context.Background(), o)
+		f = Discover(context.Background(), o)
 	}
 	r := ResetPrefixCache(context.Background(), o, f)
 	return r.Done, r.Reason, r.Unverified

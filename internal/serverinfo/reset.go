@@ -1,4 +1,4 @@
-package serverprobe
+package serverinfo
 
 import (
 	"bytes"

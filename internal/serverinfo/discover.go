@@ -1,4 +1,4 @@
-package serverprobe
+package serverinfo
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ const (
 
 // Probe asks the server what it supports. It never fails: what could not
 // be found out is marked so in the Features (a zero Status, Known false).
-func Probe(ctx context.Context, o Options) *Features {
+func Discover(ctx context.Context, o Options) *Features {
 	f := &Features{BaseURL: o.BaseURL, TemplatePrefix: -1}
 	var idle *IdleWatch
 	if o.IdleWait > 0 {
