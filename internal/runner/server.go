@@ -16,8 +16,8 @@ import (
 // idle connections that long has none that matters.
 const IdleWatchLimit = 10 * time.Minute
 
-// knownServer is what the runner knows of one started server: its probe,
-// made once when its first run begins, and the watch of its idle timeout,
+// knownServer is what the runner knows of one started server: its Features
+// (serverinfo.Discover), found once when its first run begins, and the watch of its idle timeout,
 // which goes on in the background while its runs go on.
 type knownServer struct {
 	feats   *serverinfo.Features
@@ -58,7 +58,7 @@ func (r *runner) forget(inst backend.Instance) {
 	}
 }
 
-// loadFeatures is what the load engine uses of the server's probe, with
+// loadFeatures is what the load engine uses of the server's Features, with
 // the idle timeout as far as it has been seen.
 func (ps *knownServer) loadFeatures() load.ServerFeatures {
 	f := ps.feats

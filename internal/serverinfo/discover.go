@@ -14,7 +14,7 @@ import (
 	"github.com/llmgate/llmgate/untrusted"
 )
 
-// Options say what to probe and how.
+// Options say what Discover asks of the server and how.
 type Options struct {
 	// BaseURL is the server's root (see BaseURL).
 	BaseURL string
@@ -34,7 +34,7 @@ type Options struct {
 }
 
 // client is o.Client, or a client of its own whose connections done
-// closes: none of a probe's or a reset's is left open beside the run that
+// closes: none of Discover's or a reset's is left open beside the run that
 // follows (a run on a loaded machine kept fewer requests in flight with
 // them left open).
 func (o Options) client() (hc *http.Client, done func()) {
@@ -45,15 +45,15 @@ func (o Options) client() (hc *http.Client, done func()) {
 	return hc, hc.CloseIdleConnections
 }
 
-// Probe lengths: short answers, long enough that a server which stops
+// The answer length Discover asks for: short answers, long enough that a server which stops
 // on its own is unlikely to reach them by chance.
 const (
-	probeTokens = 24
-	// MaxMetricsBytes bounds the /metrics page the probe reads.
+	askedTokens = 24
+	// MaxMetricsBytes bounds the /metrics page Discover reads.
 	MaxMetricsBytes = 4 << 20
 )
 
-// Probe asks the server what it supports. It never fails: what could not
+// Discover asks the server what it supports. It never fails: what could not
 // be found out is marked so in the Features (a zero Status, Known false).
 func Discover(ctx context.Context, o Options) *Features {
 	f := &Features{BaseURL: o.BaseURL, TemplatePrefix: -1}
@@ -79,11 +79,11 @@ func Discover(ctx context.Context, o Options) *Features {
 	var vcode int
 	f.ServerVersion, vcode = version(ctx, hc, o.BaseURL)
 	f.Version = Endpoint{Status: vcode}
-	f.probeMetrics(ctx, hc, o)
-	f.probeTokenize(ctx, hc, o)
+	f.findMetrics(ctx, hc, o)
+	f.checkTokenize(ctx, hc, o)
 	f.Reset = endpoint(do(ctx, hc, http.MethodPost, o.BaseURL, "/reset_prefix_cache", o.APIKey, nil, 1<<16))
 	if o.Generate && f.Model != "" {
-		f.probeGeneration(ctx, hc, o)
+		f.checkGeneration(ctx, hc, o)
 	}
 	if idle != nil {
 		idle.Wait(ctx)
@@ -102,7 +102,7 @@ func endpoint(code int, _ []byte, err error) Endpoint {
 	return e
 }
 
-func (f *Features) probeMetrics(ctx context.Context, hc *http.Client, o Options) {
+func (f *Features) findMetrics(ctx context.Context, hc *http.Client, o Options) {
 	code, b, err := get(ctx, hc, o.BaseURL, "/metrics", o.APIKey, MaxMetricsBytes)
 	f.Metrics = endpoint(code, b, err)
 	if err != nil || code != http.StatusOK {
@@ -116,9 +116,9 @@ func (f *Features) probeMetrics(ctx context.Context, hc *http.Client, o Options)
 	f.MetricsFamily = snap.Family
 }
 
-// probeTokenize asks /tokenize to count a text and two different chat
+// checkTokenize asks /tokenize to count a text and two different chat
 // messages: the tokens the messages share at the start are the template's.
-func (f *Features) probeTokenize(ctx context.Context, hc *http.Client, o Options) {
+func (f *Features) checkTokenize(ctx context.Context, hc *http.Client, o Options) {
 	type answer struct {
 		Count  *int  `json:"count"`
 		Tokens []int `json:"tokens"`
@@ -153,10 +153,10 @@ func (f *Features) probeTokenize(ctx context.Context, hc *http.Client, o Options
 	f.TemplatePrefix = n
 }
 
-// probeGeneration makes the three short requests: a token-id prompt, a
+// checkGeneration makes the three short requests: a token-id prompt, a
 // completion with ignore_eos (its usage), and a chat answer with
 // min_tokens and no ignore_eos (its usage and role).
-func (f *Features) probeGeneration(ctx context.Context, hc *http.Client, o Options) {
+func (f *Features) checkGeneration(ctx context.Context, hc *http.Client, o Options) {
 	// token ids: ids inside every common vocabulary, clear of the specials
 	s, _, err := stream(ctx, hc, o.BaseURL, "/v1/completions", o.APIKey, map[string]any{
 		"model": f.Model, "prompt": []int{1000, 2000, 3000, 4000}, "max_tokens": 1})
@@ -175,9 +175,9 @@ func (f *Features) probeGeneration(ctx context.Context, hc *http.Client, o Optio
 		f.TokenIDs.Note = fmt.Sprintf("http %d", s.status)
 	}
 
-	// a completion asked for probeTokens with ignore_eos
+	// a completion asked for askedTokens with ignore_eos
 	s, n, err := stream(ctx, hc, o.BaseURL, "/v1/completions", o.APIKey, map[string]any{
-		"model": f.Model, "prompt": "Say one word.", "max_tokens": probeTokens, "ignore_eos": true})
+		"model": f.Model, "prompt": "Say one word.", "max_tokens": askedTokens, "ignore_eos": true})
 	f.IgnoreEOS = lengthCheck(s, n, err)
 	if err == nil && s.status == http.StatusOK {
 		f.CompletionsUsage = s.usage()
@@ -186,10 +186,10 @@ func (f *Features) probeGeneration(ctx context.Context, hc *http.Client, o Optio
 		return
 	}
 
-	// a chat answer asked for probeTokens with min_tokens, no ignore_eos
+	// a chat answer asked for askedTokens with min_tokens, no ignore_eos
 	s, n, err = stream(ctx, hc, o.BaseURL, "/v1/chat/completions", o.APIKey, map[string]any{
 		"model": f.Model, "messages": []map[string]string{{"role": "user", "content": "Say one word."}},
-		"max_tokens": probeTokens, "min_tokens": probeTokens})
+		"max_tokens": askedTokens, "min_tokens": askedTokens})
 	f.MinTokens = lengthCheck(s, n, err)
 	if err == nil && s.status == http.StatusOK {
 		f.ChatUsage = s.usage()
@@ -206,7 +206,7 @@ func (f *Features) probeGeneration(ctx context.Context, hc *http.Client, o Optio
 	}
 }
 
-// lengthCheck judges an answer asked for probeTokens.
+// lengthCheck judges an answer asked for askedTokens.
 func lengthCheck(s *streamed, n int, err error) LengthCheck {
 	switch {
 	case err != nil:
@@ -214,5 +214,5 @@ func lengthCheck(s *streamed, n int, err error) LengthCheck {
 	case s.status != http.StatusOK:
 		return LengthCheck{Note: fmt.Sprintf("http %d: %s", s.status, untrusted.Short(strings.TrimSpace(string(s.body)), 200))}
 	}
-	return LengthCheck{Asked: probeTokens, Got: n}
+	return LengthCheck{Asked: askedTokens, Got: n}
 }

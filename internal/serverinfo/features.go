@@ -7,11 +7,11 @@ import (
 	"github.com/llmgate/llmgate/results"
 )
 
-// Features is what a probe found a server supports. Every part says
-// whether it was found out (a zero Status or Known false: the probe could
+// Features is what Discover found a server supports. Every part says
+// whether it was found out (a zero Status or Known false: Discover could
 // not tell) so that "not supported" and "not asked" stay apart.
 type Features struct {
-	// BaseURL is the server's root as probed.
+	// BaseURL is the server's root as asked.
 	BaseURL string `json:"base_url"`
 	// Models is what /v1/models lists; ModelsError why it could not be read.
 	Models      []Model `json:"models"`
@@ -59,7 +59,7 @@ type Features struct {
 	IdleWaited  time.Duration `json:"idle_waited_ns,omitempty"`
 }
 
-// Endpoint is a server's answer to one request of the probe.
+// Endpoint is a server's answer to one of Discover's requests.
 type Endpoint struct {
 	// Status is the HTTP status, 0 when no answer came (Err says why).
 	Status int    `json:"status,omitempty"`
@@ -77,11 +77,11 @@ func (e Endpoint) Missing() bool {
 
 // Check is a yes-or-no feature.
 type Check struct {
-	// Known is false when the probe could not tell.
+	// Known is false when Discover could not tell.
 	Known bool `json:"known"`
 	// Supported is the answer when Known.
 	Supported bool `json:"supported,omitempty"`
-	// Note is the server's refusal, or why the probe could not tell.
+	// Note is the server's refusal, or why Discover could not tell.
 	Note string `json:"note,omitempty"`
 }
 

@@ -23,7 +23,7 @@ import (
 const (
 	MaxModelsBytes  = 4 << 20
 	MaxVersionBytes = 64 << 10
-	// RequestTimeout bounds each request of a probe.
+	// RequestTimeout bounds each of Discover's requests.
 	RequestTimeout = 10 * time.Second
 	// maxShown bounds a server-reported name llmgate only shows.
 	maxShown = 200

@@ -33,7 +33,7 @@ const (
 // many requests run and counts prefix-cache hits, the reset is made only
 // once none is in flight, and checked: a prompt sent before it must not
 // hit the cache after it. A reset that could not be checked is recorded
-// as done but unverified; f (the server's probe, when known) spares asking
+// as done but unverified; f (the server's Features, when known) spares asking
 // a server without the endpoint again.
 func ResetPrefixCache(ctx context.Context, o Options, f *Features) results.CacheReset {
 	if f != nil && f.Reset.Missing() {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Stream bounds: a probe's answers are a few dozen tokens. The first
+// Stream bounds: Discover's answers are a few dozen tokens. The first
 // chunk may take long (Ollama loads the model on its first request), the
 // next ones should follow each other closely: a stream silent for
 // streamStall after its first chunk is given up, and so are the
@@ -58,8 +58,8 @@ func (s *streamed) tokens(lastUsage int) int {
 	return s.content
 }
 
-// probeChunk is the part of a completion or chat chunk the probe reads.
-type probeChunk struct {
+// answerChunk is the part of a completion or chat chunk Discover reads.
+type answerChunk struct {
 	Choices []struct {
 		Text  *string `json:"text"`
 		Delta *struct {
@@ -131,7 +131,7 @@ func stream(ctx context.Context, hc *http.Client, base, path, apiKey string, bod
 		if string(data) == "[DONE]" {
 			break
 		}
-		var c probeChunk
+		var c answerChunk
 		if json.Unmarshal(data, &c) != nil {
 			return s, 0, fmt.Errorf("POST %s: a chunk is not JSON", path)
 		}
