@@ -55,9 +55,9 @@ func report(w io.Writer, docker error, chromium string, ci bool) {
 		skip, skips = "fail (CI=true requires them)", "fails (CI=true requires it)"
 	}
 	if docker != nil {
-		fmt.Fprintf(w, "make test: container tests (backend/) %s: no Docker daemon answers (%v); start Docker or set DOCKER_HOST to run them\n", skip, docker)
+		fmt.Fprintf(w, "make test: container tests (internal/backend/) %s: no Docker daemon answers (%v); start Docker or set DOCKER_HOST to run them\n", skip, docker)
 	} else {
-		fmt.Fprintln(w, "make test: container tests (backend/) run: a Docker daemon answers")
+		fmt.Fprintln(w, "make test: container tests (internal/backend/) run: a Docker daemon answers")
 	}
 	if chromium == "" {
 		fmt.Fprintf(w, "make test: the HTML report's browser test %s: no chromium (apt-get install -y chromium)\n", skips)

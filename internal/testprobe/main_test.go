@@ -20,13 +20,13 @@ func TestReport(t *testing.T) {
 		ci       bool
 		want     string
 	}{
-		{name: "all there", chromium: "/usr/bin/chromium", want: "make test: container tests (backend/) run: a Docker daemon answers\n" +
+		{name: "all there", chromium: "/usr/bin/chromium", want: "make test: container tests (internal/backend/) run: a Docker daemon answers\n" +
 			"make test: the HTML report's browser test runs with /usr/bin/chromium\n"},
 		{name: "nothing", docker: errors.New("dial unix /var/run/docker.sock: connect: no such file or directory"),
-			want: "make test: container tests (backend/) skip: no Docker daemon answers (dial unix /var/run/docker.sock: connect: no such file or directory); start Docker or set DOCKER_HOST to run them\n" +
+			want: "make test: container tests (internal/backend/) skip: no Docker daemon answers (dial unix /var/run/docker.sock: connect: no such file or directory); start Docker or set DOCKER_HOST to run them\n" +
 				"make test: the HTML report's browser test skips: no chromium (apt-get install -y chromium)\n"},
 		{name: "CI", docker: errors.New("refused"), ci: true,
-			want: "make test: container tests (backend/) fail (CI=true requires them): no Docker daemon answers (refused); start Docker or set DOCKER_HOST to run them\n" +
+			want: "make test: container tests (internal/backend/) fail (CI=true requires them): no Docker daemon answers (refused); start Docker or set DOCKER_HOST to run them\n" +
 				"make test: the HTML report's browser test fails (CI=true requires it): no chromium (apt-get install -y chromium)\n"},
 	}
 	for _, tt := range tests {
