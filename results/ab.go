@@ -97,6 +97,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	var s Summary
 	all := &Samples{}
 	var good float64
+	var pool prefixPool
 	for i := range blocks {
 		b := &blocks[i]
 		if b.Samples != nil {
@@ -121,9 +122,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			s.Server.KVCacheUsageMax = math.Max(s.Server.KVCacheUsageMax, bs.Server.KVCacheUsageMax)
 			s.Server.RequestsWaitingMax = math.Max(s.Server.RequestsWaitingMax, bs.Server.RequestsWaitingMax)
 			s.Server.Preemptions += bs.Server.Preemptions
-			s.Server.PrefixCacheHitRate = math.Max(s.Server.PrefixCacheHitRate, bs.Server.PrefixCacheHitRate)
-			s.Server.PrefixCacheQueries += bs.Server.PrefixCacheQueries
-			s.Server.PrefixCacheHits += bs.Server.PrefixCacheHits
+			pool.add(bs.Server)
 			s.Server.QueueTime = mergeLatency(s.Server.QueueTime, bs.Server.QueueTime)
 			s.Server.PrefillTime = mergeLatency(s.Server.PrefillTime, bs.Server.PrefillTime)
 			s.Server.DecodeTime = mergeLatency(s.Server.DecodeTime, bs.Server.DecodeTime)
@@ -179,6 +178,9 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			s.Goodput.Ratio = s.Goodput.Requests / s.Throughput.Requests
 		}
 		s.Client.AchievedRate = float64(total) / d
+	}
+	if s.Server != nil {
+		s.Server.PrefixCacheQueries, s.Server.PrefixCacheHits, s.Server.PrefixCacheHitRate = pool.pooled()
 	}
 	if len(all.TTFT)+len(all.TPOT)+len(all.E2EL) == 0 {
 		all = nil
