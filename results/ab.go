@@ -91,8 +91,9 @@ func ABBaselinePath(candidate string) string {
 // MergeBlocks is the summary and samples of a run made of blocks: latency
 // statistics over every block's samples (ITL, which keeps no samples, as
 // the request-weighted mean of the blocks' statistics, min and max exact),
-// reasoning tokens as ITL, counts and token totals summed, rates over the summed measured time, and
-// the server's figures the worst of the blocks.
+// reasoning tokens as ITL, counts and token totals summed, rates over the
+// summed measured time, the prefix cache's counts pooled (see
+// prefixPool), and the server's other figures the worst of the blocks.
 func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	var s Summary
 	all := &Samples{}
@@ -175,7 +176,9 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 		s.Throughput.TotalTokens = float64(s.InputTokens+s.OutputTokens) / d
 		s.Goodput.Requests = good / d
 		if s.Throughput.Requests > 0 {
-			s.Goodput.Ratio = s.Goodput.Requests / s.Throughput.Requests
+			// at most every request was good: the sums' rounding may
+			// make the ratio a hair over 1, which Check refuses
+			s.Goodput.Ratio = min(s.Goodput.Requests/s.Throughput.Requests, 1)
 		}
 		s.Client.AchievedRate = float64(total) / d
 	}
