@@ -24,15 +24,16 @@ func (p *prefixPool) add(m *ServerMetrics) {
 	}
 }
 
-// pooled is the merged queries, hits and rate; all nil when no block
-// reported them, the rate nil also when the blocks looked up no token.
+// pooled is the merged queries, hits and rate (0 when the blocks looked
+// up no token, as ServerMetrics' own); all nil when no block reported
+// them.
 func (p *prefixPool) pooled() (queries, hits, rate *float64) {
 	if !p.counted {
 		return nil, nil, p.rate
 	}
-	queries, hits = ptr(p.queries), ptr(min(p.hits, p.queries))
+	queries, hits, rate = ptr(p.queries), ptr(min(p.hits, p.queries)), ptr(0)
 	if p.queries > 0 {
-		rate = ptr(*hits / p.queries)
+		*rate = *hits / p.queries
 	}
 	return queries, hits, rate
 }

@@ -102,9 +102,9 @@ type ServerMetrics struct {
 	// up in the prefix cache over the run and those that hit, and
 	// PrefixCacheHitRate hits / queries. Nil is a server that reported no
 	// prefix-cache counters (llama.cpp's), or a window they do not cover
-	// (the server restarted; the rate also when nothing was looked up): not
-	// a 0, which is a cache that was asked and missed. Files that wrote 0
-	// for an unreported rate read as written; those that predate the
+	// (the server restarted): not a 0, which is a cache that served
+	// nothing (a rate of 0 with no queries: caching off). Files that wrote
+	// 0 for an unreported rate read as written; those that predate the
 	// counts read them nil.
 	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate,omitempty"`
 	PrefixCacheQueries *float64 `json:"prefix_cache_queries,omitempty"`

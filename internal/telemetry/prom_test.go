@@ -224,6 +224,12 @@ func TestPrefixCacheAbsentIsNotZero(t *testing.T) {
 	if v, ok := mt.Value(&results.Summary{Server: m}); !ok || v != 0 {
 		t.Errorf("server.prefix_cache_hit_rate = %v (present %v), want a measured 0", v, ok)
 	}
+	// counters that looked nothing up (vLLM without prefix caching): the
+	// cache served nothing, a measured 0
+	m = ServerMetricsFrom([]ServerSnapshot{page(counters(0)), page(counters(0))})
+	if m.PrefixCacheHitRate == nil || *m.PrefixCacheHitRate != 0 || *m.PrefixCacheQueries != 0 {
+		t.Errorf("with counters that stayed 0: rate %v, queries %v; want 0 and 0", deref(m.PrefixCacheHitRate), deref(m.PrefixCacheQueries))
+	}
 	// a restart between the scrapes: the window's counts are unknown
 	m = ServerMetricsFrom([]ServerSnapshot{page(counters(1500)), page(counters(500))})
 	if m.PrefixCacheHitRate != nil || m.PrefixCacheQueries != nil {

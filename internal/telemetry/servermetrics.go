@@ -34,10 +34,11 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *results.ServerMetrics {
 
 // prefixCache is the prompt tokens looked up in the prefix cache and those
 // that hit, from the first to the last scrape that had both counters, and
-// the hit rate (hits / queries). All three are nil when fewer than two
-// scrapes had the counters (the server reports none: not 0) or a counter
-// went back (the server restarted: the window's are unknown); the rate is
-// nil too when no token was looked up.
+// the hit rate (hits / queries, 0 when no token was looked up: a server
+// that counts but caches nothing, as vLLM without prefix caching, served
+// nothing from its cache). All three are nil when fewer than two scrapes
+// had the counters (the server reports none: not 0) or a counter went
+// back (the server restarted: the window's are unknown).
 func prefixCache(snaps []ServerSnapshot) (queries, hits, rate *float64) {
 	var first, last *ServerSnapshot
 	for i := range snaps {
@@ -58,10 +59,10 @@ func prefixCache(snaps []ServerSnapshot) (queries, hits, rate *float64) {
 	}
 	// more hits than queries is a broken exporter: at most all hit
 	dh = min(dh, dq)
-	if dq == 0 {
-		return &dq, &dh, nil
+	var r float64
+	if dq > 0 {
+		r = dh / dq
 	}
-	r := dh / dq
 	return &dq, &dh, &r
 }
 
