@@ -14,7 +14,7 @@ import (
 
 // ServerSnapshot is one scrape of a server's /metrics, reduced to what the
 // summary needs: vLLM's metrics, or SGLang's and llama.cpp's server's where
-// they mean the same thing (see serverMetricNames). Counts are summed across
+// they mean the same thing (see kvNames and the lists beside it). Counts are summed across
 // label sets (engines, models); the KV-cache usage, a fraction, is the
 // largest across them, since two engines half full are not one engine full.
 // A Has* flag is false when the server did not expose that metric.
