@@ -14,9 +14,10 @@ import (
 
 // ServerSnapshot is one scrape of a server's /metrics, reduced to what the
 // summary needs: vLLM's metrics, or SGLang's and llama.cpp's server's where
-// they mean the same thing (see kvNames and the lists beside it). Counts are summed across
-// label sets (engines, models); the KV-cache usage, a fraction, is the
-// largest across them, since two engines half full are not one engine full.
+// they mean the same thing (see kvNames and the lists beside it). Counts
+// are summed across label sets (engines, models); the KV-cache usage, a
+// fraction, is the largest across them, since two engines half full are
+// not one engine full.
 // A Has* flag is false when the server did not expose that metric.
 type ServerSnapshot struct {
 	KVCacheUsage     float64 // vllm:kv_cache_usage_perc (0..1), or the older vllm:gpu_cache_usage_perc
