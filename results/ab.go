@@ -91,12 +91,14 @@ func ABBaselinePath(candidate string) string {
 // MergeBlocks is the summary and samples of a run made of blocks: latency
 // statistics over every block's samples (ITL, which keeps no samples, as
 // the request-weighted mean of the blocks' statistics, min and max exact),
-// reasoning tokens as ITL, counts and token totals summed, rates over the summed measured time, and
-// the server's figures the worst of the blocks.
+// reasoning tokens as ITL, counts and token totals summed, rates over the
+// summed measured time, the prefix cache's counts pooled (see
+// prefixPool), and the server's other figures the worst of the blocks.
 func MergeBlocks(blocks []Block) (Summary, *Samples) {
 	var s Summary
 	all := &Samples{}
 	var good float64
+	var pool prefixPool
 	for i := range blocks {
 		b := &blocks[i]
 		if b.Samples != nil {
@@ -121,9 +123,7 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 			s.Server.KVCacheUsageMax = math.Max(s.Server.KVCacheUsageMax, bs.Server.KVCacheUsageMax)
 			s.Server.RequestsWaitingMax = math.Max(s.Server.RequestsWaitingMax, bs.Server.RequestsWaitingMax)
 			s.Server.Preemptions += bs.Server.Preemptions
-			s.Server.PrefixCacheHitRate = math.Max(s.Server.PrefixCacheHitRate, bs.Server.PrefixCacheHitRate)
-			s.Server.PrefixCacheQueries += bs.Server.PrefixCacheQueries
-			s.Server.PrefixCacheHits += bs.Server.PrefixCacheHits
+			pool.add(bs.Server)
 			s.Server.QueueTime = mergeLatency(s.Server.QueueTime, bs.Server.QueueTime)
 			s.Server.PrefillTime = mergeLatency(s.Server.PrefillTime, bs.Server.PrefillTime)
 			s.Server.DecodeTime = mergeLatency(s.Server.DecodeTime, bs.Server.DecodeTime)
@@ -176,9 +176,14 @@ func MergeBlocks(blocks []Block) (Summary, *Samples) {
 		s.Throughput.TotalTokens = float64(s.InputTokens+s.OutputTokens) / d
 		s.Goodput.Requests = good / d
 		if s.Throughput.Requests > 0 {
-			s.Goodput.Ratio = s.Goodput.Requests / s.Throughput.Requests
+			// at most every request was good: the sums' rounding may
+			// make the ratio a hair over 1, which Check refuses
+			s.Goodput.Ratio = min(s.Goodput.Requests/s.Throughput.Requests, 1)
 		}
 		s.Client.AchievedRate = float64(total) / d
+	}
+	if s.Server != nil {
+		s.Server.PrefixCacheQueries, s.Server.PrefixCacheHits, s.Server.PrefixCacheHitRate = pool.pooled()
 	}
 	if len(all.TTFT)+len(all.TPOT)+len(all.E2EL) == 0 {
 		all = nil

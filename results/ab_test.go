@@ -68,3 +68,50 @@ func TestJoinRequestLogs(t *testing.T) {
 		t.Error("no logs joined into a log")
 	}
 }
+
+// TestMergeBlocksGoodputAtMostOne merges blocks whose every request was
+// good: the pooled ratio is 1, though the sums' rounding made it
+// 1.0000000000000002, which the file's own check refuses.
+func TestMergeBlocksGoodputAtMostOne(t *testing.T) {
+	blk := func(dur float64, n int) Block {
+		return Block{Summary: Summary{DurationSeconds: dur, Requests: Requests{Completed: n},
+			Goodput: Goodput{Requests: float64(n) / dur, Ratio: 1}}}
+	}
+	s, _ := MergeBlocks([]Block{blk(0.1, 1), blk(0.3, 11)})
+	if s.Goodput.Ratio != 1 {
+		t.Errorf("goodput ratio %v, want 1 (every request good)", s.Goodput.Ratio)
+	}
+	f := &File{Version: SchemaVersion, Runs: []Run{{Name: "chat", Scenario: "chat", Status: StatusOK, Summary: s}}}
+	if err := f.Check(); err != nil {
+		t.Errorf("the merged summary fails the file's check: %v", err)
+	}
+}
+
+// TestMergePrefixCache pools the blocks' prefix-cache counts: queries and
+// hits summed and the rate of the sums (not the highest block's rate); a
+// block whose server counts none adds nothing, and with no block counting
+// them the merged run has none.
+func TestMergePrefixCache(t *testing.T) {
+	counted := func(q, h float64) Block {
+		return Block{Summary: Summary{Server: &ServerMetrics{PrefixCacheQueries: &q, PrefixCacheHits: &h, PrefixCacheHitRate: new(h / q)}}}
+	}
+	none := Block{Summary: Summary{Server: &ServerMetrics{KVCacheUsageMax: 0.5}}}
+	s, _ := MergeBlocks([]Block{counted(1000, 100), none, counted(3000, 900)})
+	m := s.Server
+	if m.PrefixCacheQueries == nil || m.PrefixCacheHits == nil || m.PrefixCacheHitRate == nil {
+		t.Fatalf("merged %+v: want the pooled counts", m)
+	}
+	if *m.PrefixCacheQueries != 4000 || *m.PrefixCacheHits != 1000 || *m.PrefixCacheHitRate != 0.25 {
+		t.Errorf("merged queries %v, hits %v, rate %v; want 4000, 1000 and 0.25 (not the highest block's 0.3)", *m.PrefixCacheQueries, *m.PrefixCacheHits, *m.PrefixCacheHitRate)
+	}
+	s, _ = MergeBlocks([]Block{none, none})
+	if m := s.Server; m == nil || m.PrefixCacheQueries != nil || m.PrefixCacheHits != nil || m.PrefixCacheHitRate != nil {
+		t.Errorf("merged %+v: want server metrics without prefix-cache figures", m)
+	}
+	// blocks of files that stored a rate but not its terms: the highest
+	old := Block{Summary: Summary{Server: &ServerMetrics{PrefixCacheHitRate: new(0.4)}}}
+	s, _ = MergeBlocks([]Block{old, none, {Summary: Summary{Server: &ServerMetrics{PrefixCacheHitRate: new(0.1)}}}})
+	if r := s.Server.PrefixCacheHitRate; r == nil || *r != 0.4 || s.Server.PrefixCacheQueries != nil {
+		t.Errorf("merged old blocks: rate %v, queries %v; want 0.4 and none", r, s.Server.PrefixCacheQueries)
+	}
+}

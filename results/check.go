@@ -91,6 +91,13 @@ func (c *checker) value(field string, v float64, l Limit) {
 	}
 }
 
+// optValue checks v, when it is there, as value does.
+func (c *checker) optValue(field string, v *float64, l Limit) {
+	if v != nil {
+		c.value(field, *v, l)
+	}
+}
+
 func (c *checker) count(field string, v int64) {
 	if v < 0 {
 		c.fail(fmt.Sprintf("%s = %d: a count cannot be negative", field, v))
@@ -128,9 +135,9 @@ func (c *checker) summary(s *Summary) {
 		c.value("summary.server.kv_cache_usage_max", m.KVCacheUsageMax, LimitRatio)
 		c.value("summary.server.requests_waiting_max", m.RequestsWaitingMax, LimitCount)
 		c.value("summary.server.preemptions", m.Preemptions, LimitCount)
-		c.value("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, LimitRatio)
-		c.value("summary.server.prefix_cache_queries", m.PrefixCacheQueries, LimitTokens)
-		c.value("summary.server.prefix_cache_hits", m.PrefixCacheHits, LimitTokens)
+		c.optValue("summary.server.prefix_cache_hit_rate", m.PrefixCacheHitRate, LimitRatio)
+		c.optValue("summary.server.prefix_cache_queries", m.PrefixCacheQueries, LimitTokens)
+		c.optValue("summary.server.prefix_cache_hits", m.PrefixCacheHits, LimitTokens)
 		for _, p := range []struct {
 			name string
 			l    *ServerLatency

@@ -1,21 +1,9 @@
 package results
 
-import (
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
-)
-
-// GPUQueryArgs are the nvidia-smi arguments whose output ParseGPUReadings
-// reads: one line per GPU, "util %, memory used MiB, memory total MiB, power W".
-var GPUQueryArgs = []string{"--query-gpu=utilization.gpu,memory.used,memory.total,power.draw", "--format=csv,noheader,nounits"}
-
-// Bounds on what is accepted from nvidia-smi (untrusted text).
+// Bounds on the GPUs a results file may hold (what telemetry accepts from
+// nvidia-smi and a DCGM exporter, and Check from a file).
 const (
-	// MaxGPUOutput is the most bytes of one nvidia-smi answer that are read.
-	MaxGPUOutput = 16 << 10
-	// MaxGPUs is the most GPUs one answer may list.
+	// MaxGPUs is the most GPUs one sample may list.
 	MaxGPUs = 64
 	// MaxGPUSamples is the most samples a run's series keeps (over an hour at 1/s).
 	MaxGPUSamples = 4096
@@ -99,72 +87,6 @@ type GPUMetrics struct {
 	// Energy is what the GPUs drew over the measured phase; nil when power
 	// was not reported.
 	Energy *Energy `json:"energy,omitempty"`
-}
-
-// ParseGPUReadings reads nvidia-smi's answer to GPUQueryArgs. The text is
-// untrusted: it must be at most MaxGPUOutput bytes and MaxGPUs lines of four
-// numbers each within its Limit (LimitUtilisation, LimitMemory,
-// LimitPower: what Check accepts); power may be "[N/A]". Anything else is an error that
-// quotes no more than the line number.
-func ParseGPUReadings(out string) ([]GPUReading, error) {
-	if len(out) > MaxGPUOutput {
-		return nil, fmt.Errorf("nvidia-smi output is over %d bytes", MaxGPUOutput)
-	}
-	var rs []GPUReading
-	n := 0
-	for line := range strings.Lines(out) {
-		n++
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		if len(rs) == MaxGPUs {
-			return nil, fmt.Errorf("nvidia-smi lists more than %d GPUs", MaxGPUs)
-		}
-		f := strings.Split(line, ",")
-		if len(f) != 4 {
-			return nil, fmt.Errorf("nvidia-smi line %d: want 4 comma-separated fields, got %d", n, len(f))
-		}
-		var r GPUReading
-		var err error
-		if r.UtilPercent, err = gpuNumber(f[0], LimitUtilisation); err != nil {
-			return nil, fmt.Errorf("nvidia-smi line %d: utilization: %w", n, err)
-		}
-		if r.MemoryUsedMiB, err = gpuNumber(f[1], LimitMemory); err != nil {
-			return nil, fmt.Errorf("nvidia-smi line %d: memory.used: %w", n, err)
-		}
-		if r.MemoryTotalMiB, err = gpuNumber(f[2], LimitMemory); err != nil {
-			return nil, fmt.Errorf("nvidia-smi line %d: memory.total: %w", n, err)
-		}
-		if p := strings.TrimSpace(f[3]); !strings.EqualFold(p, "[N/A]") && !strings.EqualFold(p, "N/A") {
-			w, err := gpuNumber(p, LimitPower)
-			if err != nil {
-				return nil, fmt.Errorf("nvidia-smi line %d: power.draw: %w", n, err)
-			}
-			r.PowerWatts = &w
-		}
-		rs = append(rs, r)
-	}
-	if len(rs) == 0 {
-		return nil, fmt.Errorf("nvidia-smi listed no GPUs")
-	}
-	return rs, nil
-}
-
-// gpuNumber parses a finite number within l.
-func gpuNumber(s string, l Limit) (float64, error) {
-	s = strings.TrimSpace(s)
-	if len(s) > 32 {
-		return 0, fmt.Errorf("value too long")
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("not a number")
-	}
-	if v < 0 || v > l.Max {
-		return 0, fmt.Errorf("%g out of range [0, %g]", v, l.Max)
-	}
-	return v, nil
 }
 
 // SummarizeGPU summarizes a series; nil when it has no samples. Samples

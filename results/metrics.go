@@ -143,6 +143,9 @@ type Metric struct {
 	// specDecode marks a figure of the server's speculative decoding,
 	// which a server with /metrics lacks when it does not speculate.
 	specDecode bool
+	// prefixCache marks the prefix cache's hit rate, which a server with
+	// /metrics lacks when it counts no prefix-cache hits.
+	prefixCache bool
 }
 
 // String is the metric's name.
@@ -355,7 +358,13 @@ func buildNamespace() map[string]Metric {
 	value("server.kv_cache_usage.max", "server", Ratio, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.KVCacheUsageMax }))
 	value("server.requests_waiting.max", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.RequestsWaitingMax }))
 	value("server.preemptions", "server", Count, LowerIsBetter, server(func(m *ServerMetrics) float64 { return m.Preemptions }))
-	value("server.prefix_cache_hit_rate", "server", Ratio, HigherIsBetter, server(func(m *ServerMetrics) float64 { return m.PrefixCacheHitRate }))
+	add(Metric{Name: "server.prefix_cache_hit_rate", Family: "server", Stat: StatValue, Unit: Ratio, Better: HigherIsBetter, prefixCache: true,
+		get: func(s *Summary) (float64, bool) {
+			if s.Server == nil || s.Server.PrefixCacheHitRate == nil {
+				return 0, false
+			}
+			return *s.Server.PrefixCacheHitRate, true
+		}})
 	// the server's latency split: server.queue_time.p95, server.prefill_time.mean, ...
 	for _, phase := range []struct {
 		name string

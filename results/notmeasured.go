@@ -33,6 +33,9 @@ func (m Metric) WhyNotMeasured(s *Summary) string {
 		if s.Server != nil && m.specDecode {
 			return "the server's /metrics has no speculative-decoding counters (vLLM's vllm:spec_decode_num_drafts, ..._num_draft_tokens, ..._num_accepted_tokens: it runs without --speculative-config), no draft was made in the measured phase, or the draft has no such position"
 		}
+		if s.Server != nil && m.prefixCache {
+			return "the server's /metrics has no prefix-cache counters (vLLM's vllm:prefix_cache_queries and _hits, SGLang's sglang:prompt_tokens and cached_tokens; llama.cpp's server counts none), or they went back in the measured phase (the server restarted)"
+		}
 		if s.Server != nil && m.split {
 			return "the server's /metrics has no histogram of it (vLLM's vllm:request_queue_time_seconds, ..._prefill_, ..._decode_, ..._inference_time_seconds), or no request was observed in the measured phase"
 		}

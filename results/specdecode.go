@@ -3,20 +3,6 @@ package results
 import (
 	"fmt"
 	"strconv"
-
-	dto "github.com/prometheus/client_model/go"
-)
-
-// vLLM's speculative-decoding counters (vllm/v1/spec_decode/metrics.py),
-// exported only when the server runs with --speculative-config, each with
-// the labels model_name and engine; the exposition adds _total, which
-// lookup tolerates either way. The per-position counter has a position
-// label, "0" for the first draft token.
-const (
-	specDraftsName      = "vllm:spec_decode_num_drafts"
-	specDraftTokensName = "vllm:spec_decode_num_draft_tokens"
-	specAcceptedName    = "vllm:spec_decode_num_accepted_tokens"
-	specPerPosName      = "vllm:spec_decode_num_accepted_tokens_per_pos"
 )
 
 // MaxSpecPositions is how many draft positions the per-position counter
@@ -25,71 +11,6 @@ const (
 // num_speculative_tokens is a handful; a page with a higher position
 // keeps its first MaxSpecPositions.
 const MaxSpecPositions = 16
-
-// SpecDecodeSnapshot is one scrape of the speculative-decoding counters,
-// summed across engines: drafts (one per request per step that had draft
-// tokens), draft tokens proposed, draft tokens accepted, and accepted
-// tokens by draft position (nil when the page has no per-position
-// counter).
-type SpecDecodeSnapshot struct {
-	Drafts, DraftTokens, Accepted float64
-	PerPosition                   []float64
-}
-
-// parseSpecDecode reads the counters from a parsed page; nil when it has
-// not all three of the totals (the server decodes without speculation),
-// or one of them is not a token count.
-func parseSpecDecode(fams map[string]*dto.MetricFamily) *SpecDecodeSnapshot {
-	var sp SpecDecodeSnapshot
-	for _, c := range []struct {
-		name string
-		v    *float64
-	}{{specDraftsName, &sp.Drafts}, {specDraftTokensName, &sp.DraftTokens}, {specAcceptedName, &sp.Accepted}} {
-		v, _, ok, _ := lookup(fams, []string{c.name}, add, LimitTokens)
-		if !ok {
-			return nil
-		}
-		*c.v = v
-	}
-	sp.PerPosition = perPosition(fams)
-	return &sp
-}
-
-// perPosition sums the per-position counter's samples by their position
-// label across engines; nil when the page has none, or a sample has no
-// position that is a small whole number or a value that is not a token
-// count.
-func perPosition(fams map[string]*dto.MetricFamily) []float64 {
-	f, ok := fams[specPerPosName+"_total"]
-	if !ok {
-		if f, ok = fams[specPerPosName]; !ok {
-			return nil
-		}
-	}
-	var out []float64
-	for _, m := range f.GetMetric() {
-		ps, ok := label(m, "position")
-		if !ok {
-			return nil
-		}
-		p, err := strconv.Atoi(ps)
-		if err != nil || p < 0 {
-			return nil
-		}
-		v, ok := sampleValue(m)
-		if !ok || LimitTokens.Problem(v) != "" {
-			return nil
-		}
-		if p >= MaxSpecPositions {
-			continue
-		}
-		for len(out) <= p {
-			out = append(out, 0)
-		}
-		out[p] += v
-	}
-	return out
-}
 
 // SpecDecode is the server's speculative decoding over a run's measured
 // phase, from the counters' deltas between the first and the last scrape:
@@ -111,9 +32,11 @@ type SpecDecode struct {
 	PositionRates       []float64 `json:"position_acceptance_rates,omitempty"`
 }
 
-// newSpecDecode derives the rates from the window's counts; nil when the
-// window held no draft (nothing was decoded speculatively).
-func newSpecDecode(drafts, draftTokens, accepted float64, perPos []float64) *SpecDecode {
+// NewSpecDecode derives the rates from a window's counts (the drafts,
+// draft tokens, accepted tokens and accepted tokens by draft position the
+// server counted in it); nil when the window held no draft (nothing was
+// decoded speculatively).
+func NewSpecDecode(drafts, draftTokens, accepted float64, perPos []float64) *SpecDecode {
 	if !(drafts > 0) || !(draftTokens > 0) {
 		return nil
 	}
@@ -129,46 +52,6 @@ func newSpecDecode(drafts, draftTokens, accepted float64, perPos []float64) *Spe
 		}
 	}
 	return sd
-}
-
-// specDecodeFrom is the window's speculative decoding over a run's
-// scrapes, from the first that had the counters to the last; nil when
-// fewer than two had them, no draft was made between them, or a counter
-// went back (the server restarted).
-func specDecodeFrom(snaps []ServerSnapshot) *SpecDecode {
-	var first, last *SpecDecodeSnapshot
-	for i := range snaps {
-		if sp := snaps[i].SpecDecode; sp != nil {
-			if first == nil {
-				first = sp
-			} else {
-				last = sp
-			}
-		}
-	}
-	if first == nil || last == nil {
-		return nil
-	}
-	d, dt, a := last.Drafts-first.Drafts, last.DraftTokens-first.DraftTokens, last.Accepted-first.Accepted
-	if d < 0 || dt < 0 || a < 0 {
-		return nil
-	}
-	// a position the first scrape lacks counted nothing before it
-	var perPos []float64
-	if len(last.PerPosition) >= len(first.PerPosition) {
-		perPos = make([]float64, len(last.PerPosition))
-		for i, v := range last.PerPosition {
-			if i < len(first.PerPosition) {
-				v -= first.PerPosition[i]
-			}
-			if v < 0 {
-				perPos = nil
-				break
-			}
-			perPos[i] = v
-		}
-	}
-	return newSpecDecode(d, dt, a, perPos)
 }
 
 // mergeSpecDecode adds a block's speculative decoding to the blocks' so
@@ -193,7 +76,7 @@ func mergeSpecDecode(acc, b *SpecDecode) *SpecDecode {
 			}
 		}
 	}
-	return newSpecDecode(acc.Drafts+b.Drafts, acc.DraftTokens+b.DraftTokens, acc.AcceptedTokens+b.AcceptedTokens, perPos)
+	return NewSpecDecode(acc.Drafts+b.Drafts, acc.DraftTokens+b.DraftTokens, acc.AcceptedTokens+b.AcceptedTokens, perPos)
 }
 
 // PositionRate is the acceptance rate at draft position p (0 the first

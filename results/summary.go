@@ -98,12 +98,17 @@ type ServerMetrics struct {
 	KVCacheUsageMax    float64 `json:"kv_cache_usage_max"`
 	RequestsWaitingMax float64 `json:"requests_waiting_max"`
 	Preemptions        float64 `json:"preemptions"`
-	PrefixCacheHitRate float64 `json:"prefix_cache_hit_rate"`
 	// PrefixCacheQueries and PrefixCacheHits are the prompt tokens looked
-	// up in the prefix cache over the run and those that hit (the rate's
-	// terms); 0 in files that predate them.
-	PrefixCacheQueries float64 `json:"prefix_cache_queries,omitempty"`
-	PrefixCacheHits    float64 `json:"prefix_cache_hits,omitempty"`
+	// up in the prefix cache over the run and those that hit, and
+	// PrefixCacheHitRate hits / queries. Nil is a server that reported no
+	// prefix-cache counters (llama.cpp's), or a window they do not cover
+	// (the server restarted): not a 0, which is a cache that served
+	// nothing (a rate of 0 with no queries: caching off). Files that wrote
+	// 0 for an unreported rate read as written; those that predate the
+	// counts read them nil.
+	PrefixCacheHitRate *float64 `json:"prefix_cache_hit_rate,omitempty"`
+	PrefixCacheQueries *float64 `json:"prefix_cache_queries,omitempty"`
+	PrefixCacheHits    *float64 `json:"prefix_cache_hits,omitempty"`
 	// QueueTime, PrefillTime, DecodeTime and InferenceTime are the server's
 	// own split of its requests' time over the measured phase (vLLM's
 	// vllm:request_*_time_seconds histograms): waiting in its queue, from

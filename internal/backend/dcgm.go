@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/boundedget"
+	"github.com/llmgate/llmgate/internal/telemetry"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -44,7 +45,7 @@ func NewDCGMExporter(url string, devices []string) *DCGMExporter {
 }
 
 // ReadGPUs fetches the page once, within the time and size bounds, and
-// parses it (results.ParseDCGM). Errors may quote a GPU label of the page
+// parses it (telemetry.ParseDCGM). Errors may quote a GPU label of the page
 // (a parse error); the sampler makes them safe before keeping them.
 func (d *DCGMExporter) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	d.mu.Lock()
@@ -58,7 +59,7 @@ func (d *DCGMExporter) ReadGPUs(ctx context.Context) ([]results.GPUReading, erro
 	case code != http.StatusOK:
 		return nil, fmt.Errorf("DCGM exporter: HTTP %d", code)
 	}
-	rs, err := results.ParseDCGM(&d.buf, d.devices)
+	rs, err := telemetry.ParseDCGM(&d.buf, d.devices)
 	if err != nil {
 		return nil, fmt.Errorf("DCGM exporter: %w", err)
 	}

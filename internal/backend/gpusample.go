@@ -11,6 +11,7 @@ import (
 	"github.com/moby/moby/api/pkg/stdcopy"
 	"github.com/moby/moby/client"
 
+	"github.com/llmgate/llmgate/internal/telemetry"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -47,7 +48,7 @@ func (c *Container) SamplesGPUs() bool { return c != nil && c.ctr != nil && c.sa
 func (c *Container) GPUSource() results.GPUSource { return results.GPUSourceNvidiaSMI }
 
 // ReadGPUs runs nvidia-smi in the container and parses its answer. The call
-// is bounded in time (gpuReadTimeout) and in output (results.MaxGPUOutput):
+// is bounded in time (gpuReadTimeout) and in output (telemetry.MaxGPUOutput):
 // the text comes from the image and is not trusted.
 func (c *Container) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	if !c.SamplesGPUs() {
@@ -55,7 +56,7 @@ func (c *Container) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, gpuReadTimeout)
 	defer cancel()
-	cmd := append([]string{"nvidia-smi"}, results.GPUQueryArgs...)
+	cmd := append([]string{"nvidia-smi"}, telemetry.GPUQueryArgs...)
 	created, err := c.cli.ExecCreate(ctx, c.ctr.GetContainerID(), client.ExecCreateOptions{Cmd: cmd, AttachStdout: true})
 	if err != nil {
 		return nil, fmt.Errorf("read GPUs: exec nvidia-smi: %w", err)
@@ -70,15 +71,15 @@ func (c *Container) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) 
 	defer att.Close()
 	// The multiplexed stream adds an 8-byte header per frame: twice the
 	// output's bound leaves room for them, anything more is refused.
-	raw, err := io.ReadAll(io.LimitReader(att.Reader, 2*results.MaxGPUOutput+1))
+	raw, err := io.ReadAll(io.LimitReader(att.Reader, 2*telemetry.MaxGPUOutput+1))
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("read GPUs: nvidia-smi: %w", context.Cause(ctx))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read GPUs: read nvidia-smi's output: %w", err)
 	}
-	if len(raw) > 2*results.MaxGPUOutput {
-		return nil, fmt.Errorf("read GPUs: nvidia-smi's output is over %d bytes", results.MaxGPUOutput)
+	if len(raw) > 2*telemetry.MaxGPUOutput {
+		return nil, fmt.Errorf("read GPUs: nvidia-smi's output is over %d bytes", telemetry.MaxGPUOutput)
 	}
 	var out bytes.Buffer
 	if _, err := stdcopy.StdCopy(&out, io.Discard, bytes.NewReader(raw)); err != nil {
@@ -103,5 +104,5 @@ func (c *Container) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) 
 	if ins.ExitCode != 0 {
 		return nil, fmt.Errorf("read GPUs: nvidia-smi exited with code %d", ins.ExitCode)
 	}
-	return results.ParseGPUReadings(out.String())
+	return telemetry.ParseGPUReadings(out.String())
 }

@@ -101,10 +101,11 @@ func Run(r *results.Run) []Hint {
 				"run fewer sequences (--max-num-seqs), give the KV cache more memory (--gpu-memory-utilization), use --kv-cache-dtype fp8, or enable prefix caching",
 				Evidence{Name: "server.kv_cache_usage.max", Value: m.KVCacheUsageMax}, Evidence{Name: "server.preemptions", Value: m.Preemptions})
 		}
-		if r.Load != nil && r.Load.Workload == "prefix" && m.PrefixCacheHitRate < ColdHitRate {
+		// a server that reports no prefix-cache counters says nothing of its cache
+		if hr := m.PrefixCacheHitRate; r.Load != nil && r.Load.Workload == "prefix" && hr != nil && *hr < ColdHitRate {
 			add(ColdPrefixCache, "a prefix workload barely hit the prefix cache: caching is off, or its entries were evicted",
 				"check --enable-prefix-caching, and whether the KV cache is large enough to keep the shared prefixes",
-				Evidence{Name: "server.prefix_cache_hit_rate", Value: m.PrefixCacheHitRate})
+				Evidence{Name: "server.prefix_cache_hit_rate", Value: *hr})
 		}
 		split, splitEv := splitBound(s)
 		switch q := queueBound(r); {

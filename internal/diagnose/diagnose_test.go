@@ -22,7 +22,7 @@ func kinds(hs []Hint) map[Kind]bool {
 func clean() results.Run {
 	return results.Run{Name: "r", Status: results.StatusOK, Summary: results.Summary{
 		TTFT:       results.Stats{N: 500, Mean: 50, P99: 120},
-		Server:     &results.ServerMetrics{KVCacheUsageMax: 0.97, PrefixCacheHitRate: 0.1},
+		Server:     &results.ServerMetrics{KVCacheUsageMax: 0.97, PrefixCacheHitRate: new(0.1)},
 		Structured: &results.Structured{ValidRate: 1},
 		Client:     results.Client{ScheduleLagP99: 2},
 	}, ServerSeries: &results.ServerSeries{Waiting: []float64{0, 3, 5, 0, 0}}}

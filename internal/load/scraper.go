@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/boundedget"
+	"github.com/llmgate/llmgate/internal/telemetry"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -45,7 +46,7 @@ type Scraper struct {
 	bufs     sync.Pool // *bytes.Buffer: the periodic scrape's and Restart's may overlap
 }
 
-type snapshotSampler = Sampler[results.ServerSnapshot]
+type snapshotSampler = Sampler[telemetry.ServerSnapshot]
 
 // NewScraper returns a scraper of baseURL + "/metrics" every interval
 // (DefaultScrapeInterval when interval <= 0), sending apiKey as a bearer
@@ -84,7 +85,7 @@ func (s *Scraper) Stop() (*results.ServerMetrics, *results.ServerSeries) {
 		// error), so made safe and short
 		series.Error = untrusted.Short(r.Err.Error(), maxScrapeError)
 	}
-	snaps := make([]results.ServerSnapshot, len(r.Samples))
+	snaps := make([]telemetry.ServerSnapshot, len(r.Samples))
 	for i, sa := range r.Samples {
 		snaps[i] = sa.snap
 		if sa.snap.Refused != "" { // the last scrape's metrics left out
@@ -96,7 +97,7 @@ func (s *Scraper) Stop() (*results.ServerMetrics, *results.ServerSeries) {
 		series.Waiting = append(series.Waiting, sa.snap.RequestsWaiting)
 		series.Preemptions = append(series.Preemptions, sa.snap.Preemptions)
 	}
-	return results.ServerMetricsFrom(snaps), series
+	return telemetry.ServerMetricsFrom(snaps), series
 }
 
 // Restart forgets the scrapes so far (and their failures), so the run's
@@ -119,7 +120,7 @@ func (s *Scraper) scrape(ctx context.Context) { s.take(ctx) }
 // latest unless it is the first: the split is read from the first scrape
 // and the last, and a long run scraped every 250 ms would otherwise keep
 // some hundred numbers a scrape for nothing.
-func dropMiddleSplit(snaps []Sample[results.ServerSnapshot]) {
+func dropMiddleSplit(snaps []Sample[telemetry.ServerSnapshot]) {
 	if n := len(snaps); n > 2 {
 		snaps[n-2].snap.Split = nil
 	}
@@ -127,28 +128,28 @@ func dropMiddleSplit(snaps []Sample[results.ServerSnapshot]) {
 
 // fetch scrapes /metrics once, within the scraper's time and size bounds;
 // after a 404 or a page over the bound no scrape follows (lastRead).
-func (s *Scraper) fetch(ctx context.Context) (snap results.ServerSnapshot, err error) {
+func (s *Scraper) fetch(ctx context.Context) (snap telemetry.ServerSnapshot, err error) {
 	buf := s.bufs.Get().(*bytes.Buffer)
 	defer s.bufs.Put(buf)
 	code, err := boundedget.Get(ctx, s.hc, s.url, boundedget.Bearer(s.apiKey), s.timeout, s.maxBytes, buf)
 	switch {
 	case errors.Is(err, boundedget.ErrTooLarge):
-		return results.ServerSnapshot{}, lastRead(fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read, and not scraped again this run", s.maxBytes))
+		return telemetry.ServerSnapshot{}, lastRead(fmt.Errorf("GET /metrics: the page is larger than %d bytes: not read, and not scraped again this run", s.maxBytes))
 	case err != nil:
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %w", err)
+		return telemetry.ServerSnapshot{}, fmt.Errorf("GET /metrics: %w", err)
 	case code == http.StatusNotFound:
-		return results.ServerSnapshot{}, lastRead(fmt.Errorf("GET /metrics: HTTP 404: the server has no /metrics; not scraped again this run"))
+		return telemetry.ServerSnapshot{}, lastRead(fmt.Errorf("GET /metrics: HTTP 404: the server has no /metrics; not scraped again this run"))
 	case code != http.StatusOK:
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: HTTP %d", code)
+		return telemetry.ServerSnapshot{}, fmt.Errorf("GET /metrics: HTTP %d", code)
 	}
-	if snap, err = results.ParseServerMetrics(buf); err != nil {
-		return results.ServerSnapshot{}, err
+	if snap, err = telemetry.ParseServerMetrics(buf); err != nil {
+		return telemetry.ServerSnapshot{}, err
 	}
 	if !snap.Any() && snap.Refused != "" {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: %s", snap.Refused)
+		return telemetry.ServerSnapshot{}, fmt.Errorf("GET /metrics: %s", snap.Refused)
 	}
 	if !snap.Any() {
-		return results.ServerSnapshot{}, fmt.Errorf("GET /metrics: no vLLM, SGLang or llama.cpp metric on the page")
+		return telemetry.ServerSnapshot{}, fmt.Errorf("GET /metrics: no vLLM, SGLang or llama.cpp metric on the page")
 	}
 	return snap, nil
 }

@@ -61,7 +61,7 @@ vllm:prefix_cache_hits{engine="0",model_name="m"} %g
 	if m.KVCacheUsageMax != 0.8 || m.RequestsWaitingMax != 8 || m.Preemptions != 4 {
 		t.Errorf("got %+v, want kv max 0.8, waiting max 8 (7+1 across engines), preemptions 4", m)
 	}
-	if want := 500.0 / 1000; m.PrefixCacheHitRate != want {
+	if want := 500.0 / 1000; m.PrefixCacheHitRate == nil || *m.PrefixCacheHitRate != want {
 		t.Errorf("prefix hit rate %v, want %v (Δhits/Δqueries)", m.PrefixCacheHitRate, want)
 	}
 	if n := calls.Load(); n != 3 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/serverinfo"
+	"github.com/llmgate/llmgate/internal/telemetry"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -159,11 +160,11 @@ func templateCell(f *serverinfo.Features) string {
 
 func familyCell(fam string) string {
 	switch fam {
-	case results.MetricsVLLM:
+	case telemetry.MetricsVLLM:
 		return "vLLM's names"
-	case results.MetricsSGLang:
+	case telemetry.MetricsSGLang:
 		return "SGLang's names"
-	case results.MetricsLlamaCpp:
+	case telemetry.MetricsLlamaCpp:
 		return "llama.cpp's names"
 	}
 	return "but no vLLM, SGLang or llama.cpp metric"

@@ -125,10 +125,10 @@ func preemptCell(m *results.ServerMetrics) string {
 }
 
 func hitCell(m *results.ServerMetrics) string {
-	if m == nil {
+	if m == nil || m.PrefixCacheHitRate == nil {
 		return "-"
 	}
-	return Value(m.PrefixCacheHitRate, results.Ratio)
+	return Value(*m.PrefixCacheHitRate, results.Ratio)
 }
 
 // runningCell is the most requests the server ran at once, from its series.

@@ -236,23 +236,25 @@ const MaxUndeclaredPrefixHitRate = 0.05
 // hits the chat template's shared prefix accounts for (see templateHits):
 // real chat templates put the same tokens before every message, and vLLM
 // counts their cached blocks as hits, so they are left out of the check.
-// With preemptions the check cannot be made (a preempted request
-// recomputed hits its own blocks) and unchecked says so.
+// Without the server's prefix-cache counters (no /metrics, or a server
+// that counts none) or with preemptions (a preempted request recomputed
+// hits its own blocks) the check cannot be made, and unchecked says so:
+// a check not made is not one passed.
 func prefixHitProblem(wl runspec.Workload, server *results.ServerMetrics, template float64) (problem, unchecked string) {
 	switch wl.Kind {
 	case runspec.WorkloadRandom, runspec.WorkloadDataset, "":
 	default:
 		return "", "" // prefix, conversation and structured prompts share a prefix on purpose
 	}
-	if server == nil {
-		return "", ""
+	if server == nil || server.PrefixCacheHitRate == nil {
+		return "", "prefix-cache hits: not checked: the server reports no prefix-cache counters (vLLM's vllm:prefix_cache_queries and _hits, SGLang's)"
 	}
 	if server.Preemptions > 0 {
 		return "", fmt.Sprintf("prefix-cache hits: not checked: %.0f preemptions (a preempted request recomputed hits its own cached blocks)", server.Preemptions)
 	}
-	rate := server.PrefixCacheHitRate
-	if template > 0 && server.PrefixCacheQueries > 0 {
-		rate = max(server.PrefixCacheHits-template, 0) / server.PrefixCacheQueries
+	rate := *server.PrefixCacheHitRate
+	if q, h := server.PrefixCacheQueries, server.PrefixCacheHits; template > 0 && q != nil && h != nil && *q > 0 {
+		rate = max(*h-template, 0) / *q
 	}
 	if rate <= MaxUndeclaredPrefixHitRate {
 		return "", ""

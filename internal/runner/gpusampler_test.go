@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/telemetry"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -35,7 +36,7 @@ func (g *gpuInstance) GPUSource() results.GPUSource { return results.GPUSourceNv
 
 func (g *gpuInstance) ReadGPUs(ctx context.Context) ([]results.GPUReading, error) {
 	g.reads.Add(1)
-	return results.ParseGPUReadings("80, 1000, 2000, 300\n40, 1500, 2000, 250\n")
+	return telemetry.ParseGPUReadings("80, 1000, 2000, 300\n40, 1500, 2000, 250\n")
 }
 
 func TestRunSamplesGPUs(t *testing.T) {

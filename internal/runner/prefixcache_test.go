@@ -29,9 +29,13 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 		if r.Summary.Server == nil {
 			t.Fatalf("%s: no server metrics", r.Name)
 		}
-		t.Logf("%s: prefix-cache hit rate %.4f", r.Name, r.Summary.Server.PrefixCacheHitRate)
-		if hr := r.Summary.Server.PrefixCacheHitRate; hr > 0.01 {
-			t.Errorf("%s: prefix-cache hit rate %.3f, want at most 0.01", r.Name, hr)
+		hr := r.Summary.Server.PrefixCacheHitRate
+		if hr == nil {
+			t.Fatalf("%s: the simulator's prefix-cache counters were not read", r.Name)
+		}
+		t.Logf("%s: prefix-cache hit rate %.4f", r.Name, *hr)
+		if *hr > 0.01 {
+			t.Errorf("%s: prefix-cache hit rate %.3f, want at most 0.01", r.Name, *hr)
 		}
 		if r.Load == nil || r.Load.Concurrency != []int{1, 4, 16}[i] || r.Load.InputTokens != 512 || r.Load.Workload != "random" || r.Load.Requests != 32 {
 			t.Errorf("%s: load config %+v, want concurrency %d, 512 input tokens, 32 requests", r.Name, r.Load, []int{1, 4, 16}[i])
@@ -50,11 +54,11 @@ func TestSweepPointsSeeNoPrefixHits(t *testing.T) {
 }
 
 func TestPrefixHitProblem(t *testing.T) {
-	hits := &results.ServerMetrics{PrefixCacheHitRate: 0.5}
+	hits := &results.ServerMetrics{PrefixCacheHitRate: new(0.5)}
 	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, hits, 0); !strings.Contains(p, "prefix-cache hit rate 50.0% on a random workload") {
 		t.Errorf("random workload with 50%% hits: problem %q", p)
 	}
-	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.02}, 0); p != "" {
+	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: new(0.02)}, 0); p != "" {
 		t.Errorf("2%% hits flagged: %q", p)
 	}
 	for _, kind := range []runspec.WorkloadKind{runspec.WorkloadPrefix, runspec.WorkloadConversation, runspec.WorkloadStructured} {
@@ -62,11 +66,18 @@ func TestPrefixHitProblem(t *testing.T) {
 			t.Errorf("%s workload, which shares a prefix on purpose, flagged: %q", kind, p)
 		}
 	}
-	if p, _ := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, nil, 0); p != "" {
-		t.Errorf("no server metrics flagged: %q", p)
+	// a server without prefix-cache counters: the check is not made, and
+	// says so, rather than passed
+	for name, m := range map[string]*results.ServerMetrics{"no /metrics": nil, "no prefix-cache counters": {KVCacheUsageMax: 0.5}} {
+		if p, u := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, m, 0); p != "" || !strings.Contains(u, "not checked: the server reports no prefix-cache counters") {
+			t.Errorf("%s: problem %q, unchecked %q; want unchecked", name, p, u)
+		}
+	}
+	if _, u := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: new(0.0)}, 0); u != "" {
+		t.Errorf("a measured 0 hit rate left unchecked: %q", u)
 	}
 	// preempted requests recomputed hit their own blocks: not checked
-	p, u := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: 0.11, Preemptions: 40}, 0)
+	p, u := prefixHitProblem(runspec.Workload{Kind: runspec.WorkloadRandom}, &results.ServerMetrics{PrefixCacheHitRate: new(0.11), Preemptions: 40}, 0)
 	if p != "" || !strings.Contains(u, "not checked: 40 preemptions") {
 		t.Errorf("with preemptions: problem %q, unchecked %q", p, u)
 	}
@@ -78,7 +89,7 @@ func TestPrefixHitProblem(t *testing.T) {
 func TestPrefixHitProblemTemplate(t *testing.T) {
 	chat := runspec.Workload{Kind: runspec.WorkloadRandom, Chat: true}
 	n := results.Requests{Completed: 100}
-	m := &results.ServerMetrics{PrefixCacheQueries: 100 * 256, PrefixCacheHits: 99 * 16, PrefixCacheHitRate: 99 * 16 / (100 * 256.0)}
+	m := &results.ServerMetrics{PrefixCacheQueries: new(100 * 256.0), PrefixCacheHits: new(99 * 16.0), PrefixCacheHitRate: new(99 * 16 / (100 * 256.0))}
 	if p, _ := prefixHitProblem(chat, m, 0); !strings.Contains(p, "hit rate 6.2%") {
 		t.Errorf("without the template's prefix: %q, want the run flagged at 6.2%%", p)
 	}
@@ -90,7 +101,7 @@ func TestPrefixHitProblemTemplate(t *testing.T) {
 		t.Errorf("the template's hits flagged: %q", p)
 	}
 	// hits beyond the template's still count
-	m2 := &results.ServerMetrics{PrefixCacheQueries: 100 * 256, PrefixCacheHits: 99*16 + 3000, PrefixCacheHitRate: 0.2}
+	m2 := &results.ServerMetrics{PrefixCacheQueries: new(100 * 256.0), PrefixCacheHits: new(99*16 + 3000.0), PrefixCacheHitRate: new(0.2)}
 	if p, _ := prefixHitProblem(chat, m2, tmpl); !strings.Contains(p, "beyond the chat template's shared prefix") {
 		t.Errorf("3000 more hits: %q", p)
 	}

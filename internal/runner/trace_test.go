@@ -80,8 +80,12 @@ scenario "none" {
 		if r.Summary.Server == nil || r.Requests == nil {
 			t.Fatalf("%s: no server metrics or request log", r.Name)
 		}
-		rates[r.Name] = r.Summary.Server.PrefixCacheHitRate
-		t.Logf("%s: prefix-cache hit rate %.4f (%g of %g tokens)", r.Name, r.Summary.Server.PrefixCacheHitRate, r.Summary.Server.PrefixCacheHits, r.Summary.Server.PrefixCacheQueries)
+		sm := r.Summary.Server
+		if sm.PrefixCacheHitRate == nil || sm.PrefixCacheHits == nil || sm.PrefixCacheQueries == nil {
+			t.Fatalf("%s: the simulator's prefix-cache counters were not read", r.Name)
+		}
+		rates[r.Name] = *sm.PrefixCacheHitRate
+		t.Logf("%s: prefix-cache hit rate %.4f (%g of %g tokens)", r.Name, *sm.PrefixCacheHitRate, *sm.PrefixCacheHits, *sm.PrefixCacheQueries)
 		l := r.Requests
 		if l.Len() != n || len(l.TraceRow) != n {
 			t.Fatalf("%s: %d requests, %d trace rows, want %d", r.Name, l.Len(), len(l.TraceRow), n)

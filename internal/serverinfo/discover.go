@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/internal/telemetry"
 	"github.com/llmgate/llmgate/untrusted"
 )
 
@@ -108,7 +108,7 @@ func (f *Features) findMetrics(ctx context.Context, hc *http.Client, o Options) 
 	if err != nil || code != http.StatusOK {
 		return
 	}
-	snap, perr := results.ParseServerMetrics(bytes.NewReader(b))
+	snap, perr := telemetry.ParseServerMetrics(bytes.NewReader(b))
 	if perr != nil {
 		f.Metrics.Err = untrusted.Short(perr.Error(), 300)
 		return

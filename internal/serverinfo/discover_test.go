@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/llmgate/llmgate/internal/fakeserver"
 	"github.com/llmgate/llmgate/internal/hostile"
 	"github.com/llmgate/llmgate/internal/sim"
-	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/internal/telemetry"
 )
 
 func TestBaseURL(t *testing.T) {
@@ -117,7 +118,7 @@ func TestProbeSimulator(t *testing.T) {
 	if m := f.Missing(); len(m) != 0 {
 		t.Errorf("the simulator lacks %+v", m)
 	}
-	if f.Models[0].MaxModelLen != 1024 || f.MetricsFamily != results.MetricsVLLM || !f.TokenIDs.Supported {
+	if f.Models[0].MaxModelLen != 1024 || f.MetricsFamily != telemetry.MetricsVLLM || !f.TokenIDs.Supported {
 		t.Errorf("features %+v", f)
 	}
 	if f.Role.Kind != RoleChunk || !f.CompletionsUsage.Continuous || !f.ChatUsage.Final {
@@ -143,11 +144,11 @@ func TestProbeOthers(t *testing.T) {
 		t.Errorf("role %+v, want a chunk about 40ms before the first token", f.Role)
 	}
 	f = probe(t, fakeserver.Start(t, fakeserver.SGLang("m", 2048)).URL, 0)
-	if f.MetricsFamily != results.MetricsSGLang || !f.Reset.Missing() {
+	if f.MetricsFamily != telemetry.MetricsSGLang || !f.Reset.Missing() {
 		t.Errorf("sglang: family %q reset %+v", f.MetricsFamily, f.Reset)
 	}
 	f = probe(t, fakeserver.Start(t, fakeserver.LlamaCpp("m", 2048)).URL, 0)
-	if f.MetricsFamily != results.MetricsLlamaCpp || !f.Tokenize.Missing() || f.TemplatePrefix != -1 {
+	if f.MetricsFamily != telemetry.MetricsLlamaCpp || !f.Tokenize.Missing() || f.TemplatePrefix != -1 {
 		t.Errorf("llama.cpp: family %q tokenize %+v template %d", f.MetricsFamily, f.Tokenize, f.TemplatePrefix)
 	}
 }

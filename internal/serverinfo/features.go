@@ -31,7 +31,7 @@ type Features struct {
 	// ServerVersion is what /version said.
 	ServerVersion string `json:"server_version,omitempty"`
 	// MetricsFamily is whose names the /metrics page uses
-	// (results.MetricsVLLM, MetricsSGLang, MetricsLlamaCpp), "" when it
+	// (telemetry.MetricsVLLM, MetricsSGLang, MetricsLlamaCpp), "" when it
 	// has none llmgate reads.
 	MetricsFamily string `json:"metrics_family,omitempty"`
 	// TemplatePrefix is how many tokens the chat template puts, the same,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/telemetry"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -42,7 +43,7 @@ func ResetPrefixCache(ctx context.Context, o Options, f *Features) results.Cache
 	hc, done := o.client()
 	defer done()
 	counted := f == nil || (f.Metrics.OK() && f.MetricsFamily != "")
-	var snap results.ServerSnapshot
+	var snap telemetry.ServerSnapshot
 	if counted {
 		var busy float64
 		snap, busy, counted = waitIdle(ctx, hc, o)
@@ -92,7 +93,7 @@ func ResetPrefixCache(ctx context.Context, o Options, f *Features) results.Cache
 // waitIdle scrapes /metrics until no request runs or waits, at most
 // ResetIdleWait; busy is how many still did, ok whether /metrics gave
 // server metrics at all.
-func waitIdle(ctx context.Context, hc *http.Client, o Options) (snap results.ServerSnapshot, busy float64, ok bool) {
+func waitIdle(ctx context.Context, hc *http.Client, o Options) (snap telemetry.ServerSnapshot, busy float64, ok bool) {
 	deadline := time.Now().Add(resetIdleWait)
 	for {
 		snap, ok = scrape(ctx, hc, o)
@@ -107,12 +108,12 @@ func waitIdle(ctx context.Context, hc *http.Client, o Options) (snap results.Ser
 }
 
 // scrape reads the server metrics once.
-func scrape(ctx context.Context, hc *http.Client, o Options) (results.ServerSnapshot, bool) {
+func scrape(ctx context.Context, hc *http.Client, o Options) (telemetry.ServerSnapshot, bool) {
 	code, b, err := get(ctx, hc, o.BaseURL, "/metrics", o.APIKey, MaxMetricsBytes)
 	if err != nil || code != http.StatusOK {
-		return results.ServerSnapshot{}, false
+		return telemetry.ServerSnapshot{}, false
 	}
-	s, err := results.ParseServerMetrics(bytes.NewReader(b))
+	s, err := telemetry.ParseServerMetrics(bytes.NewReader(b))
 	return s, err == nil && s.Any()
 }
 

@@ -21,6 +21,9 @@ var (
 	// downstream are the packages that judge and publish a results file:
 	// they take plain data and must not parse a suite or run one.
 	downstream = slices.Concat(hclDeps, containerDeps, engines, []string{module + "internal/suite"})
+	// promDeps are the Prometheus libraries that parse a /metrics page:
+	// telemetry links them, the results file format does not.
+	promDeps = []string{"github.com/prometheus/"}
 )
 
 // layer is what one package may depend on, directly or not.
@@ -56,18 +59,19 @@ var layering = map[string]layer{
 	"internal/history/historytest": {noLLMGate: true, why: "it is a test store"},
 	"internal/boundedget":          {stdlib: true, why: "load, serverinfo and backend read a server's answers through it"},
 	"internal/words":               {stdlib: true, why: "report and progress count things in one way"},
-	"internal/cmd/nvidia-smi":      {llmgate: []string{"untrusted", "results"}, forbidden: slices.Concat(hclDeps, containerDeps), why: "the simulator image's nvidia-smi stand-in is a small binary of its own"},
+	"internal/cmd/nvidia-smi":      {llmgate: []string{"untrusted", "results", "internal/telemetry"}, forbidden: slices.Concat(hclDeps, containerDeps), why: "the simulator image's nvidia-smi stand-in is a small binary of its own"},
 	"internal/fakeserver":          {noLLMGate: true, forbidden: containerDeps, why: "it is a test server that stands alone"},
 	"internal/golden":              {noLLMGate: true, why: "it compares files"},
 	"internal/hostile":             {noLLMGate: true, forbidden: containerDeps, why: "it is a test server that stands alone"},
 	"internal/linefile":            {stdlib: true, why: "trace and dataset, which are standard library only, use it"},
+	"internal/telemetry":           {llmgate: []string{"untrusted", "results"}, forbidden: slices.Concat(hclDeps, containerDeps), why: "it reads a server's /metrics and the GPUs' readings into the results file's types"},
 	"internal/testprobe":           {noLLMGate: true, why: "it only asks whether Docker and chromium are there"},
 	"internal/judge":               {forbidden: append(slices.Clone(downstream), module+"internal/report"), why: "it judges a pair of results files from plain data; it runs nothing and formats nothing"},
 	"internal/load":                {forbidden: slices.Concat(hclDeps, containerDeps, []string{module + "internal/suite", module + "internal/backend", module + "internal/sim", module + "internal/runner"}), why: "it drives one run from a load.Config"},
 	"internal/progress":            {forbidden: downstream, why: "it renders the runner's events (progress/event) without linking the runner"},
 	"internal/progress/event":      {forbidden: downstream, why: "it is the leaf both the runner and the renderer import"},
 	"internal/report":              {forbidden: downstream, why: "it renders what was measured and decided, from plain data"},
-	"results":                      {llmgate: []string{"untrusted"}, forbidden: slices.Concat(hclDeps, containerDeps), why: "it is the results file format"},
+	"results":                      {llmgate: []string{"untrusted"}, forbidden: slices.Concat(hclDeps, containerDeps, promDeps), why: "it is the results file format: what a file holds, not how a server's pages are read (internal/telemetry)"},
 	"internal/runner":              {why: "it sequences the plan"},
 	"runspec":                      {stdlib: true, why: "it is plain data a suite plans and the engines run"},
 	"scenarios":                    {noLLMGate: true, why: "it only embeds the catalog's suites"},
@@ -171,6 +175,11 @@ func TestLayeringRules(t *testing.T) {
 		{"internal/sim", "github.com/prometheus/common/expfmt", false},
 		{"results", module + "untrusted", false},
 		{"results", module + "internal/compare", true},
+		{"results", "github.com/prometheus/common/expfmt", true},
+		{"results", "github.com/prometheus/client_model/go", true},
+		{"internal/telemetry", "github.com/prometheus/common/expfmt", false},
+		{"internal/telemetry", module + "results", false},
+		{"internal/telemetry", module + "internal/load", true},
 		{"internal/suite", module + "internal/load", true},
 		{"internal/suite", module + "internal/loadtest", false},
 		{"internal/suite", "github.com/docker/go-units", true},

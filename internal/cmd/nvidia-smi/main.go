@@ -2,7 +2,7 @@
 // image (installed as /usr/bin/nvidia-smi by the repository's Dockerfile), so
 // that llmgate's GPU sampling through docker exec can be tested on machines
 // without GPUs. It reports two GPUs with fixed, known readings for the one
-// query llmgate makes (results.GPUQueryArgs) and refuses every other.
+// query llmgate makes (telemetry.GPUQueryArgs) and refuses every other.
 //
 // It is a binary of its own so that the llmgate binary users install holds
 // no stand-in.
@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/internal/telemetry"
 )
 
 // readings is what the stand-in reports: two GPUs, so tests can check the
@@ -30,8 +30,8 @@ func main() {
 // like nvidia-smi given a query it does not know; so the simulator reports
 // no GPU name in its metadata.
 func answer(args []string, stdout, stderr io.Writer) int {
-	if !slices.Equal(args, results.GPUQueryArgs) {
-		fmt.Fprintln(stderr, "nvidia-smi (llmgate stand-in): only answers", strings.Join(results.GPUQueryArgs, " "))
+	if !slices.Equal(args, telemetry.GPUQueryArgs) {
+		fmt.Fprintln(stderr, "nvidia-smi (llmgate stand-in): only answers", strings.Join(telemetry.GPUQueryArgs, " "))
 		return 2
 	}
 	_, _ = io.WriteString(stdout, readings)

@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/llmgate/llmgate/results"
+	"github.com/llmgate/llmgate/internal/telemetry"
 )
 
 func TestAnswer(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := answer(results.GPUQueryArgs, &out, &errb); code != 0 {
+	if code := answer(telemetry.GPUQueryArgs, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	rs, err := results.ParseGPUReadings(out.String())
+	rs, err := telemetry.ParseGPUReadings(out.String())
 	if err != nil || len(rs) != 2 || rs[0].UtilPercent != 87 || *rs[1].PowerWatts != 250 {
 		t.Errorf("readings %+v, %v", rs, err)
 	}

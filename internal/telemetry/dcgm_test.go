@@ -1,9 +1,11 @@
-package results
+package telemetry
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/llmgate/llmgate/results"
 )
 
 // dcgmPage is a DCGM exporter page as dcgm-exporter writes one: HELP and
@@ -101,7 +103,7 @@ func TestParseDCGMWithoutPowerOrFree(t *testing.T) {
 		t.Errorf("readings %+v", rs)
 	}
 	// The summary then has no power, as for nvidia-smi's [N/A].
-	m := SummarizeGPU(&GPUSeries{Samples: []GPUSample{{GPUs: rs}}})
+	m := results.SummarizeGPU(&results.GPUSeries{Samples: []results.GPUSample{{GPUs: rs}}})
 	if m.PowerMeanWatts != nil || m.MemoryUsedMaxMiB != 300 {
 		t.Errorf("summary %+v", m)
 	}

@@ -1,10 +1,12 @@
-package results
+package telemetry
 
 import (
 	"math"
 	"sort"
 
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/llmgate/llmgate/results"
 )
 
 // PromHistogram is one Prometheus histogram as a scrape saw it, summed
@@ -190,39 +192,14 @@ func (h *PromHistogram) Quantile(q float64) float64 {
 	return start + (end-start)*(rank/count)
 }
 
-// ServerLatency is one phase of the server's latency split over a run's
-// measured phase, in milliseconds, from the bucket and sum deltas of its
-// histogram: Requests is the count of requests observed, Mean the exact
-// mean (Δsum / Δcount), and the quantiles estimates interpolated within
-// buckets as Prometheus's histogram_quantile does. vLLM's buckets are
-// coarse (0.3 s, 0.5 s, 0.8 s, 1 s, ...): a quantile below 300 ms is read
-// off the first bucket as if its values were spread evenly from 0 to
-// 300 ms (FirstBucket says how wide it was; reports show such a quantile
-// as "≤ 300ms").
-type ServerLatency struct {
-	Requests float64 `json:"requests"`
-	Mean     float64 `json:"mean"`
-	P50      float64 `json:"p50"`
-	P90      float64 `json:"p90"`
-	P95      float64 `json:"p95"`
-	P99      float64 `json:"p99"`
-	// FirstBucket is the upper bound of the histogram's first bucket, ms:
-	// a quantile at or below it is only known to be at most this.
-	FirstBucket float64 `json:"first_bucket,omitempty"`
-}
-
-// Bounded reports whether v, one of l's quantiles, lies in the histogram's
-// first bucket, where the interpolation knows no more than v ≤ FirstBucket.
-func (l *ServerLatency) Bounded(v float64) bool { return l.FirstBucket > 0 && v <= l.FirstBucket }
-
 // serverLatency is the phase's figures from the window's histogram of
 // seconds; nil when the window observed no request.
-func serverLatency(d *PromHistogram) *ServerLatency {
+func serverLatency(d *PromHistogram) *results.ServerLatency {
 	if d == nil || d.Count <= 0 {
 		return nil
 	}
 	q := func(p float64) float64 { return 1000 * d.Quantile(p) }
-	l := &ServerLatency{Requests: d.Count, Mean: 1000 * d.Sum / d.Count, P50: q(0.5), P90: q(0.9), P95: q(0.95), P99: q(0.99)}
+	l := &results.ServerLatency{Requests: d.Count, Mean: 1000 * d.Sum / d.Count, P50: q(0.5), P90: q(0.9), P95: q(0.95), P99: q(0.99)}
 	if b := d.Bounds[0]; !math.IsInf(b, 1) && b > 0 {
 		l.FirstBucket = 1000 * b
 	}
@@ -237,7 +214,7 @@ func serverLatency(d *PromHistogram) *ServerLatency {
 // splitFrom is the phase's figures over the scrapes of a run, from the
 // first scrape that had its histogram to the last one; nil when fewer than
 // two had it, they disagree on the buckets, or the counts went back.
-func splitFrom(snaps []ServerSnapshot, phase func(*SplitSnapshot) *PromHistogram) *ServerLatency {
+func splitFrom(snaps []ServerSnapshot, phase func(*SplitSnapshot) *PromHistogram) *results.ServerLatency {
 	var first, last *PromHistogram
 	for i := range snaps {
 		if sp := snaps[i].Split; sp != nil {
@@ -258,7 +235,7 @@ func splitFrom(snaps []ServerSnapshot, phase func(*SplitSnapshot) *PromHistogram
 }
 
 // addSplit fills m's latency split from the run's scrapes.
-func addSplit(m *ServerMetrics, snaps []ServerSnapshot) {
+func addSplit(m *results.ServerMetrics, snaps []ServerSnapshot) {
 	m.QueueTime = splitFrom(snaps, func(s *SplitSnapshot) *PromHistogram { return s.Queue })
 	m.PrefillTime = splitFrom(snaps, func(s *SplitSnapshot) *PromHistogram { return s.Prefill })
 	m.DecodeTime = splitFrom(snaps, func(s *SplitSnapshot) *PromHistogram { return s.Decode })

@@ -1,4 +1,4 @@
-package results
+package telemetry
 
 import (
 	"cmp"
@@ -11,9 +11,11 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+
+	"github.com/llmgate/llmgate/results"
 )
 
-// The DCGM exporter's fields that become a GPUReading (NVIDIA's
+// The DCGM exporter's fields that become a results.GPUReading (NVIDIA's
 // dcgm-exporter, default counters): utilisation in %, framebuffer memory in
 // MiB, power draw in W. Each sample carries the device's index as the label
 // "gpu" (and its UUID as "UUID").
@@ -36,17 +38,17 @@ type dcgmGPU struct {
 // ParseDCGM reads one page of a DCGM exporter (Prometheus text) and returns
 // a reading per GPU, in the order of their "gpu" labels (device indices).
 // The page is untrusted: its size is the caller's to bound; here at most
-// MaxGPUs devices are accepted, every value must be a finite number within
-// its Limit (LimitUtilisation, LimitMemory, LimitPower: what Check
-// accepts), and every GPU must report utilisation and memory used. Power
-// is optional (nil when a device does not export it); the memory total is
-// used + free (+ reserved), or 0 when free is not exported, and must be
-// within LimitMemory too. Other families and extra
-// labels are ignored. With devices set, only the GPUs whose "gpu" or "UUID"
+// results.MaxGPUs devices are accepted, every value must be a finite
+// number within its limit (results.LimitUtilisation, LimitMemory,
+// LimitPower: what results.Check accepts), and every GPU must report
+// utilisation and memory used. Power is optional (nil when a device does
+// not export it); the memory total is used + free (+ reserved), or 0 when
+// free is not exported, and must be within results.LimitMemory too. Other
+// families and extra labels are ignored. With devices set, only the GPUs whose "gpu" or "UUID"
 // label is one of them are read (the exporter reports its whole node; the
 // server may use some of its GPUs). Errors quote no value from the page
 // beyond a short label.
-func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
+func ParseDCGM(r io.Reader, devices []string) ([]results.GPUReading, error) {
 	p := expfmt.NewTextParser(promTextModel)
 	fams, err := p.TextToMetricFamilies(r)
 	if err != nil {
@@ -58,14 +60,14 @@ func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 	gpus := map[string]*dcgmGPU{}
 	fields := []struct {
 		name  string
-		limit Limit
+		limit results.Limit
 		set   func(g *dcgmGPU) **float64
 	}{
-		{DCGMUtil, LimitUtilisation, func(g *dcgmGPU) **float64 { return &g.util }},
-		{DCGMFBUsed, LimitMemory, func(g *dcgmGPU) **float64 { return &g.used }},
-		{DCGMFBFree, LimitMemory, func(g *dcgmGPU) **float64 { return &g.free }},
-		{DCGMFBReserv, LimitMemory, func(g *dcgmGPU) **float64 { return &g.reserved }},
-		{DCGMPower, LimitPower, func(g *dcgmGPU) **float64 { return &g.power }},
+		{DCGMUtil, results.LimitUtilisation, func(g *dcgmGPU) **float64 { return &g.util }},
+		{DCGMFBUsed, results.LimitMemory, func(g *dcgmGPU) **float64 { return &g.used }},
+		{DCGMFBFree, results.LimitMemory, func(g *dcgmGPU) **float64 { return &g.free }},
+		{DCGMFBReserv, results.LimitMemory, func(g *dcgmGPU) **float64 { return &g.reserved }},
+		{DCGMPower, results.LimitPower, func(g *dcgmGPU) **float64 { return &g.power }},
 	}
 	for _, f := range fields {
 		fam := fams[f.name]
@@ -89,8 +91,8 @@ func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 			}
 			g := gpus[key]
 			if g == nil {
-				if len(gpus) == MaxGPUs {
-					return nil, fmt.Errorf("the DCGM exporter lists more than %d GPUs", MaxGPUs)
+				if len(gpus) == results.MaxGPUs {
+					return nil, fmt.Errorf("the DCGM exporter lists more than %d GPUs", results.MaxGPUs)
 				}
 				g = &dcgmGPU{}
 				gpus[key] = g
@@ -108,7 +110,7 @@ func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, compareGPUKeys)
-	rs := make([]GPUReading, 0, len(keys))
+	rs := make([]results.GPUReading, 0, len(keys))
 	for _, k := range keys {
 		g := gpus[k]
 		switch {
@@ -117,14 +119,14 @@ func ParseDCGM(r io.Reader, devices []string) ([]GPUReading, error) {
 		case g.used == nil:
 			return nil, fmt.Errorf("GPU %q has no %s", k, DCGMFBUsed)
 		}
-		r := GPUReading{UtilPercent: *g.util, MemoryUsedMiB: *g.used, PowerWatts: g.power}
+		r := results.GPUReading{UtilPercent: *g.util, MemoryUsedMiB: *g.used, PowerWatts: g.power}
 		if g.free != nil {
 			r.MemoryTotalMiB = *g.used + *g.free
 			if g.reserved != nil {
 				r.MemoryTotalMiB += *g.reserved
 			}
-			if LimitMemory.Problem(r.MemoryTotalMiB) != "" {
-				return nil, fmt.Errorf("GPU %q: a memory total (used + free + reserved) of %g MiB is not in [0, %g]", k, r.MemoryTotalMiB, LimitMemory.Max)
+			if results.LimitMemory.Problem(r.MemoryTotalMiB) != "" {
+				return nil, fmt.Errorf("GPU %q: a memory total (used + free + reserved) of %g MiB is not in [0, %g]", k, r.MemoryTotalMiB, results.LimitMemory.Max)
 			}
 		}
 		rs = append(rs, r)

@@ -1,4 +1,4 @@
-package results
+package telemetry
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/llmgate/llmgate/results"
 )
 
 // TestHistogramQuantile checks the interpolation against figures worked by
@@ -129,13 +131,13 @@ func TestServerSplitFromScrapes(t *testing.T) {
 		t.Errorf("decode mean %v ms of %v requests, want 2000 of 10", d.Mean, d.Requests)
 	}
 	// the metrics name them
-	s := Summary{Server: m}
+	s := results.Summary{Server: m}
 	for name, want := range map[string]float64{"server.queue_time.mean": 980, "server.queue_time.p95": 3750, "server.decode_time.mean": 2000} {
-		mt, ok := LookupMetric(name)
+		mt, ok := results.LookupMetric(name)
 		if !ok {
 			t.Fatalf("no metric %s", name)
 		}
-		if v, ok := mt.Value(&s); !ok || math.Abs(v-want) > 1e-9 || mt.Unit != Milliseconds || mt.Better != LowerIsBetter {
+		if v, ok := mt.Value(&s); !ok || math.Abs(v-want) > 1e-9 || mt.Unit != results.Milliseconds || mt.Better != results.LowerIsBetter {
 			t.Errorf("%s = %v (present %v), unit %q; want %v ms", name, v, ok, mt.Unit, want)
 		}
 	}
@@ -165,8 +167,8 @@ func TestServerSplitUnsound(t *testing.T) {
 		t.Errorf("a page without histograms has a split: %+v", s.Split)
 	}
 	// a split the server lacks says why
-	mt, _ := LookupMetric("server.prefill_time.p99")
-	if why := mt.WhyNotMeasured(&Summary{Server: &ServerMetrics{}}); !strings.Contains(why, "vllm:request_queue_time_seconds") {
+	mt, _ := results.LookupMetric("server.prefill_time.p99")
+	if why := mt.WhyNotMeasured(&results.Summary{Server: &results.ServerMetrics{}}); !strings.Contains(why, "vllm:request_queue_time_seconds") {
 		t.Errorf("why not measured: %q", why)
 	}
 }

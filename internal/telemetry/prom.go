@@ -1,4 +1,4 @@
-package results
+package telemetry
 
 import (
 	"fmt"
@@ -8,13 +8,16 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/llmgate/llmgate/results"
 )
 
 // ServerSnapshot is one scrape of a server's /metrics, reduced to what the
 // summary needs: vLLM's metrics, or SGLang's and llama.cpp's server's where
-// they mean the same thing (see serverMetricNames). Counts are summed across
-// label sets (engines, models); the KV-cache usage, a fraction, is the
-// largest across them, since two engines half full are not one engine full.
+// they mean the same thing (see kvNames and the lists beside it). Counts
+// are summed across label sets (engines, models); the KV-cache usage, a
+// fraction, is the largest across them, since two engines half full are
+// not one engine full.
 // A Has* flag is false when the server did not expose that metric.
 type ServerSnapshot struct {
 	KVCacheUsage     float64 // vllm:kv_cache_usage_perc (0..1), or the older vllm:gpu_cache_usage_perc
@@ -87,11 +90,12 @@ var (
 
 // ParseServerMetrics reads Prometheus text exposition (as vLLM serves on
 // /metrics) and returns the snapshot. Metrics it does not know are ignored.
-// A metric with a sample, or a total, not within its Limit (LimitRatio for
-// the KV-cache usage, LimitCount for requests, LimitTokens for the prefix
-// cache's tokens: what Check accepts) is left out as absent and named in
-// Refused: a NaN on a page must not make the results file unwritable, nor
-// an absurd value one the reader refuses.
+// A metric with a sample, or a total, not within its limit
+// (results.LimitRatio for the KV-cache usage, LimitCount for requests,
+// LimitTokens for the prefix cache's tokens: what results.Check accepts)
+// is left out as absent and named in Refused: a NaN on a page must not
+// make the results file unwritable, nor an absurd value one the reader
+// refuses.
 func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 	p := expfmt.NewTextParser(promTextModel)
 	fams, err := p.TextToMetricFamilies(r)
@@ -101,19 +105,19 @@ func ParseServerMetrics(r io.Reader) (ServerSnapshot, error) {
 	var s ServerSnapshot
 	var fam [6]string
 	var refused []string
-	read := func(names []string, combine func(a, b float64) float64, l Limit, v *float64, has *bool, fam *string) {
+	read := func(names []string, combine func(a, b float64) float64, l results.Limit, v *float64, has *bool, fam *string) {
 		var why string
 		*v, *fam, *has, why = lookup(fams, names, combine, l)
 		if why != "" {
 			refused = append(refused, why)
 		}
 	}
-	read(kvNames, maxf, LimitRatio, &s.KVCacheUsage, &s.HasKVCacheUsage, &fam[0])
-	read(waitingNames, add, LimitCount, &s.RequestsWaiting, &s.HasWaiting, &fam[1])
-	read(runningNames, add, LimitCount, &s.RequestsRunning, &s.HasRunning, &fam[2])
-	read(preemptNames, add, LimitCount, &s.Preemptions, &s.HasPreemptions, &fam[3])
-	read(queriesNames, add, LimitTokens, &s.PrefixQueries, &s.HasPrefixQueries, &fam[4])
-	read(hitsNames, add, LimitTokens, &s.PrefixHits, &s.HasPrefixHits, &fam[5])
+	read(kvNames, maxf, results.LimitRatio, &s.KVCacheUsage, &s.HasKVCacheUsage, &fam[0])
+	read(waitingNames, add, results.LimitCount, &s.RequestsWaiting, &s.HasWaiting, &fam[1])
+	read(runningNames, add, results.LimitCount, &s.RequestsRunning, &s.HasRunning, &fam[2])
+	read(preemptNames, add, results.LimitCount, &s.Preemptions, &s.HasPreemptions, &fam[3])
+	read(queriesNames, add, results.LimitTokens, &s.PrefixQueries, &s.HasPrefixQueries, &fam[4])
+	read(hitsNames, add, results.LimitTokens, &s.PrefixHits, &s.HasPrefixHits, &fam[5])
 	for _, f := range fam {
 		if f != "" {
 			s.Family = f
@@ -133,7 +137,7 @@ func maxf(a, b float64) float64 { return max(a, b) }
 // and folds its samples across label sets with combine; fam is the
 // server family of the name found. A sample or a total not within l
 // leaves the metric absent (ok false) and says why in refused.
-func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b float64) float64, l Limit) (v float64, fam string, ok bool, refused string) {
+func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b float64) float64, l results.Limit) (v float64, fam string, ok bool, refused string) {
 	for _, n := range names {
 		base := strings.TrimSuffix(n, "_total")
 		for _, cand := range []string{base, base + "_total"} {
@@ -154,7 +158,7 @@ func lookup(fams map[string]*dto.MetricFamily, names []string, combine func(a, b
 // refused says why a sample or the total is not within l ("" when all are).
 // Of SGLang's cached tokens it takes the GPU's (cache_source="device")
 // when the samples say their source.
-func fold(f *dto.MetricFamily, combine func(a, b float64) float64, l Limit) (total float64, refused string) {
+func fold(f *dto.MetricFamily, combine func(a, b float64) float64, l results.Limit) (total float64, refused string) {
 	var t float64
 	first := true
 	for _, m := range f.GetMetric() {
@@ -188,46 +192,4 @@ func label(m *dto.Metric, name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// ServerMetricsFrom reduces the scrapes of one run (in time order: before,
-// during, after) to its ServerMetrics: maxima of the gauges over all scrapes,
-// counter deltas from first to last, the prefix-cache hit rate as
-// Δhits/Δqueries (0 when no queries), and the latency split from the
-// histograms' deltas between the first and the last scrape that had them. It returns nil when no scrape held any
-// vLLM metric, i.e. the server has no usable /metrics.
-func ServerMetricsFrom(snaps []ServerSnapshot) *ServerMetrics {
-	var have []ServerSnapshot
-	for _, s := range snaps {
-		if s.Any() {
-			have = append(have, s)
-		}
-	}
-	if len(have) == 0 {
-		return nil
-	}
-	m := &ServerMetrics{}
-	for _, s := range have {
-		m.KVCacheUsageMax = max(m.KVCacheUsageMax, s.KVCacheUsage)
-		m.RequestsWaitingMax = max(m.RequestsWaitingMax, s.RequestsWaiting)
-	}
-	first, last := have[0], have[len(have)-1]
-	m.Preemptions = nonNeg(last.Preemptions - first.Preemptions)
-	if dq := last.PrefixQueries - first.PrefixQueries; dq > 0 {
-		// more hits than queries is a broken exporter: at most all hit
-		m.PrefixCacheQueries, m.PrefixCacheHits = dq, min(nonNeg(last.PrefixHits-first.PrefixHits), dq)
-		m.PrefixCacheHitRate = m.PrefixCacheHits / dq
-	}
-	addSplit(m, have)
-	m.SpecDecode = specDecodeFrom(have)
-	return m
-}
-
-// nonNeg clamps a counter delta: a counter that went down means the server
-// restarted, and the delta is unknown, so 0.
-func nonNeg(v float64) float64 {
-	if v < 0 {
-		return 0
-	}
-	return v
 }

@@ -1,8 +1,13 @@
-package results
+package telemetry
 
 import (
+	"bytes"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/llmgate/llmgate/results"
 )
 
 func TestParseServerMetrics(t *testing.T) {
@@ -136,7 +141,7 @@ func TestParseServerMetricsRefusesValuesOutOfRange(t *testing.T) {
 			if !s.HasRunning || s.RequestsRunning != 3 {
 				t.Errorf("the page's other metric was not read: %+v", s)
 			}
-			if m := ServerMetricsFrom([]ServerSnapshot{s, s}); LimitRatio.Problem(m.KVCacheUsageMax)+LimitCount.Problem(m.RequestsWaitingMax)+LimitCount.Problem(m.Preemptions) != "" {
+			if m := ServerMetricsFrom([]ServerSnapshot{s, s}); results.LimitRatio.Problem(m.KVCacheUsageMax)+results.LimitCount.Problem(m.RequestsWaitingMax)+results.LimitCount.Problem(m.Preemptions) != "" {
 				t.Errorf("server metrics %+v out of range", m)
 			}
 		})
@@ -151,7 +156,83 @@ func TestServerMetricsHitRateAtMostOne(t *testing.T) {
 		{PrefixQueries: 100, HasPrefixQueries: true, PrefixHits: 0, HasPrefixHits: true},
 		{PrefixQueries: 150, HasPrefixQueries: true, PrefixHits: 90, HasPrefixHits: true},
 	})
-	if m.PrefixCacheHitRate != 1 || m.PrefixCacheHits != 50 {
-		t.Errorf("hit rate %v with %v hits of %v queries; want 1, 50 of 50", m.PrefixCacheHitRate, m.PrefixCacheHits, m.PrefixCacheQueries)
+	if m.PrefixCacheHitRate == nil || *m.PrefixCacheHitRate != 1 || *m.PrefixCacheHits != 50 || *m.PrefixCacheQueries != 50 {
+		t.Errorf("hit rate %v with %v hits of %v queries; want 1, 50 of 50", deref(m.PrefixCacheHitRate), deref(m.PrefixCacheHits), deref(m.PrefixCacheQueries))
+	}
+}
+
+// deref is *v, NaN for nil (printed, a nil pointer says nothing of 0).
+func deref(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}
+
+// TestPrefixCacheAbsentIsNotZero checks that a server whose /metrics has
+// no prefix-cache counters (llama.cpp's) gives no prefix-cache figures,
+// not a hit rate of 0, so that server.prefix_cache_hit_rate is not
+// measured (and says why) rather than a 0 an assert would pass or fail
+// on; a server that counts them and missed every lookup gives a real 0.
+func TestPrefixCacheAbsentIsNotZero(t *testing.T) {
+	page := func(extra string) ServerSnapshot {
+		s, err := ParseServerMetrics(strings.NewReader("# TYPE llamacpp:requests_processing gauge\nllamacpp:requests_processing 2\n" + extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	mt, _ := results.LookupMetric("server.prefix_cache_hit_rate")
+	m := ServerMetricsFrom([]ServerSnapshot{page(""), page("")})
+	if m == nil {
+		t.Fatal("no server metrics from a page with a gauge")
+	}
+	if m.PrefixCacheHitRate != nil || m.PrefixCacheQueries != nil || m.PrefixCacheHits != nil {
+		t.Errorf("without counters: rate %v, queries %v, hits %v; want all absent", deref(m.PrefixCacheHitRate), deref(m.PrefixCacheQueries), deref(m.PrefixCacheHits))
+	}
+	s := &results.Summary{Server: m}
+	if v, ok := mt.Value(s); ok {
+		t.Errorf("server.prefix_cache_hit_rate = %v of a server without prefix-cache counters", v)
+	}
+	if why := mt.WhyNotMeasured(s); !strings.Contains(why, "no prefix-cache counters") {
+		t.Errorf("why not measured: %q", why)
+	}
+	// the file keeps them absent: nothing written, nil read back
+	var b bytes.Buffer
+	f := &results.File{Version: results.SchemaVersion, Runs: []results.Run{{Name: "chat", Scenario: "chat", Status: results.StatusOK, Summary: *s}}}
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "prefix_cache_hit_rate") {
+		t.Errorf("the file writes a hit rate the server did not report")
+	}
+	back, err := results.Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Runs[0].Summary.Server; got == nil || got.PrefixCacheHitRate != nil {
+		t.Errorf("read back: %+v, want server metrics without a hit rate", got)
+	}
+	// counters that saw 1000 tokens looked up and none hit: a measured 0
+	counters := func(q float64) string {
+		return fmt.Sprintf("# TYPE vllm:prefix_cache_queries counter\nvllm:prefix_cache_queries_total %g\n# TYPE vllm:prefix_cache_hits counter\nvllm:prefix_cache_hits_total 0\n", q)
+	}
+	m = ServerMetricsFrom([]ServerSnapshot{page(counters(500)), page(counters(1500))})
+	if m.PrefixCacheHitRate == nil || *m.PrefixCacheHitRate != 0 || *m.PrefixCacheQueries != 1000 || *m.PrefixCacheHits != 0 {
+		t.Errorf("with counters that missed: rate %v, queries %v, hits %v; want 0, 1000, 0", deref(m.PrefixCacheHitRate), deref(m.PrefixCacheQueries), deref(m.PrefixCacheHits))
+	}
+	if v, ok := mt.Value(&results.Summary{Server: m}); !ok || v != 0 {
+		t.Errorf("server.prefix_cache_hit_rate = %v (present %v), want a measured 0", v, ok)
+	}
+	// counters that looked nothing up (vLLM without prefix caching): the
+	// cache served nothing, a measured 0
+	m = ServerMetricsFrom([]ServerSnapshot{page(counters(0)), page(counters(0))})
+	if m.PrefixCacheHitRate == nil || *m.PrefixCacheHitRate != 0 || *m.PrefixCacheQueries != 0 {
+		t.Errorf("with counters that stayed 0: rate %v, queries %v; want 0 and 0", deref(m.PrefixCacheHitRate), deref(m.PrefixCacheQueries))
+	}
+	// a restart between the scrapes: the window's counts are unknown
+	m = ServerMetricsFrom([]ServerSnapshot{page(counters(1500)), page(counters(500))})
+	if m.PrefixCacheHitRate != nil || m.PrefixCacheQueries != nil {
+		t.Errorf("after a restart: rate %v, queries %v; want absent", deref(m.PrefixCacheHitRate), deref(m.PrefixCacheQueries))
 	}
 }
