@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/suite"
 )
 
@@ -30,7 +31,7 @@ func TestCatalogShards(t *testing.T) {
 				for i, sh := range a.Split(n) {
 					groups += len(sh.Groups)
 					var again []string
-					for _, r := range b.Shard(suite.Shard{Index: i + 1, Count: n}).Runs() {
+					for _, r := range b.Shard(plan.Shard{Index: i + 1, Count: n}).Runs() {
 						again = append(again, r.Name)
 					}
 					for j, r := range sh.Runs() {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/llmgate/llmgate/internal/plan"
 )
 
 // TestABModeFor reads the ab setting from the defaults block, the gate
@@ -13,9 +15,9 @@ func TestABModeFor(t *testing.T) {
 		name, defaults, gate string
 		want                 ABMode
 	}{
-		{"none", "", "", ABAlternate},
-		{"defaults", `ab = "crossover"`, "", ABCrossover},
-		{"gate wins", `ab = "crossover"`, `ab = "together"`, ABTogether},
+		{"none", "", "", plan.ABAlternate},
+		{"defaults", `ab = "crossover"`, "", plan.ABCrossover},
+		{"gate wins", `ab = "crossover"`, `ab = "together"`, plan.ABTogether},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := "defaults {\n  " + c.defaults + "\n}\n\nscenario \"chat\" {\n  load {\n    concurrency = 1\n    requests = 4\n  }\n}\n\ngate {\n  " + c.gate + "\n}\n"
@@ -30,7 +32,7 @@ func TestABModeFor(t *testing.T) {
 			if got := s.ABModeFor("server"); got != c.want {
 				t.Errorf("server: %s, want %s", got, c.want)
 			}
-			if got := s.ABModeFor("simulator"); got != ABTogether {
+			if got := s.ABModeFor("simulator"); got != plan.ABTogether {
 				t.Errorf("simulator: %s, want together", got)
 			}
 		})

@@ -180,7 +180,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 		ev := &evaluator{ctx: ctx, scope: refScope, diags: &l.diags}
 		ps := params(point)
-		run := &Run{Name: runName(name, ps), Scenario: name, Params: ps, Target: target, budget: l.budget}
+		run := &Run{Name: runName(name, ps), Scenario: name, Params: ps, Target: target, ResetBudget: l.budget.reset}
 		if args, ok := ev.strList(sb.ServerArgs); ok {
 			run.ServerArgs = args
 			checkServerArgs(ev, sb.ServerArgs, args)
@@ -204,7 +204,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
 			l.checkPartRefs(run, sb.Capacity.SLO, bucketSeen)
 			c, slo := *capacity, *capacity.SLO
-			slo.compile(sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
+			compileAssert(&slo, sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 			c.SLO = &slo
 			run.Capacity = &c
 		}
@@ -228,7 +228,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				ev.errorAt(ab.ErrorMessage, "Invalid error_message", "The message %s; reports print it on one line. Write it as one line of printable text.", p)
 				a.ErrorMessage = ""
 			}
-			a.compile(ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
+			compileAssert(a, ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 			run.Asserts = append(run.Asserts, a)
 		}
 		sc.Runs = append(sc.Runs, run)
