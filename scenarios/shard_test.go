@@ -14,7 +14,7 @@ func TestCatalogShards(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	for _, c := range catalog {
 		t.Run(c.file, func(t *testing.T) {
-			load := func() *suite.Plan {
+			load := func() *plan.Plan {
 				s, diags := suite.Load(c.file, suite.Options{Getenv: noEnv})
 				if diags.HasErrors() {
 					t.Fatalf("%s: %v", c.file, diags)

@@ -8,7 +8,7 @@ import (
 	"github.com/llmgate/llmgate/internal/plan"
 )
 
-// TestABModeFor reads the ab setting from the defaults block, the gate
+// TestABModeFor reads the ab setting the runner gets (Runnable) from the defaults block, the gate
 // block's winning, and defaults by target kind.
 func TestABModeFor(t *testing.T) {
 	for _, c := range []struct {
@@ -29,10 +29,10 @@ func TestABModeFor(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			if got := s.ABModeFor("server"); got != c.want {
+			if got := s.Runnable().ABModeFor("server"); got != c.want {
 				t.Errorf("server: %s, want %s", got, c.want)
 			}
-			if got := s.ABModeFor("simulator"); got != plan.ABTogether {
+			if got := s.Runnable().ABModeFor("simulator"); got != plan.ABTogether {
 				t.Errorf("simulator: %s, want together", got)
 			}
 		})

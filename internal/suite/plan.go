@@ -3,7 +3,6 @@ package suite
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/llmgate/llmgate/internal/plan"
-	"github.com/llmgate/llmgate/runspec"
 )
 
 // Suite is a decoded, validated suite file.
@@ -70,7 +69,3 @@ func (s *Suite) Runnable() *plan.Suite {
 
 // Plan returns the suite's runs grouped by server (see plan.Suite.Plan).
 func (s *Suite) Plan() *Plan { return s.Runnable().Plan() }
-
-// ABModeFor is the mode an A/B gate uses for a target of kind (see
-// plan.Suite.ABModeFor).
-func (s *Suite) ABModeFor(kind runspec.TargetKind) ABMode { return s.Runnable().ABModeFor(kind) }
