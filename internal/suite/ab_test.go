@@ -8,8 +8,8 @@ import (
 	"github.com/llmgate/llmgate/internal/plan"
 )
 
-// TestABModeFor reads the ab setting the runner gets (Runnable) from the defaults block, the gate
-// block's winning, and defaults by target kind.
+// TestABModeFor reads the ab setting the runner gets (Runnable) from the
+// defaults block, the gate block's winning, and defaults by target kind.
 func TestABModeFor(t *testing.T) {
 	for _, c := range []struct {
 		name, defaults, gate string
