@@ -11,7 +11,7 @@ const abModesText = `"together" (both sides up, sharing the GPUs), "alternate" (
 
 // abMode evaluates an ab attribute (of the gate or the defaults block),
 // "" when it is absent or invalid (with a diagnostic).
-func (l *loader) abMode(attr *hcl.Attribute) ABMode {
+func (l *loader) abMode(attr *hcl.Attribute) plan.ABMode {
 	ev := l.evaluator(nil)
 	mode, ok := ev.str(attr)
 	if !ok {
@@ -21,5 +21,5 @@ func (l *loader) abMode(attr *hcl.Attribute) ABMode {
 		ev.errorAt(attr, "Invalid A/B mode", "ab = %q: it is how an A/B gate (--ab-var) keeps server containers: %s.%s", mode, abModesText, didYouMean(mode, plan.ABModes()))
 		return ""
 	}
-	return ABMode(mode)
+	return plan.ABMode(mode)
 }

@@ -13,7 +13,7 @@ import (
 func TestABModeFor(t *testing.T) {
 	for _, c := range []struct {
 		name, defaults, gate string
-		want                 ABMode
+		want                 plan.ABMode
 	}{
 		{"none", "", "", plan.ABAlternate},
 		{"defaults", `ab = "crossover"`, "", plan.ABCrossover},

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -29,9 +30,9 @@ const maxCapacityConcurrency = 100000
 // decodeCapacity validates a capacity block of scenario name. ok is false
 // when the block has errors (they are in l.diags); c.Vary is set whenever
 // vary itself is valid.
-func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) (c *Capacity, ok bool) {
+func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) (c *plan.Capacity, ok bool) {
 	ev := l.evaluator(nil)
-	c = &Capacity{DeclRange: sourceOf(b.DefRange), Repeats: 2}
+	c = &plan.Capacity{DeclRange: sourceOf(b.DefRange), Repeats: 2}
 	ok = true
 	if hasSweep {
 		l.errorf(b.DefRange.Ptr(), nil, "Capacity with a sweep",
@@ -134,7 +135,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 			ok = false
 		}
 	}
-	c.SLO = &Assert{Name: "slo"} // compiled for its run (scenario)
+	c.SLO = &plan.Assert{Name: "slo"} // compiled for its run (scenario)
 	if r := b.SLO.Expr.Range(); r.End.Byte <= len(l.suite.Files[l.filename].Bytes) {
 		c.SLO.Source = string(r.SliceBytes(l.suite.Files[l.filename].Bytes))
 	}

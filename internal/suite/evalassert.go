@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 	"github.com/zclconf/go-cty/cty"
@@ -17,7 +18,7 @@ import (
 // length buckets and parts its mix members and stages. What the condition names of the suite's values is read
 // now, once; the check sets the summary's metrics beside them. The check
 // reads a's Name, Source and ErrorMessage when it runs.
-func compileAssert(a *Assert, cond hcl.Expression, ctx *hcl.EvalContext, buckets []string, parts ...results.PartRef) {
+func compileAssert(a *plan.Assert, cond hcl.Expression, ctx *hcl.EvalContext, buckets []string, parts ...results.PartRef) {
 	rng := cond.Range()
 	where := fmt.Sprintf("%s:%d", filepath.Base(rng.Filename), rng.Start.Line)
 	units := comparedUnits(cond)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -117,7 +118,7 @@ func TestEvalAssertsCompiled(t *testing.T) {
 	if !got[0].Passed || got[0].Values["sweep.concurrency"] != 32 {
 		t.Errorf("sweep.concurrency read at load: %+v", got[0])
 	}
-	hand := &Assert{Name: "by_hand", Source: "ttft.p95 < 1"}
+	hand := &plan.Assert{Name: "by_hand", Source: "ttft.p95 < 1"}
 	if got := hand.Check(&results.Summary{}); got.Passed || !strings.Contains(got.Message.Raw(), "not loaded from a suite") {
 		t.Errorf("an assert built by hand: %+v", got)
 	}

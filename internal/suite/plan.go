@@ -12,13 +12,13 @@ type Suite struct {
 	// Filename is the path the suite was loaded from.
 	Filename string
 	// Targets holds every server, endpoint and simulator block, keyed "kind.name".
-	Targets map[string]*Target
+	Targets map[string]*plan.Target
 	// Scenarios are in file order.
 	Scenarios []*Scenario
 	// Gate is nil when the suite has no gate block.
-	Gate *Gate
+	Gate *plan.Gate
 	// AB is the defaults block's ab setting (see Gate.AB, which wins).
-	AB ABMode
+	AB plan.ABMode
 	// Files holds the parsed sources, for rendering diagnostics with snippets.
 	Files map[string]*hcl.File
 	// Secrets are the values llmgate must never publish: everything read
@@ -31,26 +31,10 @@ type Suite struct {
 type Scenario struct {
 	Name, Description string
 	// Runs are the scenario's expanded runs: one, or one per sweep point.
-	Runs []*Run
+	Runs []*plan.Run
 	// DeclRange is the block's header in the source.
 	DeclRange hcl.Range
 }
-
-// The plan's types, which the loader builds: aliases of package plan's, so
-// that the loader and its tests name them as before.
-type (
-	Target    = plan.Target
-	Param     = plan.Param
-	Goodput   = plan.Goodput
-	Run       = plan.Run
-	Assert    = plan.Assert
-	Capacity  = plan.Capacity
-	Gate      = plan.Gate
-	Tolerance = plan.Tolerance
-	Group     = plan.Group
-	Plan      = plan.Plan
-	ABMode    = plan.ABMode
-)
 
 // Runnable is what the runner takes of s: its name and file, its runs in
 // file order (with their asserts, compiled when s was loaded), its gate and
@@ -68,4 +52,4 @@ func (s *Suite) Runnable() *plan.Suite {
 }
 
 // Plan returns the suite's runs grouped by server (see plan.Suite.Plan).
-func (s *Suite) Plan() *Plan { return s.Runnable().Plan() }
+func (s *Suite) Plan() *plan.Plan { return s.Runnable().Plan() }

@@ -52,7 +52,7 @@ scenario "mem_again" {
 }
 `
 
-func shardNames(p *Plan) []string {
+func shardNames(p *plan.Plan) []string {
 	var out []string
 	for _, r := range p.Runs() {
 		out = append(out, r.Name)
@@ -69,7 +69,7 @@ func TestSplitKeepsServerGroupsWholeAndCoversThePlanOnce(t *testing.T) {
 			t.Fatalf("Split(%d) made %d shards", n, len(shards))
 		}
 		seenRun := map[string]int{}
-		seenGroup := map[*Group]int{}
+		seenGroup := map[*plan.Group]int{}
 		for si, sh := range shards {
 			for _, g := range sh.Groups {
 				if prev, ok := seenGroup[g]; ok {
