@@ -11,7 +11,8 @@ import (
 // Assert is an assert block compiled for one run: a condition over the
 // metric namespace and the suite's values, which Check judges a summary
 // against. The suite's values it names (var.*, sweep.*) were read when the
-// suite loaded, and Judge was made then: the runner evaluates no HCL.
+// suite loaded, and Judge was made then: it evaluates the condition over a
+// summary's metrics inside package suite, so what calls it links no HCL.
 type Assert struct {
 	Name         string
 	ErrorMessage string

@@ -39,7 +39,9 @@ type Scenario struct {
 // Runnable is what the runner takes of s: its name and file, its runs in
 // file order (with their asserts, compiled when s was loaded), its gate and
 // its A/B mode, sharing s's runs and gate; nil for a nil suite. It is plain
-// data: running it evaluates no HCL.
+// data: what running it needs of HCL (each assert's and capacity SLO's
+// condition, judged against the metrics a run measures) is in the Judge
+// functions the loader made, so the runner links no HCL.
 func (s *Suite) Runnable() *plan.Suite {
 	if s == nil {
 		return nil
