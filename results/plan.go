@@ -8,7 +8,7 @@ import (
 // PlanInfo identifies the plan a results file holds runs of and, when the
 // plan was split across jobs with --shard, which of its shards the file holds.
 type PlanInfo struct {
-	// Fingerprint is the plan's fingerprint (suite.Plan.Fingerprint): files
+	// Fingerprint is the plan's fingerprint (internal/plan's Plan.Fingerprint): files
 	// of one suite loaded with the same variables and --only share it.
 	Fingerprint string `json:"fingerprint" text:"line"`
 	// Runs is how many runs the whole plan has, over all its shards.

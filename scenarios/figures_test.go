@@ -127,7 +127,7 @@ func TestCatalogFigures(t *testing.T) {
 			t.Fatalf("%s: %v", k.suite, diags)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		file, err := runner.Run(ctx, s, runner.Options{OutputPath: filepath.Join(t.TempDir(), "results.json")})
+		file, err := runner.Run(ctx, s.Runnable(), runner.Options{OutputPath: filepath.Join(t.TempDir(), "results.json")})
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: run: %v", k.suite, err)

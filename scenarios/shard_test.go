@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/suite"
 )
 
@@ -13,7 +14,7 @@ func TestCatalogShards(t *testing.T) {
 	noEnv := func(string) string { return "" }
 	for _, c := range catalog {
 		t.Run(c.file, func(t *testing.T) {
-			load := func() *suite.Plan {
+			load := func() *plan.Plan {
 				s, diags := suite.Load(c.file, suite.Options{Getenv: noEnv})
 				if diags.HasErrors() {
 					t.Fatalf("%s: %v", c.file, diags)
@@ -30,7 +31,7 @@ func TestCatalogShards(t *testing.T) {
 				for i, sh := range a.Split(n) {
 					groups += len(sh.Groups)
 					var again []string
-					for _, r := range b.Shard(suite.Shard{Index: i + 1, Count: n}).Runs() {
+					for _, r := range b.Shard(plan.Shard{Index: i + 1, Count: n}).Runs() {
 						again = append(again, r.Name)
 					}
 					for j, r := range sh.Runs() {

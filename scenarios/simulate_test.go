@@ -51,7 +51,7 @@ func TestCatalogRunsOnSimulator(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			f, err := runner.Run(ctx, s, runner.Options{OutputPath: filepath.Join(t.TempDir(), "results.json")})
+			f, err := runner.Run(ctx, s.Runnable(), runner.Options{OutputPath: filepath.Join(t.TempDir(), "results.json")})
 			if err != nil {
 				t.Fatalf("run: %v", err)
 			}

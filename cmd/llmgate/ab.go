@@ -39,5 +39,5 @@ func (f *runFlags) abSetup(e *env, cand *suite.Suite, candVars map[string]string
 		return nil, err
 	}
 	plan, _ = runner.ShardPlan(plan, f.shard.shard)
-	return &runner.ABOptions{Baseline: base, BaselinePlan: plan, BaselineVars: vars, CandidateVars: candVars}, nil
+	return &runner.ABOptions{Baseline: base.Runnable(), BaselinePlan: plan, BaselineVars: vars, CandidateVars: candVars}, nil
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"syscall"
 
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -16,7 +16,7 @@ const fdHeadroom = 64
 // the hard limit when that is needed and allowed, and otherwise refuses the
 // plan as bad usage (exit 2) before anything starts, instead of failing the
 // run later with "too many open files". raise false only checks.
-func checkFileLimit(p *suite.Plan, raise bool) error {
+func checkFileLimit(p *plan.Plan, raise bool) error {
 	need, run := uint64(0), ""
 	for _, r := range p.Runs() {
 		perConn := uint64(1)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress"
 	"github.com/llmgate/llmgate/internal/runner"
 	"github.com/llmgate/llmgate/internal/serverinfo"
@@ -66,7 +67,7 @@ const modelFlagHelp = "ask --target's server for `MODEL` (default: the suite tar
 // contextDiagnostics are the runs of p whose requests cannot fit the
 // context their target's model is known to have (runner.ContextProblems),
 // as errors at their scenario block.
-func contextDiagnostics(s *suite.Suite, p *suite.Plan) hcl.Diagnostics {
+func contextDiagnostics(s *suite.Suite, p *plan.Plan) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, cp := range runner.ContextProblems(p) {
 		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Workload does not fit the model's context",
@@ -84,7 +85,7 @@ func contextDiagnostics(s *suite.Suite, p *suite.Plan) hcl.Diagnostics {
 // checkContexts prints the context diagnostics of p and fails with exit 2
 // when there are any; a plan sent to --target is not checked (its
 // server's context is known only once it answers).
-func checkContexts(e *env, s *suite.Suite, p *suite.Plan, targetURL string) error {
+func checkContexts(e *env, s *suite.Suite, p *plan.Plan, targetURL string) error {
 	if targetURL != "" {
 		return nil
 	}
@@ -168,7 +169,7 @@ func (f *runFlags) options(ctx context.Context, e *env, s *suite.Suite, suitePat
 
 // plan is the suite's plan cut to --only (an --only that names nothing is
 // bad usage), before any --shard.
-func (f *runFlags) plan(s *suite.Suite) (*suite.Plan, error) {
+func (f *runFlags) plan(s *suite.Suite) (*plan.Plan, error) {
 	plan := s.Plan()
 	if len(f.only) > 0 {
 		var err error

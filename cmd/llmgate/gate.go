@@ -223,7 +223,7 @@ func runGate(ctx context.Context, e *env, o gateOptions) error {
 	if o.measured.on() {
 		out, err = g.judgeGiven(s, gopts) // results measured elsewhere: nothing runs
 	} else {
-		out, err = runner.Gate(ctx, s, gopts)
+		out, err = runner.Gate(ctx, s.Runnable(), gopts)
 	}
 	if err != nil { // the baseline is missing, unreadable or different, or the results files do not fit; nothing ran
 		return g.usage(err)
@@ -372,7 +372,7 @@ func (g *gateRun) outputs() []output {
 
 // baselineInput is the baseline file the gate reads, "" for none.
 func baselineInput(s *suite.Suite, flag string) string {
-	if p := runner.BaselinePath(s, flag); p != runner.BaselineNone {
+	if p := runner.BaselinePath(s.Runnable(), flag); p != runner.BaselineNone {
 		return p
 	}
 	return ""

@@ -74,5 +74,5 @@ func (g *gateRun) judgeGiven(s *suite.Suite, opts runner.GateOptions) (*runner.G
 	if len(reruns) == 1 {
 		g.givenRerun = reruns[0]
 	}
-	return runner.GateResults(s, in, opts) // -o: recordVerdict writes the judged file with the verdict
+	return runner.GateResults(s.Runnable(), in, opts) // -o: recordVerdict writes the judged file with the verdict
 }

@@ -110,14 +110,14 @@ func runSuiteCommand(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if ab != nil {
-		job, err := runner.ResolveAB(s, opts, *ab)
+		job, err := runner.ResolveAB(s.Runnable(), opts, *ab)
 		if err != nil {
 			return usageErr(err)
 		}
 		file, base, runErr := job.Run(ctx)
 		return runABFinish(e, file, base, f.out, job.BaselineOutputPath(), runErr)
 	}
-	file, runErr := runner.Run(ctx, s, opts)
+	file, runErr := runner.Run(ctx, s.Runnable(), opts)
 	return runFinish(e, file, f.out, runErr)
 }
 

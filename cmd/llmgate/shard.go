@@ -4,14 +4,14 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/runner"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 )
 
 // shardFlag is --shard I/N: which shard of the plan a job runs.
 type shardFlag struct {
-	shard *suite.Shard // nil: the whole plan
+	shard *plan.Shard // nil: the whole plan
 }
 
 func (f *shardFlag) String() string {
@@ -23,7 +23,7 @@ func (f *shardFlag) String() string {
 
 // Set parses I/N; a bad value is a usage error (exit 2) with the reason.
 func (f *shardFlag) Set(v string) error {
-	sh, err := suite.ParseShard(v)
+	sh, err := plan.ParseShard(v)
 	if err != nil {
 		return err
 	}
@@ -40,11 +40,11 @@ func (f *shardFlag) register(fs *flag.FlagSet, what string) {
 	fs.Var(f, "shard", what+" only shard `I/N` of the plan: "+shardSplit)
 }
 
-// cut returns the shard of plan to run and the plan information its
+// cut returns the shard of p to run and the plan information its
 // results file records, saying on stdout what the shard holds.
-func (f *shardFlag) cut(e *env, plan *suite.Plan) (*suite.Plan, *results.PlanInfo) {
+func (f *shardFlag) cut(e *env, p *plan.Plan) (*plan.Plan, *results.PlanInfo) {
 	if f.shard != nil {
-		fmt.Fprintf(e.stdout, "llmgate: %s\n", runner.DescribeShard(plan, *f.shard))
+		fmt.Fprintf(e.stdout, "llmgate: %s\n", runner.DescribeShard(p, *f.shard))
 	}
-	return runner.ShardPlan(plan, f.shard)
+	return runner.ShardPlan(p, f.shard)
 }

@@ -33,7 +33,7 @@ scenario "chat" {
 }
 `)
 	out := filepath.Join(t.TempDir(), "results.json")
-	_, err := runner.Run(t.Context(), loadSuite(t, path, image), runner.Options{
+	_, err := runner.Run(t.Context(), loadSuite(t, path, image).Runnable(), runner.Options{
 		Starter:     backend.Default{Session: session, ContainerOptions: []backend.ContainerOption{backend.WithoutVolumes(), backend.WithGPUSampling()}},
 		OutputPath:  out,
 		GPUInterval: 100 * time.Millisecond,

@@ -29,7 +29,7 @@ scenario "chat" {
 }
 `)
 	out := filepath.Join(t.TempDir(), "results.json")
-	f, err := runner.Run(t.Context(), loadSuite(t, path, image), runner.Options{
+	f, err := runner.Run(t.Context(), loadSuite(t, path, image).Runnable(), runner.Options{
 		Starter:    backend.Default{Session: session, ContainerOptions: []backend.ContainerOption{backend.WithoutVolumes()}},
 		OutputPath: out,
 	})

@@ -94,7 +94,7 @@ scenario "chat" {
 }
 `)
 	out := filepath.Join(t.TempDir(), "results.json")
-	f, err := runner.Run(t.Context(), loadSuite(t, path, image), runner.Options{
+	f, err := runner.Run(t.Context(), loadSuite(t, path, image).Runnable(), runner.Options{
 		Starter:    backend.Default{Session: session, ContainerOptions: []backend.ContainerOption{backend.WithoutVolumes()}},
 		OutputPath: out,
 	})
@@ -164,7 +164,7 @@ scenario "memory" {
 }
 `)
 	rec := &readyRecorder{ctx: t.Context(), session: session}
-	f, err := runner.Run(t.Context(), loadSuite(t, path, image), runner.Options{
+	f, err := runner.Run(t.Context(), loadSuite(t, path, image).Runnable(), runner.Options{
 		Starter:  backend.Default{Session: session, ContainerOptions: []backend.ContainerOption{backend.WithoutVolumes()}},
 		Progress: rec,
 	})

@@ -28,7 +28,7 @@ func TestPlantedTraps(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	f, err := runner.Run(ctx, s, runner.Options{})
+	f, err := runner.Run(ctx, s.Runnable(), runner.Options{})
 	if err != nil && !strings.Contains(err.Error(), "burst") {
 		t.Fatalf("run: %v", err)
 	}

@@ -25,7 +25,7 @@ func TestSpecDecodeFellOnSimulator(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		f, err := runner.Run(ctx, s, runner.Options{})
+		f, err := runner.Run(ctx, s.Runnable(), runner.Options{})
 		if err != nil {
 			t.Fatalf("run: %v", err)
 		}

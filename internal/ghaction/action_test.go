@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/suite"
 	"go.yaml.in/yaml/v3"
 )
@@ -149,7 +150,7 @@ func TestSelfTestSuiteLoads(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatalf("selftest.hcl: %v", diags)
 	}
-	if s.Gate == nil || !slices.ContainsFunc(s.Gate.Tolerances, func(tol suite.Tolerance) bool { return tol.Metric == "e2el.p95" }) {
+	if s.Gate == nil || !slices.ContainsFunc(s.Gate.Tolerances, func(tol plan.Tolerance) bool { return tol.Metric == "e2el.p95" }) {
 		t.Error("selftest.hcl has no e2el.p95 tolerance; the act self-test looks for its annotation")
 	}
 	b, err := os.ReadFile("../../.github/workflows/selftest.yml")

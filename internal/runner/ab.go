@@ -8,7 +8,7 @@ import (
 
 	"github.com/llmgate/llmgate/internal/backend"
 	"github.com/llmgate/llmgate/internal/load"
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -23,7 +23,7 @@ import (
 // for their targets (CheckABPlans): RunAB is ResolveAB, whose error says
 // what is wrong before anything starts, then ABJob.Run, which, like Run,
 // returns both files even when the error is not nil.
-func RunAB(ctx context.Context, cand *suite.Suite, opts Options, ab ABOptions) (candFile, baseFile *results.File, err error) {
+func RunAB(ctx context.Context, cand *plan.Suite, opts Options, ab ABOptions) (candFile, baseFile *results.File, err error) {
 	j, err := ResolveAB(cand, opts, ab)
 	if err != nil {
 		return nil, nil, err
@@ -79,7 +79,7 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 	for _, s := range sides {
 		s.r.file.AB.Modes[s.g.Target.Name] = mode
 	}
-	if mode == suite.ABCrossover {
+	if mode == plan.ABCrossover {
 		if err := crossoverGPUs(sides[0].spec, sides[1].spec); err != nil {
 			err = fmt.Errorf("ab = \"crossover\": %w", err)
 			return errors.Join(err, sides[0].failAll(err), sides[1].failAll(err))
@@ -108,24 +108,24 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 }
 
 // abMode is the mode of a group whose sides' targets are of the kinds
-// given, as the candidate's suite says (suite.ABModeFor): when the kinds
+// given, as the candidate's suite says (plan.ABModeFor): when the kinds
 // differ, the mode of a server container if either side is one, else
 // ABTogether.
-func abMode(s *suite.Suite, base, cand runspec.TargetKind) suite.ABMode {
+func abMode(s *plan.Suite, base, cand runspec.TargetKind) plan.ABMode {
 	switch {
 	case base == cand:
 		return s.ABModeFor(cand)
 	case base == runspec.KindServer || cand == runspec.KindServer:
 		return s.ABModeFor(runspec.KindServer) // either is a container: treat both so
 	}
-	return suite.ABTogether
+	return plan.ABTogether
 }
 
 // runAB runs one run of the group on both sides, block by block in the
 // balanced schedule, and records each side's run. fatal means the rest of
 // the group cannot run.
-func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.ABMode) (err error, fatal bool) {
-	srs := [2]*suite.Run{sides[0].g.Runs[ri], sides[1].g.Runs[ri]}
+func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode plan.ABMode) (err error, fatal bool) {
+	srs := [2]*plan.Run{sides[0].g.Runs[ri], sides[1].g.Runs[ri]}
 	for si, sr := range srs {
 		// the whole run's quantile edges, so that every block buckets alike
 		resolved, rerr := load.ResolveLengthBuckets(load.Config{Load: sr.Load, RunName: sr.Name})
@@ -139,7 +139,7 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.
 	pairs := x.ab.Pairs
 	if pairs <= 0 {
 		pairs = blockPairs(srs[1].Load)
-		if mode == suite.ABAlternate {
+		if mode == plan.ABAlternate {
 			pairs = min(pairs, maxAlternatePairs) // each block is a server start
 		}
 	}
@@ -162,7 +162,7 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.
 			si = 1
 		}
 		s := sides[si]
-		swapped := mode == suite.ABCrossover && (slot >= len(sched)/2) != (ri%2 == 1)
+		swapped := mode == plan.ABCrossover && (slot >= len(sched)/2) != (ri%2 == 1)
 		if err := s.ready(ctx, mode, swapped, sides[1-si]); err != nil {
 			failed, fatal = err, true
 			break
@@ -175,7 +175,7 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode suite.
 		run, bfatal, berr := s.r.execute(ctx, s.inst, s.spec.APIKey, &sr, s.ref)
 		blocks[si] = append(blocks[si], run)
 		slots[si] = append(slots[si], slot)
-		if mode == suite.ABAlternate {
+		if mode == plan.ABAlternate {
 			if derr := s.down(ctx); derr != nil && berr == nil {
 				berr, bfatal = derr, true
 			}
@@ -205,7 +205,7 @@ type abSide struct {
 	r       *runner
 	side    results.ABSide
 	gi      int
-	g       *suite.Group
+	g       *plan.Group
 	spec    runspec.Target
 	ref     string
 	inst    backend.Instance
@@ -220,8 +220,8 @@ func newABSide(r *runner, side results.ABSide, gi int) *abSide {
 
 // ready makes sure the side's target is up, on the GPUs the crossover
 // wants (the other side's when swapped), restarting it when not.
-func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, other *abSide) error {
-	if s.inst != nil && (mode != suite.ABCrossover || s.swapped == swapped) {
+func (s *abSide) ready(ctx context.Context, mode plan.ABMode, swapped bool, other *abSide) error {
+	if s.inst != nil && (mode != plan.ABCrossover || s.swapped == swapped) {
 		return nil
 	}
 	if s.inst != nil {
@@ -232,7 +232,7 @@ func (s *abSide) ready(ctx context.Context, mode suite.ABMode, swapped bool, oth
 		}
 	}
 	spec := s.spec
-	if mode == suite.ABCrossover && swapped {
+	if mode == plan.ABCrossover && swapped {
 		spec.GPUs = other.spec.GPUs
 	}
 	s.swapped = swapped

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/load"
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
@@ -116,7 +116,7 @@ func blockRequests(requests, pairs, pair int) int {
 // evaluated on that, and the worst block's status. failed, when not nil,
 // cut the run short on one side or the other: the run is failed on both
 // sides (a pairing with a side missing cannot be judged).
-func mergeABRun(sr *suite.Run, ref string, blocks []results.Run, slots []int, pairs int, failed error) results.Run {
+func mergeABRun(sr *plan.Run, ref string, blocks []results.Run, slots []int, pairs int, failed error) results.Run {
 	if len(blocks) == 0 {
 		run := newRun(sr, ref)
 		run.Status = results.StatusFailed
@@ -209,7 +209,7 @@ var ErrABPlans = errors.New("the two sides of an A/B run must be the same plan")
 // in nothing but their targets and server arguments: the same groups of
 // the same runs (names, scenarios, parameters), with the same workloads
 // and loads. The variables of an A/B run may change only what is served.
-func CheckABPlans(cand, base *suite.Plan) error {
+func CheckABPlans(cand, base *plan.Plan) error {
 	if len(cand.Groups) != len(base.Groups) {
 		return fmt.Errorf("%w: the baseline side has %d server groups, the candidate %d (a variable changed how runs share servers)", ErrABPlans, len(base.Groups), len(cand.Groups))
 	}

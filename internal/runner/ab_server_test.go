@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/backend"
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -65,16 +65,16 @@ func TestRunABServerModes(t *testing.T) {
 		t.Skip("runs A/B gates on both server modes in real time (about 15 s): full run only")
 	}
 	for _, c := range []struct {
-		mode suite.ABMode
+		mode plan.ABMode
 		want []string // starts: side's GPUs (0 baseline, 1 candidate) and slowdown
 	}{
 		// two runs of ABBA, a start per block
-		{suite.ABAlternate, []string{"0 1", "1 1.5", "1 1.5", "0 1", "0 1", "1 1.5", "1 1.5", "0 1"}},
-		{suite.ABTogether, []string{"0 1", "1 1.5"}},
+		{plan.ABAlternate, []string{"0 1", "1 1.5", "1 1.5", "0 1", "0 1", "1 1.5", "1 1.5", "0 1"}},
+		{plan.ABTogether, []string{"0 1", "1 1.5"}},
 		// run 1: A on 0, B on 1, then both down and B on 0, A on 1 for
 		// the second half; run 2 starts as run 1 ended and swaps back
 		// halfway: one swap a run
-		{suite.ABCrossover, []string{"0 1", "1 1.5", "0 1.5", "1 1", "1 1.5", "0 1"}},
+		{plan.ABCrossover, []string{"0 1", "1 1.5", "0 1.5", "1 1", "1 1.5", "0 1"}},
 	} {
 		t.Run(string(c.mode), func(t *testing.T) {
 			base := loadSuite(t, "ab_server.hcl", map[string]string{"mode": string(c.mode), "gpus": "device=0", "slowdown": "1"})

@@ -5,17 +5,17 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
 // ABOptions says what the baseline side of an A/B run is.
 type ABOptions struct {
 	// Baseline is the suite loaded with the baseline side's variables.
-	Baseline *suite.Suite
+	Baseline *plan.Suite
 	// BaselinePlan is the baseline side's plan, cut as Options.Plan is
 	// (--only, --shard); nil means Baseline.Plan().
-	BaselinePlan *suite.Plan
+	BaselinePlan *plan.Plan
 	// BaselineOutputPath is the baseline side's results file; "" means
 	// results.ABBaselinePath of Options.OutputPath (none when that is "").
 	BaselineOutputPath string
@@ -33,7 +33,7 @@ var ErrABTarget = errors.New("--ab-var measures two servers: it cannot be used w
 // ABJob is an A/B run resolved and checked (ResolveAB): each side's suite
 // and run options, their plans the same but for what serves them.
 type ABJob struct {
-	cand, base         *suite.Suite
+	cand, base         *plan.Suite
 	candOpts, baseOpts Options // Plan and OutputPath resolved
 	ab                 ABOptions
 }
@@ -44,7 +44,7 @@ type ABJob struct {
 // targets (CheckABPlans), the baseline side's results file and log folder,
 // and the refusal of a --target (ErrABTarget), since an A/B run measures
 // two servers. Every error is the caller's usage.
-func ResolveAB(cand *suite.Suite, opts Options, ab ABOptions) (*ABJob, error) {
+func ResolveAB(cand *plan.Suite, opts Options, ab ABOptions) (*ABJob, error) {
 	if opts.TargetURL != "" {
 		return nil, ErrABTarget
 	}

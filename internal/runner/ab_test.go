@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -111,7 +111,7 @@ func TestRunABSimulator(t *testing.T) {
 		cdisk.AB.Pair != "results.baseline.json" || bdisk.AB.Pair != "results.json" || cdisk.AB.Schedule != "ABBA" {
 		t.Fatalf("A/B marks: candidate %+v, baseline %+v", cdisk.AB, bdisk.AB)
 	}
-	if cdisk.AB.Modes["sim"] != suite.ABTogether || bdisk.AB.Vars["slowdown"] != "1" {
+	if cdisk.AB.Modes["sim"] != plan.ABTogether || bdisk.AB.Vars["slowdown"] != "1" {
 		t.Errorf("modes %v, baseline vars %v", cdisk.AB.Modes, bdisk.AB.Vars)
 	}
 	if cf.Partial || bf.Partial || len(cdisk.Runs) != 1 || len(bdisk.Runs) != 1 {
@@ -180,16 +180,16 @@ func TestRunABSimulator(t *testing.T) {
 // TestABMode: a group whose sides are of different kinds takes a server
 // container's mode when either side is one, else stays together.
 func TestABMode(t *testing.T) {
-	s := &suite.Suite{AB: suite.ABCrossover}
+	s := &plan.Suite{AB: plan.ABCrossover}
 	for _, c := range []struct {
 		base, cand runspec.TargetKind
-		want       suite.ABMode
+		want       plan.ABMode
 	}{
-		{runspec.KindServer, runspec.KindServer, suite.ABCrossover},
-		{runspec.KindServer, runspec.KindEndpoint, suite.ABCrossover},
-		{runspec.KindSimulator, runspec.KindServer, suite.ABCrossover},
-		{runspec.KindSimulator, runspec.KindEndpoint, suite.ABTogether},
-		{runspec.KindSimulator, runspec.KindSimulator, suite.ABTogether},
+		{runspec.KindServer, runspec.KindServer, plan.ABCrossover},
+		{runspec.KindServer, runspec.KindEndpoint, plan.ABCrossover},
+		{runspec.KindSimulator, runspec.KindServer, plan.ABCrossover},
+		{runspec.KindSimulator, runspec.KindEndpoint, plan.ABTogether},
+		{runspec.KindSimulator, runspec.KindSimulator, plan.ABTogether},
 	} {
 		if got := abMode(s, c.base, c.cand); got != c.want {
 			t.Errorf("abMode(%s, %s) = %s, want %s", c.base, c.cand, got, c.want)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/llmgate/llmgate/internal/backend"
 	"github.com/llmgate/llmgate/internal/capacity"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -23,7 +23,7 @@ const maxInvalidProbes = 3
 // early once its outcome is decided. The returned run holds every probe;
 // its summary is the answer's probe's, with the answer as
 // capacity.concurrency or capacity.rate.
-func (r *runner) searchCapacity(ctx context.Context, inst backend.Instance, apiKey string, sr *suite.Run, ref string) (run results.Run, fatal bool, err error) {
+func (r *runner) searchCapacity(ctx context.Context, inst backend.Instance, apiKey string, sr *plan.Run, ref string) (run results.Run, fatal bool, err error) {
 	c := sr.Capacity
 	run = newRun(sr, ref)
 	rec := &results.Capacity{Vary: c.Vary, Min: c.Min, Max: c.Max, SLO: c.SLO.Source, Probes: []results.Probe{}}
@@ -86,7 +86,7 @@ func (r *runner) searchCapacity(ctx context.Context, inst backend.Instance, apiK
 
 // probe runs sr at one load of its capacity search, stopping it early when
 // capacity.Decide says its SLO is decided.
-func (r *runner) probe(ctx context.Context, inst backend.Instance, apiKey string, sr *suite.Run, load float64, ref string) (p results.Probe, fatal bool, err error) {
+func (r *runner) probe(ctx context.Context, inst backend.Instance, apiKey string, sr *plan.Run, load float64, ref string) (p results.Probe, fatal bool, err error) {
 	pr := sr.ProbeRun(load)
 	halt := make(chan struct{})
 	planned := plannedRequests(pr.Load.Requests, pr.Load.Rate, pr.Load.Duration)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/llmgate/llmgate/internal/backend"
 	"github.com/llmgate/llmgate/internal/load"
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/trace"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -57,7 +57,7 @@ type ContextProblem struct {
 // --max-model-len in the args): a suite whose default workload (1024 in,
 // 128 out) meets the tiny profile's 1024 tokens is refused at validate,
 // not with a 400 on every request.
-func ContextProblems(p *suite.Plan) []ContextProblem {
+func ContextProblems(p *plan.Plan) []ContextProblem {
 	var out []ContextProblem
 	for _, g := range p.Groups {
 		if g.Target == nil {

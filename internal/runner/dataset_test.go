@@ -47,7 +47,7 @@ scenario "own" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	f, err := Run(context.Background(), s, Options{OutputPath: filepath.Join(dir, "results.json")})
+	f, err := Run(context.Background(), s.Runnable(), Options{OutputPath: filepath.Join(dir, "results.json")})
 	if err != nil {
 		t.Fatal(err)
 	}

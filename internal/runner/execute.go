@@ -8,9 +8,9 @@ import (
 
 	"github.com/llmgate/llmgate/internal/backend"
 	"github.com/llmgate/llmgate/internal/load"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
 	"github.com/llmgate/llmgate/internal/serverinfo"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
@@ -24,13 +24,13 @@ const sinkBuffer = 4096
 // is always recorded. fatal means the server can take no more runs (it
 // stopped responding, or ctx ended); err is non-nil when the run is not ok
 // for a reason outside the load generator's self-checks.
-func (r *runner) execute(ctx context.Context, inst backend.Instance, apiKey string, sr *suite.Run, ref string) (run results.Run, fatal bool, err error) {
+func (r *runner) execute(ctx context.Context, inst backend.Instance, apiKey string, sr *plan.Run, ref string) (run results.Run, fatal bool, err error) {
 	return r.executeUntil(ctx, inst, apiKey, sr, ref, nil)
 }
 
 // executeUntil is execute with a halt channel: closing it ends the run's
 // measured phase early (see load.Config.Halt); nil never halts.
-func (r *runner) executeUntil(ctx context.Context, inst backend.Instance, apiKey string, sr *suite.Run, ref string, halt <-chan struct{}) (run results.Run, fatal bool, err error) {
+func (r *runner) executeUntil(ctx context.Context, inst backend.Instance, apiKey string, sr *plan.Run, ref string, halt <-chan struct{}) (run results.Run, fatal bool, err error) {
 	run = newRun(sr, ref)
 	ps := r.server(ctx, inst, apiKey, ref)
 	run.MissingFeatures = ps.missing

@@ -12,8 +12,8 @@ import (
 	"github.com/llmgate/llmgate/internal/compare"
 	"github.com/llmgate/llmgate/internal/judge"
 	"github.com/llmgate/llmgate/internal/load"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -101,7 +101,7 @@ func (o *GateOutcome) FailedAsserts() []compare.FailedAssert {
 // later problem (a target that did not start, an invalid run, an
 // interruption) is in the outcome, with the verdict compare.DecisionError unless
 // something failed the gate anyway.
-func Gate(ctx context.Context, s *suite.Suite, opts GateOptions) (*GateOutcome, error) {
+func Gate(ctx context.Context, s *plan.Suite, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
 	if opts.AB != nil {
 		if err := g.resolveAB(s); err != nil {
@@ -185,7 +185,7 @@ func (g *gate) note(s string) {
 }
 
 // readBaseline finds and reads the baseline, noting when there is none.
-func (g *gate) readBaseline(s *suite.Suite) error {
+func (g *gate) readBaseline(s *plan.Suite) error {
 	if f := g.opts.BaselineFile; f != nil {
 		return g.useBaseline(s, g.opts.Baseline, f)
 	}
@@ -217,7 +217,7 @@ func (g *gate) readBaseline(s *suite.Suite) error {
 
 // useBaseline makes base, named path, the baseline once it is comparable
 // with the plan (or the user allows a different one).
-func (g *gate) useBaseline(s *suite.Suite, path string, base *results.File) error {
+func (g *gate) useBaseline(s *plan.Suite, path string, base *results.File) error {
 	note, err := judge.Comparable(base, planFile(s, g.opts.Plan), g.opts.AllowDifferentBaseline)
 	if err != nil {
 		return fmt.Errorf("baseline %s: %w", path, err)
@@ -236,7 +236,7 @@ func (g *gate) useBaseline(s *suite.Suite, path string, base *results.File) erro
 // the suite and each run's name, scenario, sweep values and load (but a
 // capacity search's, whose load the search varies), which is what
 // compare.CheckComparable needs.
-func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
+func planFile(s *plan.Suite, plan *plan.Plan) *results.File {
 	if plan == nil {
 		plan = s.Plan()
 	}
@@ -255,7 +255,7 @@ func planFile(s *suite.Suite, plan *suite.Plan) *results.File {
 // BaselinePath is where the gate of s finds its baseline: flag when set
 // (BaselineNone included), else the suite's gate.baseline relative to the
 // suite file's directory, else "".
-func BaselinePath(s *suite.Suite, flag string) string {
+func BaselinePath(s *plan.Suite, flag string) string {
 	if flag != "" {
 		return flag
 	}
@@ -270,7 +270,7 @@ func BaselinePath(s *suite.Suite, flag string) string {
 
 // confirm reruns the runs named and decides their rows with
 // compare.Confirm. A rerun that fails leaves the rows inconclusive.
-func (g *gate) confirm(ctx context.Context, s *suite.Suite, names []string, cfg compare.Config) {
+func (g *gate) confirm(ctx context.Context, s *plan.Suite, names []string, cfg compare.Config) {
 	plan := g.opts.Plan
 	if plan == nil {
 		plan = s.Plan()

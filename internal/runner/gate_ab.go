@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/llmgate/llmgate/internal/compare"
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 )
 
 // ABNote is the note an A/B gate gives before anything runs.
@@ -13,7 +13,7 @@ const ABNote = "A/B in one job: the baseline side (--ab-var) runs beside the can
 
 // resolveAB resolves an A/B gate's job before anything runs (ResolveAB)
 // and notes how the gate will judge.
-func (g *gate) resolveAB(s *suite.Suite) error {
+func (g *gate) resolveAB(s *plan.Suite) error {
 	j, err := ResolveAB(s, g.opts.Options, *g.opts.AB)
 	if err != nil {
 		return err

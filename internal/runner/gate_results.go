@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -35,7 +35,7 @@ var ErrResultsFiles = errors.New("results do not fit the suite")
 // as Gate's own rerun would (compare.Confirm). A change that needs a rerun
 // no file holds stays inconclusive, with a note: with --fail-on
 // inconclusive it fails the gate, else it passes as inconclusive.
-func GateResults(s *suite.Suite, files []results.MergeInput, opts GateOptions) (*GateOutcome, error) {
+func GateResults(s *plan.Suite, files []results.MergeInput, opts GateOptions) (*GateOutcome, error) {
 	g := &gate{opts: opts, out: &GateOutcome{}}
 	if err := g.readBaseline(s); err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ func fileToJudge(files []results.MergeInput, note func(string)) (*results.File, 
 
 // fitsPlan checks that cur holds results of plan: the suite's name, and
 // the plan's fingerprint where the file records one.
-func fitsPlan(s *suite.Suite, plan *suite.Plan, cur *results.File, files []results.MergeInput) error {
+func fitsPlan(s *plan.Suite, plan *plan.Plan, cur *results.File, files []results.MergeInput) error {
 	names := make([]string, len(files))
 	for i, x := range files {
 		names[i] = x.Name

@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/compare"
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
 // givenChat is a results file of testdata/gate.hcl's plan, measured
 // elsewhere: its chat run completed 8 requests and its assert held as told.
-func givenChat(s *suite.Suite, assertHeld bool, runs ...string) *results.File {
+func givenChat(s *plan.Suite, assertHeld bool, runs ...string) *results.File {
 	_, info := ShardPlan(s.Plan(), nil)
 	f := &results.File{Version: results.SchemaVersion, Suite: results.SuiteInfo{Name: s.Name}, Plan: info}
 	for _, name := range runs {
@@ -28,7 +28,7 @@ func TestGateResults(t *testing.T) {
 	tests := []struct {
 		name     string
 		band     string
-		file     func(s *suite.Suite) *results.File
+		file     func(s *plan.Suite) *results.File
 		baseline string // "worse": 10 requests completed
 		failOn   bool
 		want     compare.Decision
@@ -39,33 +39,33 @@ func TestGateResults(t *testing.T) {
 		// 20% worse under a 25% band: a single run cannot call it, and no
 		// rerun can be made here: inconclusive, with a note saying why.
 		{name: "rerun needed stays inconclusive", band: "25%", baseline: "worse",
-			file: func(s *suite.Suite) *results.File { return givenChat(s, true, "chat") },
+			file: func(s *plan.Suite) *results.File { return givenChat(s, true, "chat") },
 			want: compare.DecisionInconclusive, note: "chat changed by less than a single run can call"},
 		{name: "fail on inconclusive", band: "25%", baseline: "worse", failOn: true,
-			file: func(s *suite.Suite) *results.File { return givenChat(s, true, "chat") },
+			file: func(s *plan.Suite) *results.File { return givenChat(s, true, "chat") },
 			want: compare.DecisionFail, note: "stays inconclusive"},
 		{name: "failed assert", baseline: BaselineNone,
-			file: func(s *suite.Suite) *results.File { return givenChat(s, false, "chat") },
+			file: func(s *plan.Suite) *results.File { return givenChat(s, false, "chat") },
 			want: compare.DecisionFail},
 		{name: "missing run", baseline: BaselineNone,
-			file: func(s *suite.Suite) *results.File { return givenChat(s, true) },
+			file: func(s *plan.Suite) *results.File { return givenChat(s, true) },
 			want: compare.DecisionError, problem: "runs missing from the results files: chat"},
 		{name: "another plan", baseline: BaselineNone,
-			file: func(s *suite.Suite) *results.File {
+			file: func(s *plan.Suite) *results.File {
 				f := givenChat(s, true, "chat")
 				f.Plan.Fingerprint = "sha256:00"
 				return f
 			},
 			wantErr: ErrResultsFiles},
 		{name: "another suite", baseline: BaselineNone,
-			file: func(s *suite.Suite) *results.File {
+			file: func(s *plan.Suite) *results.File {
 				f := givenChat(s, true, "chat")
 				f.Suite.Name = "other"
 				return f
 			},
 			wantErr: ErrResultsFiles},
 		{name: "a run the plan lacks", baseline: BaselineNone,
-			file:    func(s *suite.Suite) *results.File { return givenChat(s, true, "chat", "extra") },
+			file:    func(s *plan.Suite) *results.File { return givenChat(s, true, "chat", "extra") },
 			wantErr: ErrResultsFiles},
 	}
 	for _, tt := range tests {
@@ -152,20 +152,20 @@ func TestShardPlanRecordsTheShard(t *testing.T) {
 	if len(whole.Runs()) != 1 || info.Shards != 0 || info.Runs != 1 || info.Fingerprint != s.Plan().Fingerprint() {
 		t.Errorf("whole plan: %+v", info)
 	}
-	cut, info := ShardPlan(s.Plan(), &suite.Shard{Index: 2, Count: 2})
+	cut, info := ShardPlan(s.Plan(), &plan.Shard{Index: 2, Count: 2})
 	if len(cut.Runs()) != 0 || info.Shards != 2 || len(info.Parts) != 1 || info.Parts[0].Shard != 2 || len(info.Parts[0].Planned) != 0 {
 		t.Errorf("empty shard 2/2: %d runs, %+v", len(cut.Runs()), info)
 	}
-	if got := DescribeShard(s.Plan(), suite.Shard{Index: 2, Count: 2}); !strings.Contains(got, "has nothing to run") {
+	if got := DescribeShard(s.Plan(), plan.Shard{Index: 2, Count: 2}); !strings.Contains(got, "has nothing to run") {
 		t.Errorf("DescribeShard = %q", got)
 	}
 }
 
 func TestMissingRunsByShard(t *testing.T) {
 	s := loadSuite(t, "tiny.hcl", nil)
-	plan := s.Plan()
-	shards := plan.Split(2)
-	one, info := ShardPlan(plan, &suite.Shard{Index: 1, Count: 2})
+	whole := s.Plan()
+	shards := whole.Split(2)
+	one, info := ShardPlan(whole, &plan.Shard{Index: 1, Count: 2})
 	f := &results.File{Suite: results.SuiteInfo{Name: s.Name}, Plan: info}
 	ran := one.Runs()
 	if len(ran) < 2 || len(shards[1].Runs()) == 0 {
@@ -182,7 +182,7 @@ func TestMissingRunsByShard(t *testing.T) {
 		"shard 1/2 (cut short): " + ran[len(ran)-1].Name,
 		"shard 2/2 (no results file): " + strings.Join(second, ", "),
 	}
-	if got := missingRuns(plan, f); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := missingRuns(whole, f); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("missingRuns =\n%q\nwant\n%q", got, want)
 	}
 }

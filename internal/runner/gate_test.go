@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -19,26 +19,26 @@ func TestBaselinePath(t *testing.T) {
 	tests := []struct {
 		name     string
 		filename string
-		gate     *suite.Gate
+		gate     *plan.Gate
 		flag     string
 		want     string
 	}{
 		// --baseline wins over the suite
-		{name: "flag", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: "baseline.json"}, flag: "other.json", want: "other.json"},
+		{name: "flag", filename: "perf/gate.hcl", gate: &plan.Gate{Baseline: "baseline.json"}, flag: "other.json", want: "other.json"},
 		// --baseline none is passed on as is
-		{name: "none", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: "baseline.json"}, flag: BaselineNone, want: BaselineNone},
+		{name: "none", filename: "perf/gate.hcl", gate: &plan.Gate{Baseline: "baseline.json"}, flag: BaselineNone, want: BaselineNone},
 		// the suite's baseline is relative to the suite file
-		{name: "relative", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: "baseline.json"}, want: filepath.Join("perf", "baseline.json")},
+		{name: "relative", filename: "perf/gate.hcl", gate: &plan.Gate{Baseline: "baseline.json"}, want: filepath.Join("perf", "baseline.json")},
 		// an absolute baseline stays as it is
-		{name: "absolute", filename: "perf/gate.hcl", gate: &suite.Gate{Baseline: abs}, want: abs},
+		{name: "absolute", filename: "perf/gate.hcl", gate: &plan.Gate{Baseline: abs}, want: abs},
 		// a gate block without a baseline: none
-		{name: "no baseline attribute", filename: "perf/gate.hcl", gate: &suite.Gate{}, want: ""},
+		{name: "no baseline attribute", filename: "perf/gate.hcl", gate: &plan.Gate{}, want: ""},
 		// no gate block at all: none
 		{name: "no gate block", filename: "perf/gate.hcl", want: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &suite.Suite{Filename: tt.filename, Gate: tt.gate}
+			s := &plan.Suite{Filename: tt.filename, Gate: tt.gate}
 			if got := BaselinePath(s, tt.flag); got != tt.want {
 				t.Errorf("BaselinePath = %q, want %q", got, tt.want)
 			}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -89,7 +89,7 @@ func (r *runner) runGroup(ctx context.Context, gi int) (err error) {
 // (ServerStarting, then event.ServerReady), and fills the file's environment
 // from it. A failed start's error is told as startErr makes it; the
 // instance is returned with it when the start left one to stop.
-func (r *runner) bringUp(ctx context.Context, gi int, g *suite.Group, label string, spec runspec.Target, startErr func(error) error) (backend.Instance, error) {
+func (r *runner) bringUp(ctx context.Context, gi int, g *plan.Group, label string, spec runspec.Target, startErr func(error) error) (backend.Instance, error) {
 	r.progress.Report(event.ServerStarting{Group: gi, Groups: len(r.plan.Groups), Target: label, Kind: spec.Kind,
 		ServerArgs: g.ServerArgs, Scenario: g.Runs[0].Scenario, Runs: runNames(g)})
 	t0 := r.now()
@@ -105,7 +105,7 @@ func (r *runner) bringUp(ctx context.Context, gi int, g *suite.Group, label stri
 }
 
 // runNames are the names of the group's runs.
-func runNames(g *suite.Group) []string {
+func runNames(g *plan.Group) []string {
 	names := make([]string, len(g.Runs))
 	for i, sr := range g.Runs {
 		names[i] = sr.Name
@@ -134,7 +134,7 @@ func (r *runner) stop(ctx context.Context, gi int, ref string, inst interface {
 
 // spec is the target a group's runs need: its target with the group's
 // server args after the block's own, or the --target endpoint instead.
-func (r *runner) spec(g *suite.Group) runspec.Target {
+func (r *runner) spec(g *plan.Group) runspec.Target {
 	t := g.Target
 	if r.opts.TargetURL != "" {
 		model := t.Model
@@ -150,7 +150,7 @@ func (r *runner) spec(g *suite.Group) runspec.Target {
 
 // startOptions is what the runner decides for starting group gi's target
 // spec: a server's log file.
-func (r *runner) startOptions(gi int, g *suite.Group, spec runspec.Target) backend.StartOptions {
+func (r *runner) startOptions(gi int, g *plan.Group, spec runspec.Target) backend.StartOptions {
 	if spec.Kind != runspec.KindServer {
 		return backend.StartOptions{}
 	}
@@ -160,7 +160,7 @@ func (r *runner) startOptions(gi int, g *suite.Group, spec runspec.Target) backe
 // logPath is where a container's log goes: beside the results file, named
 // after it and the target, e.g. results.vllm.log or results.vllm-2.log when
 // several groups use the same server block.
-func (r *runner) logPath(gi int, t *suite.Target) string {
+func (r *runner) logPath(gi int, t *plan.Target) string {
 	dir := r.opts.LogDir
 	base := "llmgate"
 	if r.opts.OutputPath != "" {

@@ -90,7 +90,7 @@ func TestMixAndStagesOnTheSimulator(t *testing.T) {
 		t.Fatal(diags)
 	}
 	out := filepath.Join(dir, "results.json")
-	if _, err := Run(context.Background(), s, Options{OutputPath: out}); err != nil {
+	if _, err := Run(context.Background(), s.Runnable(), Options{OutputPath: out}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := results.ReadFile(out)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/llmgate/llmgate/internal/backend"
 	"github.com/llmgate/llmgate/internal/load"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
-	"github.com/llmgate/llmgate/internal/suite"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/llmgate/llmgate/untrusted"
@@ -21,7 +21,7 @@ import (
 // suite's own targets and writes nothing.
 type Options struct {
 	// Plan is the plan to execute, e.g. filtered by --only; nil means s.Plan().
-	Plan *suite.Plan
+	Plan *plan.Plan
 	// Starter brings targets up; nil means backend.Default{}.
 	Starter backend.Starter
 	// OutputPath is the results file, rewritten atomically after every run
@@ -67,15 +67,15 @@ type Options struct {
 // was unreachable, stopped responding or failed every request; it wraps
 // ctx.Err() when ctx ended first. Failed asserts are not errors: they are in
 // the file (see Judge).
-func Run(ctx context.Context, s *suite.Suite, opts Options) (f *results.File, err error) {
+func Run(ctx context.Context, s *plan.Suite, opts Options) (f *results.File, err error) {
 	r := newRunner(s, opts)
 	return r.file, r.runPlan(ctx, r)
 }
 
 type runner struct {
-	suite    *suite.Suite
+	suite    *plan.Suite
 	opts     Options
-	plan     *suite.Plan
+	plan     *plan.Plan
 	starter  backend.Starter
 	progress event.Progress
 	now      func() time.Time
@@ -88,7 +88,7 @@ type runner struct {
 	servers map[backend.Instance]*knownServer
 }
 
-func newRunner(s *suite.Suite, opts Options) *runner {
+func newRunner(s *plan.Suite, opts Options) *runner {
 	r := &runner{suite: s, opts: opts, plan: opts.Plan, starter: opts.Starter, progress: opts.Progress, now: opts.Now}
 	if r.plan == nil {
 		r.plan = s.Plan()
@@ -234,7 +234,7 @@ func (r *runner) record(run results.Run) error {
 }
 
 // failRuns records runs that could not be carried out at all.
-func (r *runner) failRuns(runs []*suite.Run, targetRef string, err error) error {
+func (r *runner) failRuns(runs []*plan.Run, targetRef string, err error) error {
 	now := r.now().UTC()
 	for _, sr := range runs {
 		run := newRun(sr, targetRef)
@@ -248,7 +248,7 @@ func (r *runner) failRuns(runs []*suite.Run, targetRef string, err error) error 
 	return nil
 }
 
-func newRun(sr *suite.Run, targetRef string) results.Run {
+func newRun(sr *plan.Run, targetRef string) results.Run {
 	return results.Run{Name: sr.Name, Scenario: sr.Scenario, Params: sr.ParamMap(), Target: targetRef}
 }
 

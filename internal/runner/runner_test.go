@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
 	"github.com/llmgate/llmgate/internal/sim"
 	"github.com/llmgate/llmgate/internal/suite"
@@ -21,7 +22,7 @@ import (
 )
 
 // loadSuite loads a suite from testdata, failing the test on any error.
-func loadSuite(t *testing.T, name string, vars map[string]string) *suite.Suite {
+func loadSuite(t *testing.T, name string, vars map[string]string) *plan.Suite {
 	t.Helper()
 	s, diags := suite.Load(filepath.Join("testdata", name), suite.Options{Vars: vars, Getenv: func(string) string { return "" }})
 	if diags.HasErrors() {
@@ -29,7 +30,7 @@ func loadSuite(t *testing.T, name string, vars map[string]string) *suite.Suite {
 		_ = suite.WriteDiagnostics(&b, s.Files, diags, false)
 		t.Fatalf("load %s:\n%s", name, b.String())
 	}
-	return s
+	return s.Runnable()
 }
 
 // recorder is a Progress that keeps every event and may act on each.

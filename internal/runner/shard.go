@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/llmgate/llmgate/internal/suite"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -12,7 +12,7 @@ import (
 // plan with the PlanInfo its results file records: the whole plan's
 // fingerprint and run count and, for a shard, its index, the shard count
 // and the runs it plans.
-func ShardPlan(plan *suite.Plan, sh *suite.Shard) (*suite.Plan, *results.PlanInfo) {
+func ShardPlan(plan *plan.Plan, sh *plan.Shard) (*plan.Plan, *results.PlanInfo) {
 	info := &results.PlanInfo{Fingerprint: plan.Fingerprint(), Runs: len(plan.Runs())}
 	if sh == nil {
 		return plan, info
@@ -38,12 +38,12 @@ func rerunPlanInfo(info *results.PlanInfo) *results.PlanInfo {
 	return &r
 }
 
-// DescribeShard says in one line what shard sh of plan holds, e.g.
+// DescribeShard says in one line what shard sh of the plan full holds, e.g.
 // "shard 2/4: 2 server group(s), 5 run(s), 1200 planned requests".
-func DescribeShard(plan *suite.Plan, sh suite.Shard) string {
-	cut := plan.Shard(sh)
+func DescribeShard(full *plan.Plan, sh plan.Shard) string {
+	cut := full.Shard(sh)
 	if len(cut.Groups) == 0 {
-		return fmt.Sprintf("shard %s has nothing to run: the plan's %d server group(s) went to other shards; its results file holds no runs", sh, len(plan.Groups))
+		return fmt.Sprintf("shard %s has nothing to run: the plan's %d server group(s) went to other shards; its results file holds no runs", sh, len(full.Groups))
 	}
 	var amount float64
 	unit := ""
@@ -51,11 +51,11 @@ func DescribeShard(plan *suite.Plan, sh suite.Shard) string {
 		amount, unit = amount+w.Amount, w.Unit
 	}
 	weight := fmt.Sprintf("%.0f planned requests", amount)
-	if unit == suite.WeightSeconds {
+	if unit == plan.WeightSeconds {
 		weight = fmt.Sprintf("about %.0f s of load", amount)
 	}
-	return fmt.Sprintf("shard %s: %d of %d server group(s), %d of %d run(s), %s", sh, len(cut.Groups), len(plan.Groups),
-		len(cut.Runs()), len(plan.Runs()), weight)
+	return fmt.Sprintf("shard %s: %d of %d server group(s), %d of %d run(s), %s", sh, len(cut.Groups), len(full.Groups),
+		len(cut.Runs()), len(full.Runs()), weight)
 }
 
 // baselineForPlan leaves out of the baseline the runs that the suite plans
@@ -64,7 +64,7 @@ func DescribeShard(plan *suite.Plan, sh suite.Shard) string {
 // baseline run the suite does not plan at all stays: the results will lack
 // it, and a run that silently stopped running fails the gate. A nil plan
 // keeps every run.
-func baselineForPlan(base *results.File, full, plan *suite.Plan) (*results.File, []string) {
+func baselineForPlan(base *results.File, full, plan *plan.Plan) (*results.File, []string) {
 	if base == nil || plan == nil || full == nil {
 		return base, nil
 	}
@@ -101,7 +101,7 @@ func skippedNote(skipped []string) string {
 // missingRuns lists the plan's runs that f lacks, grouped by the shard
 // that planned them when f is of a split plan: what a gate on given
 // results says is missing.
-func missingRuns(plan *suite.Plan, f *results.File) []string {
+func missingRuns(plan *plan.Plan, f *results.File) []string {
 	have := map[string]bool{}
 	for i := range f.Runs {
 		have[f.Runs[i].Name] = true

@@ -71,7 +71,7 @@ scenario "none" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	f, err := Run(context.Background(), s, Options{OutputPath: filepath.Join(dir, "results.json")})
+	f, err := Run(context.Background(), s.Runnable(), Options{OutputPath: filepath.Join(dir, "results.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ scenario "azure" {
 		t.Fatal(diags)
 	}
 	rows := s.Plan().Runs()[0].Trace.Rows
-	f, err := Run(context.Background(), s, Options{OutputPath: filepath.Join(dir, "results.json")})
+	f, err := Run(context.Background(), s.Runnable(), Options{OutputPath: filepath.Join(dir, "results.json")})
 	if err != nil {
 		t.Fatal(err)
 	}

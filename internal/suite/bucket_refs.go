@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -11,7 +12,7 @@ import (
 // run's workload does not declare, with the buckets it does declare. A
 // reference is reported once however many runs lack its bucket (seen
 // holds those reported). It returns false when cond has such a reference.
-func (l *loader) checkBucketRefs(run *Run, cond *hcl.Attribute, seen map[hcl.Pos]bool) bool {
+func (l *loader) checkBucketRefs(run *plan.Run, cond *hcl.Attribute, seen map[hcl.Pos]bool) bool {
 	ok := true
 	for _, tr := range cond.Expr.Variables() {
 		m, isMetric := results.LookupMetric(traversalText(tr))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -53,10 +54,10 @@ gate {
 		t.Errorf("quantile buckets %d %v %v: want 4 named q1..q4 and edges left to the run", w.LengthQuantiles, w.LengthBuckets, w.LengthBucketNames)
 	}
 
-	if got := DescribeWorkload(named.Load.Workload); !strings.HasSuffix(got, "length buckets short < 512 ≤ long") {
+	if got := plan.DescribeWorkload(named.Load.Workload); !strings.HasSuffix(got, "length buckets short < 512 ≤ long") {
 		t.Errorf("--plan shows the workload as %q, without its buckets", got)
 	}
-	if got := DescribeWorkload(quart.Load.Workload); !strings.Contains(got, "length buckets q1 to q4 (4 quantiles") {
+	if got := plan.DescribeWorkload(quart.Load.Workload); !strings.Contains(got, "length buckets q1 to q4 (4 quantiles") {
 		t.Errorf("--plan shows the workload as %q, without its quantile buckets", got)
 	}
 

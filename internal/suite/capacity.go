@@ -1,13 +1,11 @@
 package suite
 
 import (
-	"fmt"
-	"maps"
 	"math"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
-	"github.com/llmgate/llmgate/runspec"
 )
 
 // capacityBlock is `capacity { vary = "concurrency"  min = 1  max = 512
@@ -23,26 +21,6 @@ type capacityBlock struct {
 	DefRange hcl.Range      `hcl:",def_range"`
 }
 
-// Capacity is a scenario's capacity search: vary one load knob between Min
-// and Max and find the largest value at which SLO holds.
-type Capacity struct {
-	// Vary is results.VaryConcurrency or results.VaryRate.
-	Vary results.Vary
-	// Min and Max bound the search.
-	Min, Max float64
-	// Step is the resolution the search stops at: the bracket [pass, fail)
-	// is narrowed until it is at most max(Step, 10% of pass) wide. 1 for
-	// concurrency unless set; 0 (10% only) for rate unless set.
-	Step float64
-	// Repeats is how many probes each end of the final bracket needs; a
-	// load passes by majority of its probes. Default 2.
-	Repeats int
-	// SLO is the condition each probe must meet, over the metric namespace.
-	SLO *Assert
-	// DeclRange is the block's header in the source.
-	DeclRange runspec.Source
-}
-
 // maxCapacityRepeats bounds repeats: each is a whole probe.
 const maxCapacityRepeats = 5
 
@@ -52,9 +30,9 @@ const maxCapacityConcurrency = 100000
 // decodeCapacity validates a capacity block of scenario name. ok is false
 // when the block has errors (they are in l.diags); c.Vary is set whenever
 // vary itself is valid.
-func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) (c *Capacity, ok bool) {
+func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, loadB *loadBlock, metricScope *scope) (c *plan.Capacity, ok bool) {
 	ev := l.evaluator(nil)
-	c = &Capacity{DeclRange: sourceOf(b.DefRange), Repeats: 2}
+	c = &plan.Capacity{DeclRange: sourceOf(b.DefRange), Repeats: 2}
 	ok = true
 	if hasSweep {
 		l.errorf(b.DefRange.Ptr(), nil, "Capacity with a sweep",
@@ -157,7 +135,7 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 			ok = false
 		}
 	}
-	c.SLO = &Assert{Name: "slo"} // compiled for its run (scenario)
+	c.SLO = &plan.Assert{Name: "slo"} // compiled for its run (scenario)
 	if r := b.SLO.Expr.Range(); r.End.Byte <= len(l.suite.Files[l.filename].Bytes) {
 		c.SLO.Source = string(r.SliceBytes(l.suite.Files[l.filename].Bytes))
 	}
@@ -190,45 +168,4 @@ func (l *loader) checkCapacityRefs(name string, asserts []*assertBlock, c *capac
 			}
 		}
 	}
-}
-
-// MinRequestsPerUser is the fewest measured requests a concurrency probe
-// sends per user: with fewer, some users never send and the probe measures
-// a lower load than it names.
-const MinRequestsPerUser = 2
-
-// ProbeRun returns a copy of r that runs at load v of its capacity search:
-// concurrency or rate set, the search itself removed, named after the
-// load. A concurrency probe sends at least MinRequestsPerUser requests per
-// user when the load block asks for a count.
-func (r *Run) ProbeRun(v float64) *Run {
-	c := *r
-	c.Capacity = nil
-	c.Load = r.Load
-	switch r.Capacity.Vary {
-	case results.VaryConcurrency:
-		c.Load.Concurrency = int(v)
-		if c.Load.Requests > 0 {
-			c.Load.Requests = max(c.Load.Requests, MinRequestsPerUser*int(v))
-		}
-	case results.VaryRate:
-		c.Load.Rate = v
-	}
-	c.Name = fmt.Sprintf("%s[%s=%s]", r.Name, r.Capacity.Vary, formatNumber(v))
-	return &c
-}
-
-// SLOValues are the suite's values the run's capacity SLO names
-// (var.ttft_ms = 500), as every probe is judged with them, and the unit of
-// each that is compared with a metric; nil when it names none.
-func (r *Run) SLOValues() (map[string]float64, map[string]results.Unit) {
-	if r.Capacity == nil || r.Capacity.SLO == nil {
-		return nil, nil
-	}
-	return maps.Clone(r.Capacity.SLO.given), maps.Clone(r.Capacity.SLO.givenUnits) // the caller's to keep
-}
-
-// EvalSLO judges sum against the run's capacity SLO, as an assert named "slo".
-func (r *Run) EvalSLO(sum *results.Summary) results.AssertResult {
-	return r.Capacity.SLO.Check(sum)
 }

@@ -4,11 +4,13 @@ import (
 	"net/url"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/llmgate/llmgate/internal/plan"
 )
 
 // fillDCGMExporter validates a target block's dcgm_exporter, the URL of an
 // NVIDIA DCGM exporter's metrics page that reports the target's GPUs.
-func fillDCGMExporter(ev *evaluator, attr *hcl.Attribute, t *Target) {
+func fillDCGMExporter(ev *evaluator, attr *hcl.Attribute, t *plan.Target) {
 	s, ok := ev.str(attr)
 	if !ok {
 		return

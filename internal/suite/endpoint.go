@@ -4,6 +4,8 @@ import (
 	"net/url"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/llmgate/llmgate/internal/plan"
 )
 
 // endpointBlock is `endpoint "name" {...}`: a server that is already running.
@@ -15,7 +17,7 @@ type endpointBlock struct {
 }
 
 // fill sets t's fields from the block, validating each.
-func (b *endpointBlock) fill(ev *evaluator, t *Target) {
+func (b *endpointBlock) fill(ev *evaluator, t *plan.Target) {
 	if s, ok := ev.str(b.URL); ok {
 		u, err := url.Parse(s)
 		switch {

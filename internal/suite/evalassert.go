@@ -7,43 +7,18 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// EvalAsserts judges sum against the run's asserts, in file order. Each
-// result names the file and line of the condition, its source text and the
-// values it saw; a metric the run did not produce (server metrics from a
-// server without /metrics) fails its assert with a message saying so.
-func (r *Run) EvalAsserts(sum *results.Summary) []results.AssertResult {
-	if len(r.Asserts) == 0 {
-		return nil
-	}
-	r.budget.reset() // each evaluation of a run's asserts gets the whole budget
-	out := make([]results.AssertResult, 0, len(r.Asserts))
-	for _, a := range r.Asserts {
-		out = append(out, a.Check(sum))
-	}
-	return out
-}
-
-// Check judges sum against the assert's condition, as the suite compiled it
-// for its run; an Assert not loaded from a suite fails, saying so.
-func (a *Assert) Check(sum *results.Summary) results.AssertResult {
-	if a.check == nil {
-		return results.AssertResult{Name: a.Name, Condition: untrusted.String(a.Source),
-			Message: untrusted.String(fmt.Sprintf("assert %q was not loaded from a suite, so it has no condition to check", a.Name))}
-	}
-	return a.check(sum)
-}
-
-// compile makes a's check from cond, its condition, for one run: ctx is the
+// compileAssert makes a's Judge from cond, its condition, for one run: ctx is the
 // run's evaluation context (var.*, sweep.*, functions), buckets its
 // length buckets and parts its mix members and stages. What the condition names of the suite's values is read
 // now, once; the check sets the summary's metrics beside them. The check
 // reads a's Name, Source and ErrorMessage when it runs.
-func (a *Assert) compile(cond hcl.Expression, ctx *hcl.EvalContext, buckets []string, parts ...results.PartRef) {
+func compileAssert(a *plan.Assert, cond hcl.Expression, ctx *hcl.EvalContext, buckets []string, parts ...results.PartRef) {
 	rng := cond.Range()
 	where := fmt.Sprintf("%s:%d", filepath.Base(rng.Filename), rng.Start.Line)
 	units := comparedUnits(cond)
@@ -62,8 +37,8 @@ func (a *Assert) compile(cond hcl.Expression, ctx *hcl.EvalContext, buckets []st
 		}
 		metrics = append(metrics, name)
 	}
-	a.given, a.givenUnits = given, unitsOf(units, given)
-	a.check = func(sum *results.Summary) results.AssertResult {
+	a.Given, a.GivenUnits = given, unitsOf(units, given)
+	a.Judge = func(sum *results.Summary) results.AssertResult {
 		vals := map[string]float64{}
 		if sum != nil {
 			vals = sum.Values()

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -117,7 +118,7 @@ func TestEvalAssertsCompiled(t *testing.T) {
 	if !got[0].Passed || got[0].Values["sweep.concurrency"] != 32 {
 		t.Errorf("sweep.concurrency read at load: %+v", got[0])
 	}
-	hand := &Assert{Name: "by_hand", Source: "ttft.p95 < 1"}
+	hand := &plan.Assert{Name: "by_hand", Source: "ttft.p95 < 1"}
 	if got := hand.Check(&results.Summary{}); got.Passed || !strings.Contains(got.Message.Raw(), "not loaded from a suite") {
 		t.Errorf("an assert built by hand: %+v", got)
 	}
@@ -149,5 +150,45 @@ scenario "chat" {
 	}
 	if a.Units["var.ttft_ms"] != results.Milliseconds || len(a.Units) != 1 {
 		t.Errorf("units %v: want var.ttft_ms in ms only (a metric's unit is the metric's)", a.Units)
+	}
+}
+
+// TestEvalAssertsBudgetPerEvaluation judges one run's asserts, each of which
+// builds 30,000 values (10,000 pairs), many times over: every evaluation gets the whole
+// budget again (plan.Run.ResetBudget, which the loader sets), so the tenth
+// passes as the first did, while two evaluations' worth within one would be
+// refused. A Run without ResetBudget spends one budget across evaluations.
+func TestEvalAssertsBudgetPerEvaluation(t *testing.T) {
+	const src = `scenario "chat" {
+  load {
+    concurrency = 1
+    requests    = 4
+  }
+  assert "big" {
+    condition = length(setproduct(range(100), range(100))) > 0 && error_rate <= 1
+  }
+}`
+	s := mustLoad(t, src, Options{})
+	run := s.Scenarios[0].Runs[0]
+	if run.ResetBudget == nil {
+		t.Fatal("the loader set no ResetBudget")
+	}
+	sum := &results.Summary{}
+	for i := range 10 {
+		if got := run.EvalAsserts(sum); len(got) != 1 || !got[0].Passed {
+			t.Fatalf("evaluation %d: %+v", i+1, got)
+		}
+	}
+	unbudgeted := *run
+	unbudgeted.ResetBudget = nil
+	failed := false
+	for range 10 {
+		if got := unbudgeted.EvalAsserts(sum); !got[0].Passed {
+			failed = strings.Contains(got[0].Message.Raw(), "values in all")
+			break
+		}
+	}
+	if !failed {
+		t.Error("ten evaluations of 30,000 values each on one budget were never refused: the test no longer tells a reset from none")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -27,7 +28,7 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 		}
 		var gb gateBlock
 		l.diags = append(l.diags, decodeBody(b.Body, &gb)...)
-		g := &Gate{Alpha: DefaultAlpha}
+		g := &plan.Gate{Alpha: DefaultAlpha}
 		ev := l.evaluator(nil)
 		g.Baseline, _ = ev.str(gb.Baseline)
 		if a, ok := ev.num(gb.Alpha); ok {
@@ -83,7 +84,7 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 			if !rel && !strings.HasPrefix(strings.TrimSpace(s), "+") {
 				ev.warnAt(tb.MaxRegression, "Tolerance without a sign", "%s", unsignedBand(s, m, amount))
 			}
-			g.Tolerances = append(g.Tolerances, Tolerance{Metric: tb.Metric, Relative: rel, Amount: amount, DeclRange: sourceOf(tb.DefRange)})
+			g.Tolerances = append(g.Tolerances, plan.Tolerance{Metric: tb.Metric, Relative: rel, Amount: amount, DeclRange: sourceOf(tb.DefRange)})
 		}
 		l.suite.Gate = g
 	}

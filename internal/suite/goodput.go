@@ -1,6 +1,10 @@
 package suite
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/llmgate/llmgate/internal/plan"
+)
 
 // goodputBlock is `goodput { ttft = 500  tpot = 100  e2el = 20000 }`: the
 // per-request limits in milliseconds that make a request "good".
@@ -12,8 +16,8 @@ type goodputBlock struct {
 }
 
 // goodput evaluates the limits; a nil block means no limits.
-func (b *goodputBlock) goodput(ev *evaluator) Goodput {
-	var g Goodput
+func (b *goodputBlock) goodput(ev *evaluator) plan.Goodput {
+	var g plan.Goodput
 	if b == nil {
 		return g
 	}

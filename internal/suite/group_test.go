@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/llmgate/llmgate/internal/plan"
 )
 
 const planSuite = `
@@ -33,7 +35,7 @@ scenario "mem2" {
 }
 `
 
-func groupSummary(p *Plan) []string {
+func groupSummary(p *plan.Plan) []string {
 	var out []string
 	for _, g := range p.Groups {
 		var names []string

@@ -12,7 +12,8 @@ const module = "github.com/llmgate/llmgate/"
 // Groups of dependencies the layering table forbids.
 var (
 	// hclDeps is the HCL parser and its value library: only suite (and the
-	// CLI and runner, through it) may link them.
+	// CLI, through it) may link them; the plan and the runner that runs it
+	// are plain data and code.
 	hclDeps = []string{"github.com/hashicorp/hcl/", "github.com/zclconf/go-cty/"}
 	// containerDeps are the container libraries target links.
 	containerDeps = []string{"github.com/testcontainers/", "github.com/docker/", "github.com/moby/"}
@@ -72,7 +73,8 @@ var layering = map[string]layer{
 	"internal/progress/event":      {forbidden: downstream, why: "it is the leaf both the runner and the renderer import"},
 	"internal/report":              {forbidden: downstream, why: "it renders what was measured and decided, from plain data"},
 	"results":                      {llmgate: []string{"untrusted"}, forbidden: slices.Concat(hclDeps, containerDeps, promDeps), why: "it is the results file format: what a file holds, not how a server's pages are read (internal/telemetry)"},
-	"internal/runner":              {why: "it sequences the plan"},
+	"internal/plan":                {forbidden: slices.Concat(hclDeps, containerDeps, engines, []string{module + "internal/suite"}), why: "it is the plain data a suite expands to, which the runner runs: what was HCL is a function made at load time"},
+	"internal/runner":              {forbidden: slices.Concat(hclDeps, []string{module + "internal/suite"}), why: "it sequences the plan, which is plain data: it evaluates no HCL"},
 	"runspec":                      {stdlib: true, why: "it is plain data a suite plans and the engines run"},
 	"scenarios":                    {noLLMGate: true, why: "it only embeds the catalog's suites"},
 	"internal/serverinfo":          {forbidden: downstream, why: "it asks a server what it supports"},
@@ -86,8 +88,9 @@ var layering = map[string]layer{
 // TestLayering checks every package of the module against the layering
 // table, with go list's transitive dependencies: what parses a suite links
 // no engine; what judges, renders and publishes links neither HCL, a suite,
-// the runner nor a container library; plain data imports the standard
-// library only.
+// the runner nor a container library; the plan and the runner link no HCL
+// (the suite compiles what they need of it at load time); plain data imports
+// the standard library only.
 func TestLayering(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -184,6 +187,18 @@ func TestLayeringRules(t *testing.T) {
 		{"internal/suite", module + "internal/loadtest", false},
 		{"internal/suite", "github.com/docker/go-units", true},
 		{"cmd/llmgate", module + "internal/runner", false},
+		{"cmd/llmgate", "github.com/hashicorp/hcl/v2", false},
+		{"internal/plan", "github.com/hashicorp/hcl/v2/hclsyntax", true},
+		{"internal/plan", "github.com/zclconf/go-cty/cty/function", true},
+		{"internal/plan", module + "internal/suite", true},
+		{"internal/plan", module + "internal/runner", true},
+		{"internal/plan", module + "internal/compare", false},
+		{"internal/plan", module + "internal/trace", false},
+		{"internal/runner", "github.com/hashicorp/hcl/v2", true},
+		{"internal/runner", "github.com/zclconf/go-cty/cty", true},
+		{"internal/runner", module + "internal/suite", true},
+		{"internal/runner", module + "internal/plan", false},
+		{"internal/runner", module + "internal/backend", false},
 	} {
 		if got := layering[tc.pkg].breaks(tc.dep) != ""; got != tc.broken {
 			t.Errorf("%s depending on %s: broken %v, want %v", tc.pkg, tc.dep, got, tc.broken)

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/untrusted"
 )
@@ -67,7 +68,7 @@ type loader struct {
 	// attributes are evaluated per scenario and may use sweep keys.
 	defaultsBody hcl.Body
 	// implicit is the simulator used when a suite declares no target at all.
-	implicit *Target
+	implicit *plan.Target
 	// invalidTargets describes target blocks whose name made them unusable.
 	invalidTargets []string
 }
@@ -100,7 +101,7 @@ func loadSource(filename string, src []byte, opts Options) (*Suite, hcl.Diagnost
 		suite: &Suite{
 			Filename: filename,
 			Files:    skeleton.Files,
-			Targets:  map[string]*Target{},
+			Targets:  map[string]*plan.Target{},
 		},
 	}
 	l.budget.start()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -69,7 +70,7 @@ func TestLoadDesignExample(t *testing.T) {
 		t.Errorf("suite identity %q %q", s.Name, s.Description)
 	}
 	vllm := s.Targets["server.vllm"]
-	want := &Target{Target: runspec.Target{
+	want := &plan.Target{Target: runspec.Target{
 		Kind: "server", Name: "vllm", Image: "vllm/vllm-openai:v0.11.0", Model: "meta-llama/Llama-3.1-8B-Instruct",
 		Args: []string{"--max-num-seqs", "256"}, Env: map[string]string{"HF_TOKEN": "hf_secret"},
 		GPUs: "all", StartupTimeout: 20 * time.Minute,
@@ -97,7 +98,7 @@ func TestLoadDesignExample(t *testing.T) {
 	if diff := cmp.Diff(wantLoad, bursty.Load); diff != "" {
 		t.Errorf("bursty load (-want +got):\n%s", diff)
 	}
-	if bursty.Goodput != (Goodput{TTFT: 500, TPOT: 100}) {
+	if bursty.Goodput != (plan.Goodput{TTFT: 500, TPOT: 100}) {
 		t.Errorf("goodput from defaults = %+v", bursty.Goodput)
 	}
 	mem := s.Scenarios[3].Runs[2]
@@ -111,7 +112,7 @@ func TestLoadDesignExample(t *testing.T) {
 	if g == nil || g.Baseline != "perf/baseline.json" || g.Alpha != 0.05 || len(g.Tolerances) != 3 {
 		t.Fatalf("gate = %+v", g)
 	}
-	wantTol := []Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}, {Metric: "throughput.output_tokens", Relative: true, Amount: 0.05}, {Metric: "e2el.p99", Amount: 200}}
+	wantTol := []plan.Tolerance{{Metric: "ttft.p95", Relative: true, Amount: 0.10}, {Metric: "throughput.output_tokens", Relative: true, Amount: 0.05}, {Metric: "e2el.p99", Amount: 200}}
 	if diff := cmp.Diff(wantTol, g.Tolerances, cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".DeclRange" }, cmp.Ignore())); diff != "" {
 		t.Errorf("tolerances (-want +got):\n%s", diff)
 	}
@@ -127,7 +128,7 @@ func TestDefaultsInheritedFieldByField(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	byName := map[string]*Run{}
+	byName := map[string]*plan.Run{}
 	for _, sc := range s.Scenarios {
 		for _, r := range sc.Runs {
 			byName[r.Name] = r
@@ -147,7 +148,7 @@ func TestDefaultsInheritedFieldByField(t *testing.T) {
 	if over.Load.Workload.InputTokens != 256 || over.Load.Workload.OutputTokens != 512 {
 		t.Errorf("workload override: %+v", over.Load.Workload)
 	}
-	if over.Goodput != (Goodput{TTFT: 500, TPOT: 50}) {
+	if over.Goodput != (plan.Goodput{TTFT: 500, TPOT: 50}) {
 		t.Errorf("goodput override: %+v", over.Goodput)
 	}
 	st := byName["structured"].Load.Workload

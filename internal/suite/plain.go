@@ -2,7 +2,6 @@ package suite
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/llmgate/llmgate/internal/compare"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -54,24 +53,4 @@ func (s *Suite) ScenarioSources() map[string]runspec.Source {
 		}
 	}
 	return out
-}
-
-// CompareConfig is how the gate block g judges changes; a nil gate, or one
-// without tolerances, gives compare.DefaultConfig's bands.
-func (g *Gate) CompareConfig() compare.Config {
-	cfg := compare.DefaultConfig()
-	if g == nil {
-		return cfg
-	}
-	if g.Alpha > 0 {
-		cfg.Alpha = g.Alpha
-	}
-	cfg.FailOnInconclusive = g.FailOnInconclusive
-	if len(g.Tolerances) > 0 {
-		cfg.Tolerances = make([]compare.Tolerance, 0, len(g.Tolerances))
-		for _, t := range g.Tolerances {
-			cfg.Tolerances = append(cfg.Tolerances, compare.Tolerance{Metric: t.Metric, Relative: t.Relative, Amount: t.Amount, Source: t.DeclRange})
-		}
-	}
-	return cfg
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -40,7 +41,7 @@ gate {
 	if (*Suite)(nil).ScenarioSources() != nil {
 		t.Error("a nil suite has no scenario sources")
 	}
-	def := (*Gate)(nil).CompareConfig()
+	def := (*plan.Gate)(nil).CompareConfig()
 	if len(def.Tolerances) != len(compare.DefaultConfig().Tolerances) || !def.Tolerances[0].Source.IsZero() {
 		t.Errorf("no gate: %+v, want the default bands, from nowhere", def)
 	}
@@ -68,7 +69,7 @@ gate {
 // deep: what the runner and the judge take from a suite is plain data (HCL
 // stays in Suite and Scenario, for diagnostics, which the walk finds).
 func TestPlanIsPlainData(t *testing.T) {
-	for _, ty := range []reflect.Type{reflect.TypeFor[Plan](), reflect.TypeFor[Gate]()} {
+	for _, ty := range []reflect.Type{reflect.TypeFor[plan.Plan](), reflect.TypeFor[plan.Gate]()} {
 		if bad := hclFields(ty); len(bad) > 0 {
 			t.Errorf("%s holds HCL: %s", ty, strings.Join(bad, "; "))
 		}

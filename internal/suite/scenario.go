@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
@@ -76,7 +77,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	sc := &Scenario{Name: name, DeclRange: b.DefRange}
 	sc.Description, _ = l.evaluator(nil).str(sb.Description)
 
-	var target *Target
+	var target *plan.Target
 	switch {
 	case sb.Target != nil:
 		target = l.resolveTarget(sb.Target)
@@ -150,7 +151,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 	workB := overlay(defs.Workload, sb.Workload)
 	mix := l.decodeMix(sb.Mix, sb.Workload)
 	goodB := overlay(defs.Goodput, sb.Goodput)
-	var capacity *Capacity
+	var capacity *plan.Capacity
 	var vary results.Vary
 	if sb.Capacity != nil {
 		c, ok := l.decodeCapacity(name, sb.Capacity, sb.Sweep != nil, loadB, &assertScope)
@@ -180,7 +181,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 		}
 		ev := &evaluator{ctx: ctx, scope: refScope, diags: &l.diags}
 		ps := params(point)
-		run := &Run{Name: runName(name, ps), Scenario: name, Params: ps, Target: target, budget: l.budget}
+		run := &plan.Run{Name: runName(name, ps), Scenario: name, Params: ps, Target: target, ResetBudget: l.budget.reset}
 		if args, ok := ev.strList(sb.ServerArgs); ok {
 			run.ServerArgs = args
 			checkServerArgs(ev, sb.ServerArgs, args)
@@ -204,7 +205,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			l.checkBucketRefs(run, sb.Capacity.SLO, bucketSeen)
 			l.checkPartRefs(run, sb.Capacity.SLO, bucketSeen)
 			c, slo := *capacity, *capacity.SLO
-			slo.compile(sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
+			compileAssert(&slo, sb.Capacity.SLO.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 			c.SLO = &slo
 			run.Capacity = &c
 		}
@@ -219,7 +220,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 			if condOK[i] && l.checkBucketRefs(run, ab.Condition, bucketSeen) && l.checkPartRefs(run, ab.Condition, bucketSeen) {
 				checkCondition(aev, ab.Condition)
 			}
-			a := &Assert{Name: ab.Name}
+			a := &plan.Assert{Name: ab.Name}
 			if r := ab.Condition.Expr.Range(); r.End.Byte <= len(src) {
 				a.Source = string(r.SliceBytes(src))
 			}
@@ -228,7 +229,7 @@ func (l *loader) scenario(name string, b *hcl.Block, sb *scenarioBlock, defs *de
 				ev.errorAt(ab.ErrorMessage, "Invalid error_message", "The message %s; reports print it on one line. Write it as one line of printable text.", p)
 				a.ErrorMessage = ""
 			}
-			a.compile(ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
+			compileAssert(a, ab.Condition.Expr, ctx, run.Load.Workload.LengthBucketNames, loadParts(&run.Load)...)
 			run.Asserts = append(run.Asserts, a)
 		}
 		sc.Runs = append(sc.Runs, run)
@@ -249,7 +250,7 @@ func validationPoint(keys []sweepKey) []sweepValue {
 		if len(k.values) > 0 {
 			v = k.values[0]
 		}
-		point = append(point, sweepValue{Param{Key: k.name}, v})
+		point = append(point, sweepValue{plan.Param{Key: k.name}, v})
 	}
 	return point
 }

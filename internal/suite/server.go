@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -30,7 +31,7 @@ type serverBlock struct {
 }
 
 // fill sets t's fields from the block, validating each.
-func (b *serverBlock) fill(ev *evaluator, t *Target) {
+func (b *serverBlock) fill(ev *evaluator, t *plan.Target) {
 	t.Image, _ = ev.str(b.Image)
 	if t.Image == "" && b.Image != nil {
 		if _, ok := ev.value(b.Image); ok {

@@ -8,34 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/llmgate/llmgate/internal/plan"
 )
-
-func TestParseShard(t *testing.T) {
-	for in, want := range map[string]Shard{"1/1": {1, 1}, "2/4": {2, 4}, " 3 / 3 ": {3, 3}, "1024/1024": {1024, 1024}} {
-		got, err := ParseShard(in)
-		if err != nil || got != want {
-			t.Errorf("ParseShard(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for in, msg := range map[string]string{
-		"":                       "want i/n",
-		"2":                      "want i/n",
-		"0/2":                    "i must be between 1 and n (2)",
-		"3/2":                    "i must be between 1 and n (2)",
-		"-1/2":                   "i must be between 1 and n",
-		"1/0":                    "n must be between 1 and 1024",
-		"1/1025":                 "n must be between 1 and 1024",
-		"a/b":                    "whole numbers",
-		"1.5/2":                  "whole numbers",
-		"1/2/3":                  "whole numbers",
-		"99999999999999999999/2": "whole numbers",
-	} {
-		_, err := ParseShard(in)
-		if err == nil || !strings.Contains(err.Error(), msg) {
-			t.Errorf("ParseShard(%q) error %v, want one containing %q", in, err, msg)
-		}
-	}
-}
 
 // shardSuite has five server groups of known weight in requests (warmup
 // included): 100, 300 (two runs), 50, 200, 120.
@@ -78,7 +52,7 @@ scenario "mem_again" {
 }
 `
 
-func shardNames(p *Plan) []string {
+func shardNames(p *plan.Plan) []string {
 	var out []string
 	for _, r := range p.Runs() {
 		out = append(out, r.Name)
@@ -88,14 +62,14 @@ func shardNames(p *Plan) []string {
 
 func TestSplitKeepsServerGroupsWholeAndCoversThePlanOnce(t *testing.T) {
 	s := mustLoad(t, shardSuite, Options{})
-	plan := s.Plan()
+	p := s.Plan()
 	for n := 1; n <= 8; n++ {
-		shards := plan.Split(n)
+		shards := p.Split(n)
 		if len(shards) != n {
 			t.Fatalf("Split(%d) made %d shards", n, len(shards))
 		}
 		seenRun := map[string]int{}
-		seenGroup := map[*Group]int{}
+		seenGroup := map[*plan.Group]int{}
 		for si, sh := range shards {
 			for _, g := range sh.Groups {
 				if prev, ok := seenGroup[g]; ok {
@@ -107,23 +81,23 @@ func TestSplitKeepsServerGroupsWholeAndCoversThePlanOnce(t *testing.T) {
 				seenRun[r.Name]++
 			}
 		}
-		for _, r := range plan.Runs() {
+		for _, r := range p.Runs() {
 			if seenRun[r.Name] != 1 {
 				t.Errorf("n=%d: run %s in %d shards, want 1", n, r.Name, seenRun[r.Name])
 			}
 		}
-		if len(seenRun) != len(plan.Runs()) {
-			t.Errorf("n=%d: shards hold %d runs, the plan %d", n, len(seenRun), len(plan.Runs()))
+		if len(seenRun) != len(p.Runs()) {
+			t.Errorf("n=%d: shards hold %d runs, the plan %d", n, len(seenRun), len(p.Runs()))
 		}
 	}
 }
 
 func TestSplitBalancesByPlannedRequests(t *testing.T) {
 	s := mustLoad(t, shardSuite, Options{})
-	plan := s.Plan()
+	p := s.Plan()
 	var ws []float64
-	for _, w := range plan.Weights() {
-		if w.Unit != WeightRequests {
+	for _, w := range p.Weights() {
+		if w.Unit != plan.WeightRequests {
 			t.Fatalf("unit %q, want requests (no run has a duration)", w.Unit)
 		}
 		ws = append(ws, w.Amount)
@@ -141,7 +115,7 @@ func TestSplitBalancesByPlannedRequests(t *testing.T) {
 		{"mem[util=0.9]", "c", "e"},
 	}
 	var got [][]string
-	for _, sh := range plan.Split(3) {
+	for _, sh := range p.Split(3) {
 		got = append(got, shardNames(sh))
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -154,7 +128,7 @@ func TestSplitBalancesByPlannedRequests(t *testing.T) {
 		heaviest = max(heaviest, w)
 	}
 	for n := 1; n <= 6; n++ {
-		for i, sh := range plan.Split(n) {
+		for i, sh := range p.Split(n) {
 			sum := 0.0
 			for _, w := range sh.Weights() {
 				sum += w.Amount
@@ -171,7 +145,7 @@ func TestSplitIsDeterministicAndFollowsVariables(t *testing.T) {
 	b := mustLoad(t, shardSuite, Options{})
 	for n := 1; n <= 6; n++ {
 		for i := 1; i <= n; i++ {
-			sa, sb := a.Plan().Shard(Shard{i, n}), b.Plan().Shard(Shard{i, n})
+			sa, sb := a.Plan().Shard(plan.Shard{Index: i, Count: n}), b.Plan().Shard(plan.Shard{Index: i, Count: n})
 			if diff := cmp.Diff(shardNames(sa), shardNames(sb)); diff != "" {
 				t.Errorf("shard %d/%d differs between two loads:\n%s", i, n, diff)
 			}
@@ -183,7 +157,7 @@ func TestSplitIsDeterministicAndFollowsVariables(t *testing.T) {
 	// A variable that makes d light moves it: the split follows the
 	// variables, and so does the fingerprint.
 	c := mustLoad(t, shardSuite, Options{Vars: map[string]string{"big": "5"}})
-	if got := shardNames(c.Plan().Shard(Shard{2, 3})); cmp.Equal(got, shardNames(a.Plan().Shard(Shard{2, 3}))) {
+	if got := shardNames(c.Plan().Shard(plan.Shard{Index: 2, Count: 3})); cmp.Equal(got, shardNames(a.Plan().Shard(plan.Shard{Index: 2, Count: 3}))) {
 		t.Errorf("big=5 left shard 2/3 as it was: %v", got)
 	}
 	if c.Plan().Fingerprint() == a.Plan().Fingerprint() {

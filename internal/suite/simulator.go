@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/llmgate/llmgate/internal/plan"
 )
 
 // DefaultProfile is the simulator profile used when a simulator block names
@@ -23,7 +25,7 @@ type simulatorBlock struct {
 }
 
 // fill sets t's fields from the block, validating each.
-func (b *simulatorBlock) fill(ev *evaluator, t *Target) {
+func (b *simulatorBlock) fill(ev *evaluator, t *plan.Target) {
 	t.Profile = DefaultProfile
 	if p, ok := ev.str(b.Profile); ok {
 		t.Profile = p

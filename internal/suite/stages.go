@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
@@ -137,7 +138,7 @@ func stageNumber(key cty.Value) (string, bool) {
 // checkPartRefs reports each reference of cond to a mix member or a stage
 // that run's load does not declare, once however many runs lack it (seen
 // holds those reported). It returns false when cond has such a reference.
-func (l *loader) checkPartRefs(run *Run, cond *hcl.Attribute, seen map[hcl.Pos]bool) bool {
+func (l *loader) checkPartRefs(run *plan.Run, cond *hcl.Attribute, seen map[hcl.Pos]bool) bool {
 	ok := true
 	declared := loadParts(&run.Load)
 	for _, tr := range cond.Expr.Variables() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/untrusted"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -148,16 +149,16 @@ func elementAttr(a *hcl.Attribute, i int) *hcl.Attribute {
 // sweepValue is one sweep key's value at a point: the Param a run
 // records, and the value its expressions see as sweep.<key>.
 type sweepValue struct {
-	Param
+	plan.Param
 	value cty.Value
 }
 
 // params is the point's Params, as the run records them.
-func params(point []sweepValue) []Param {
+func params(point []sweepValue) []plan.Param {
 	if len(point) == 0 {
 		return nil
 	}
-	out := make([]Param, len(point))
+	out := make([]plan.Param, len(point))
 	for i, v := range point {
 		out[i] = v.Param
 	}
@@ -173,7 +174,7 @@ func points(keys []sweepKey) [][]sweepValue {
 		for _, p := range out {
 			for _, v := range k.values {
 				text, _ := scalarText(v)
-				q := append(append([]sweepValue(nil), p...), sweepValue{Param{Key: k.name, Text: text}, v})
+				q := append(append([]sweepValue(nil), p...), sweepValue{plan.Param{Key: k.name, Text: text}, v})
 				next = append(next, q)
 			}
 		}
@@ -190,7 +191,7 @@ const maxSweepValueBytes = 128
 const runNameSeparators = "[],="
 
 // runName is "scenario" or "scenario[key=value,...]".
-func runName(scenario string, params []Param) string {
+func runName(scenario string, params []plan.Param) string {
 	if len(params) == 0 {
 		return scenario
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -24,7 +25,7 @@ func (l *loader) decodeTargets(servers, endpoints, simulators hcl.Blocks) {
 		blocks hcl.Blocks
 	}{{runspec.KindServer, servers}, {runspec.KindEndpoint, endpoints}, {runspec.KindSimulator, simulators}} {
 		for _, b := range kb.blocks {
-			t := &Target{Target: runspec.Target{Kind: kb.kind, Name: b.Labels[0]}, DeclRange: sourceOf(b.DefRange)}
+			t := &plan.Target{Target: runspec.Target{Kind: kb.kind, Name: b.Labels[0]}, DeclRange: sourceOf(b.DefRange)}
 			if !hclsyntaxValidIdentifier(t.Name) {
 				l.errorf(b.LabelRanges[0].Ptr(), b.DefRange.Ptr(), "Invalid "+string(kb.kind)+" name",
 					"%q can't be referenced as %s.%s; use letters, digits, underscores and dashes, starting with a letter.", t.Name, kb.kind, t.Name)
@@ -76,7 +77,7 @@ func (l *loader) targetRefs() []string {
 //	target = var.simulate ? simulator.sim : server.vllm
 //
 // Both references are checked whichever is chosen.
-func (l *loader) resolveTarget(attr *hcl.Attribute) *Target {
+func (l *loader) resolveTarget(attr *hcl.Attribute) *plan.Target {
 	cond, ok := attr.Expr.(*hclsyntax.ConditionalExpr)
 	if !ok {
 		return l.resolveTargetRef(attr.Expr, attr.Range)
@@ -95,7 +96,7 @@ func (l *loader) resolveTarget(attr *hcl.Attribute) *Target {
 
 // resolveTargetRef resolves one target reference expression; attrRange is
 // the whole attribute, for context.
-func (l *loader) resolveTargetRef(expr hcl.Expression, attrRange hcl.Range) *Target {
+func (l *loader) resolveTargetRef(expr hcl.Expression, attrRange hcl.Range) *plan.Target {
 	tr, d := hcl.AbsTraversalForExpr(expr)
 	if d.HasErrors() || len(tr) != 2 {
 		l.errorf(expr.Range().Ptr(), attrRange.Ptr(), "Invalid target reference",
@@ -128,11 +129,11 @@ func (l *loader) resolveTargetRef(expr hcl.Expression, attrRange hcl.Range) *Tar
 // defaultTarget is the target of a scenario that names none and whose
 // defaults name none: the only declared target, or an implicit simulator
 // when the suite declares none.
-func (l *loader) defaultTarget(scenario string, rng hcl.Range) *Target {
+func (l *loader) defaultTarget(scenario string, rng hcl.Range) *plan.Target {
 	switch len(l.suite.Targets) {
 	case 0:
 		if l.implicit == nil {
-			l.implicit = &Target{Target: runspec.Target{Kind: runspec.KindSimulator, Name: implicitName, Profile: DefaultProfile}}
+			l.implicit = &plan.Target{Target: runspec.Target{Kind: runspec.KindSimulator, Name: implicitName, Profile: DefaultProfile}}
 		}
 		return l.implicit
 	case 1:

@@ -1,4 +1,4 @@
-package suite
+package plan
 
 import (
 	"crypto/sha256"
@@ -103,7 +103,7 @@ func (p *Plan) Fingerprint() string {
 	b, err := json.Marshal(gs)
 	if err != nil {
 		// Every field above is a plain value: Marshal cannot fail.
-		panic("suite: plan fingerprint: " + err.Error())
+		panic("plan: fingerprint: " + err.Error())
 	}
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])

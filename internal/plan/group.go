@@ -1,4 +1,4 @@
-package suite
+package plan
 
 import (
 	"fmt"
@@ -15,17 +15,15 @@ import (
 func (s *Suite) Plan() *Plan {
 	p := &Plan{}
 	index := map[string]*Group{}
-	for _, sc := range s.Scenarios {
-		for _, r := range sc.Runs {
-			key := groupKey(r)
-			g := index[key]
-			if g == nil {
-				g = &Group{Target: r.Target, ServerArgs: r.ServerArgs}
-				index[key] = g
-				p.Groups = append(p.Groups, g)
-			}
-			g.Runs = append(g.Runs, r)
+	for _, r := range s.Runs {
+		key := groupKey(r)
+		g := index[key]
+		if g == nil {
+			g = &Group{Target: r.Target, ServerArgs: r.ServerArgs}
+			index[key] = g
+			p.Groups = append(p.Groups, g)
 		}
+		g.Runs = append(g.Runs, r)
 	}
 	return p
 }
