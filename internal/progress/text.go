@@ -231,10 +231,11 @@ func (p *text) status(short bool) []string {
 	if t.failed > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", t.failed))
 	}
-	return append(parts,
-		fmt.Sprintf("%.1f req/s", t.rate()),
-		fmt.Sprintf("%d in flight", t.inFlight()),
-		"TTFT p50 "+results.Milliseconds.Format(t.ttftP50()))
+	parts = append(parts, fmt.Sprintf("%.1f req/s", t.rate()), fmt.Sprintf("%d in flight", t.inFlight()))
+	if p50, ok := t.ttftP50(); ok { // none yet: no 0 ms
+		parts = append(parts, "TTFT p50 "+results.Milliseconds.Format(p50))
+	}
+	return parts
 }
 
 // describeLoad says what a run is about to do.
