@@ -259,7 +259,8 @@ func hclsyntaxValidIdentifier(s string) bool { return hclsyntax.ValidIdentifier(
 
 // explainSyntax adds a way out to the HCL syntax errors users hit most.
 // HCL allows one argument in a one-line block, so `load { concurrency = 8
-// requests = 200 }`, natural to write, is a syntax error.
+// requests = 200 }`, natural to write, is a syntax error. It is known by
+// its summary: HCL's parser gives its diagnostics no type or Extra.
 func explainSyntax(diags hcl.Diagnostics) hcl.Diagnostics {
 	for _, d := range diags {
 		if d.Summary == "Invalid single-argument block definition" {
@@ -332,6 +333,8 @@ func causedWithin(diags hcl.Diagnostics, c consequence) bool {
 		if _, ok := d.Extra.(consequence); ok || d.Severity != hcl.DiagError || d.Subject == nil {
 			continue
 		}
+		// by its words: HCL's "Unsupported argument ... Did you mean" has no
+		// typed field for the name it suggests
 		if c.name != "" && !strings.Contains(d.Detail, `"`+c.name+`"`) {
 			continue
 		}
