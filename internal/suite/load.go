@@ -333,8 +333,8 @@ func causedWithin(diags hcl.Diagnostics, c consequence) bool {
 		if _, ok := d.Extra.(consequence); ok || d.Severity != hcl.DiagError || d.Subject == nil {
 			continue
 		}
-		// by its words: HCL's "Unsupported argument ... Did you mean" has no
-		// typed field for the name it suggests
+		// by its words: HCL's diagnostics carry no typed field for the
+		// names they mention ("Did you mean \"model\"?")
 		if c.name != "" && !strings.Contains(d.Detail, `"`+c.name+`"`) {
 			continue
 		}
