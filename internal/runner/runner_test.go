@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/judge"
 	"github.com/llmgate/llmgate/internal/progress/event"
 	"github.com/llmgate/llmgate/internal/sim"
 	"github.com/llmgate/llmgate/internal/suite"
@@ -239,6 +241,7 @@ func TestRunTargetStartFails(t *testing.T) {
 	if !strings.Contains(err.Error(), "endpoint.down") {
 		t.Errorf("error %q does not name the target", err)
 	}
+	assertRecorded(t, err, "down")
 	f := readBack(t, out)
 	got := map[string]results.Status{}
 	for _, r := range f.Runs {
@@ -271,6 +274,7 @@ func TestRunAllRequestsFail(t *testing.T) {
 	if len(f.Runs) != 1 {
 		t.Fatalf("file has %d runs, want 1", len(f.Runs))
 	}
+	assertRecorded(t, err, f.Runs[0].Name)
 	r := f.Runs[0]
 	if r.Status != results.StatusFailed || !strings.Contains(r.Error.Raw(), "no request completed") || r.Summary.Requests.Failed != 4 {
 		t.Errorf("run = %s %q with %d failed; want failed, no request completed, 4 failed", r.Status, r.Error, r.Summary.Requests.Failed)
@@ -483,5 +487,15 @@ func TestRunReportsSlowStart(t *testing.T) {
 	}
 	if waiting == 0 || ready < 0 {
 		t.Errorf("%d ServerWaiting events, ServerReady at %d; want at least one before it", waiting, ready)
+	}
+}
+
+// assertRecorded checks that err says, by its type, that runs record it
+// (judge.RecordedError), so that a gate does not report it twice.
+func assertRecorded(t *testing.T, err error, runs ...string) {
+	t.Helper()
+	var rec *judge.RecordedError
+	if !errors.As(err, &rec) || !slices.Equal(rec.Runs, runs) {
+		t.Errorf("Run error %v is not recorded in runs %q", err, runs)
 	}
 }
