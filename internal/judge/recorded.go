@@ -10,7 +10,11 @@ import (
 // RecordedError is an error that the runner also wrote into runs of the
 // results file (results.Run.Error): the judge does not report it a second
 // time when every run named in Runs is in the file judged and records an
-// error. The type, not the error's text, says so.
+// error. The type, not the error's text, says so. It goes outside any
+// other mark (Recorded(backend.Unavailable(err)), not the other way): an
+// error that unwraps to several (a mark that adds a sentinel, fmt.Errorf
+// with several %w) is reported whole unless all its parts are recorded,
+// and a sentinel never is.
 type RecordedError struct {
 	// Runs names the runs of the file that record Err.
 	Runs []string

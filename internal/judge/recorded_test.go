@@ -39,6 +39,10 @@ func TestRecordedRunErrors(t *testing.T) {
 		// a join under words of its own is kept whole, its words with it
 		{name: "wrapped join", runErr: fmt.Errorf("interrupted: %w", errors.Join(chat, stop)), want: []string{"interrupted: run chat: timeout\nstop server.vllm: timeout"}},
 		{name: "several %w", runErr: fmt.Errorf("%w; then %w", chat, stop), want: []string{"run chat: timeout; then stop server.vllm: timeout"}},
+		// a mark with a sentinel of its own (as backend.Unavailable) goes
+		// inside Recorded: outside, its sentinel is not recorded
+		{name: "marked, then recorded", runErr: Recorded(marked{errors.New("run chat: timeout")}, "chat")},
+		{name: "recorded, then marked", runErr: marked{chat}, want: []string{"run chat: timeout"}},
 		// a run that records nothing, or is not in the file, records nothing
 		{name: "ok run", runErr: Recorded(stop, "long"), want: []string{"stop server.vllm: timeout"}},
 		{name: "missing run", runErr: Recorded(stop, "chat", "gone"), want: []string{"stop server.vllm: timeout"}},
@@ -82,3 +86,13 @@ func TestRecordedUnwraps(t *testing.T) {
 		t.Error("Recorded(nil) is not nil")
 	}
 }
+
+// errMarked is marked's sentinel.
+var errMarked = errors.New("marked")
+
+// marked marks an error with errMarked without changing its text, as
+// backend.Unavailable does.
+type marked struct{ err error }
+
+func (m marked) Error() string   { return m.err.Error() }
+func (m marked) Unwrap() []error { return []error{m.err, errMarked} }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/compare"
 	"github.com/llmgate/llmgate/internal/judge"
 	"github.com/llmgate/llmgate/internal/progress/event"
 	"github.com/llmgate/llmgate/internal/sim"
@@ -241,8 +242,8 @@ func TestRunTargetStartFails(t *testing.T) {
 	if !strings.Contains(err.Error(), "endpoint.down") {
 		t.Errorf("error %q does not name the target", err)
 	}
-	assertRecorded(t, err, "down")
 	f := readBack(t, out)
+	assertRecorded(t, f, err, "down")
 	got := map[string]results.Status{}
 	for _, r := range f.Runs {
 		got[r.Name] = r.Status
@@ -274,7 +275,7 @@ func TestRunAllRequestsFail(t *testing.T) {
 	if len(f.Runs) != 1 {
 		t.Fatalf("file has %d runs, want 1", len(f.Runs))
 	}
-	assertRecorded(t, err, f.Runs[0].Name)
+	assertRecorded(t, f, err, f.Runs[0].Name)
 	r := f.Runs[0]
 	if r.Status != results.StatusFailed || !strings.Contains(r.Error.Raw(), "no request completed") || r.Summary.Requests.Failed != 4 {
 		t.Errorf("run = %s %q with %d failed; want failed, no request completed, 4 failed", r.Status, r.Error, r.Summary.Requests.Failed)
@@ -490,12 +491,21 @@ func TestRunReportsSlowStart(t *testing.T) {
 	}
 }
 
-// assertRecorded checks that err says, by its type, that runs record it
-// (judge.RecordedError), so that a gate does not report it twice.
-func assertRecorded(t *testing.T, err error, runs ...string) {
+// assertRecorded checks that err says, by its type, that runs of f record
+// it (judge.RecordedError), so that the judge does not report it twice.
+func assertRecorded(t *testing.T, f *results.File, err error, runs ...string) {
 	t.Helper()
 	var rec *judge.RecordedError
 	if !errors.As(err, &rec) || !slices.Equal(rec.Runs, runs) {
 		t.Errorf("Run error %v is not recorded in runs %q", err, runs)
+	}
+	j, jerr := judge.Judge(judge.Input{Current: f, Config: compare.DefaultConfig(), RunErr: err})
+	if jerr != nil {
+		t.Fatalf("Judge: %v", jerr)
+	}
+	for _, nj := range j.Comparison.NotJudged {
+		if nj.Kind == compare.RunProblem {
+			t.Errorf("the judge reports the recorded error again: %s", nj.Reason)
+		}
 	}
 }
