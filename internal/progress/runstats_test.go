@@ -84,3 +84,19 @@ func TestTrackerEmptyAnswerHasNoTTFT(t *testing.T) {
 		t.Errorf("ttft p50 = %v (%v), want 50: the median of 40 and 60 ms, the empty answers left out", got, ok)
 	}
 }
+
+// TestRunLineEmptyAnswersHaveNoLatency checks that the finished run's
+// figures show no TTFT or TPOT when every answer was empty (none had a
+// first token), rather than 0 ms.
+func TestRunLineEmptyAnswersHaveNoLatency(t *testing.T) {
+	run := &results.Run{Name: "chat", Status: results.StatusOK, Summary: results.Summary{
+		Requests: results.Requests{Completed: 3, EmptyAnswers: 3}, E2EL: results.Stats{N: 3, P50: 4, P95: 5}}}
+	_, figures := describeRun(run)
+	if want := "TTFT p50 - p95 -, TPOT p50 -"; !strings.Contains(figures, want) {
+		t.Errorf("figures %q, want %q", figures, want)
+	}
+	run.Summary.TTFT = results.Stats{N: 1, P50: 12, P95: 12}
+	if _, figures = describeRun(run); !strings.Contains(figures, "TTFT p50 12.0ms p95 12.0ms") {
+		t.Errorf("figures %q, want TTFT p50 12.0ms p95 12.0ms", figures)
+	}
+}

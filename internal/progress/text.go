@@ -278,7 +278,7 @@ func describeRun(r *results.Run) (head, figures string) {
 			fmt.Fprintf(&b, ", %s%s in %s", words.Count(s.Requests.Completed, "request", "requests"), empty, took)
 		}
 		figures = fmt.Sprintf("%.1f req/s, TTFT p50 %s p95 %s, TPOT p50 %s",
-			s.Throughput.Requests, results.Milliseconds.Format(s.TTFT.P50), results.Milliseconds.Format(s.TTFT.P95), results.Milliseconds.Format(s.TPOT.P50))
+			s.Throughput.Requests, latency(s.TTFT, s.TTFT.P50), latency(s.TTFT, s.TTFT.P95), latency(s.TPOT, s.TPOT.P50))
 	}
 	if n := len(r.Asserts); n > 0 {
 		passed := 0
@@ -331,4 +331,13 @@ func datasetFilters(d *results.DatasetFit) string {
 		parts = append(parts, fmt.Sprintf("max_total_tokens %d", d.MaxTotalTokens))
 	}
 	return strings.Join(parts, " and ")
+}
+
+// latency is v, a statistic of st, in ms; "-" when st has no sample (every
+// answer was empty, so none had a first token), never a 0 ms.
+func latency(st results.Stats, v float64) string {
+	if st.N == 0 {
+		return "-"
+	}
+	return results.Milliseconds.Format(v)
 }
