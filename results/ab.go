@@ -282,6 +282,9 @@ func JoinRequestLogs(logs []*RequestLog, offsetsUS []int64) *RequestLog {
 			}
 			j.InvalidStructuredFinish = append(j.InvalidStructuredFinish, reason)
 		}
+		for _, i := range l.EmptyAnswers {
+			j.EmptyAnswers = append(j.EmptyAnswers, i+base)
+		}
 	}
 	return j
 }

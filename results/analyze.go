@@ -121,7 +121,7 @@ func analyze(recs []Record, opts SummarizeOptions) *Analysis {
 		t := ms(r.TTFT)
 		e := ms(r.E2EL)
 		e2el = append(e2el, e)
-		if r.EmptyAnswer {
+		if !r.HasTTFT() {
 			// no first token: no TTFT or TPOT sample; judged for goodput
 			// by its E2EL alone
 			s.Requests.EmptyAnswers++

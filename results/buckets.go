@@ -79,7 +79,8 @@ func bucketMetric(bucket string, ss sliceStat) Metric {
 
 // bucketValues returns the TTFT or E2EL (ms) of l's completed requests
 // whose input length is in [lo, hi) (hi 0: no bound), in log order: a
-// length bucket's per-request values, as its Slice summarises them.
+// length bucket's per-request values, as its Slice summarises them (an
+// empty answer has an E2EL but no TTFT).
 func (l *RequestLog) bucketValues(lo, hi int, of Family) []float64 {
 	if l == nil {
 		return nil
@@ -88,11 +89,11 @@ func (l *RequestLog) bucketValues(lo, hi int, of Family) []float64 {
 	if of == E2EL {
 		col = l.E2ELUS
 	}
-	failed := l.failedSet()
+	failed, empty := l.failedSet(), indexSet(l.EmptyAnswers)
 	var out []float64
 	for i := range l.Len() {
 		n := l.InputTokens[i]
-		if failed[i] || n < lo || hi > 0 && n >= hi {
+		if failed[i] || of != E2EL && empty[i] || n < lo || hi > 0 && n >= hi {
 			continue
 		}
 		out = append(out, float64(col[i])/1000)

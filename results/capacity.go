@@ -21,14 +21,16 @@ type CapacityAnswer struct {
 	// Vary is VaryConcurrency or VaryRate.
 	Vary Vary `json:"vary" text:"name"`
 	// Value is the largest load at which the SLO held (0 when it failed
-	// even at the search's minimum).
+	// even at the search's minimum). 0 is never a load that held: a
+	// search's loads are above zero (its min must be), so 0 says none did.
 	Value float64 `json:"value"`
 }
 
 // Capacity is the record of one capacity search: every probe it made and
 // what it concluded.
 type Capacity struct {
-	// Vary is VaryConcurrency or VaryRate; Min and Max bound the search.
+	// Vary is VaryConcurrency or VaryRate; Min and Max bound the search,
+	// 0 < Min <= Max (a suite's capacity block must say so).
 	Vary Vary    `json:"vary" text:"name"`
 	Min  float64 `json:"min"`
 	Max  float64 `json:"max"`
@@ -41,11 +43,13 @@ type Capacity struct {
 	Values map[string]float64 `json:"values,omitempty" text:"name"`
 	Units  map[string]Unit    `json:"units,omitempty" text:"name"`
 	// Answer is the largest load whose probes met the SLO (by majority of
-	// repeats); 0 when even Min failed.
+	// repeats); 0 when even Min failed. Every load probed is at least Min,
+	// above zero, so 0 is never a real answer: it only ever means none.
 	Answer float64 `json:"answer"`
 	// FailedAt is the smallest load above Answer whose probes failed the
-	// SLO; 0 when Max itself passed (the capacity is at least Max). The true
-	// capacity lies in [Answer, FailedAt).
+	// SLO; 0 when Max itself passed (the capacity is at least Max). As for
+	// Answer, 0 is never a load probed, so it only ever means none. The
+	// true capacity lies in [Answer, FailedAt).
 	FailedAt float64 `json:"failed_at,omitempty"`
 	// Noisy counts loads whose repeated probes disagreed.
 	Noisy int `json:"noisy,omitempty"`

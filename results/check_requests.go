@@ -4,7 +4,8 @@ import "fmt"
 
 // requestLog checks a run's per-request log: columns of one length (turn
 // and trace_row absent or the same), times and counts not negative nor absurd, and
-// failure and invalid-answer indices that name a request of the log.
+// failure, invalid-answer and empty-answer indices that name a request of
+// the log (an empty answer a successful one).
 func (c *checker) requestLog(l *RequestLog) {
 	n := l.Len()
 	for _, col := range []struct {
@@ -72,6 +73,13 @@ func (c *checker) requestLog(l *RequestLog) {
 	for _, i := range l.InvalidStructured {
 		if i < 0 || i >= n {
 			c.fail(fmt.Sprintf("requests.invalid_structured names request %d of %d", i, n))
+			break
+		}
+	}
+	failed := l.failedSet()
+	for _, i := range l.EmptyAnswers {
+		if i < 0 || i >= n || failed[i] {
+			c.fail(fmt.Sprintf("requests.empty_answers names request %d of %d, which is not a successful request", i, n))
 			break
 		}
 	}

@@ -113,7 +113,9 @@ type RequestHeader struct {
 type DatasetFit struct {
 	// Filter is the workload's dataset_filter ("": none, entries are kept).
 	Filter string `json:"filter,omitempty"`
-	// Context is the model's context in tokens, 0 when the server did not say.
+	// Context is the model's context in tokens, 0 when the server did not
+	// say: no model has a context of 0 tokens (a max_model_len of 0 from
+	// /v1/models is taken for none), so 0 is never a real context.
 	Context int `json:"context,omitempty"`
 	// Method is how lengths were counted: CountTokenize or CountEstimate.
 	Method CountMethod `json:"method"`

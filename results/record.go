@@ -20,7 +20,8 @@ type Record struct {
 	Think time.Duration `json:"think_ns,omitempty"`
 	// Sent is when the request was actually written.
 	Sent time.Duration `json:"sent_ns"`
-	// TTFT is the time from Sent to the first chunk with non-empty choices; 0 when none came.
+	// TTFT is the time from Sent to the first chunk with non-empty choices;
+	// 0 when none came (HasTTFT is false), which is no time.
 	TTFT time.Duration `json:"ttft_ns"`
 	// TTFO (time to first output token) is the time from Sent to the first
 	// chunk that carried answer output, not reasoning: TTFT for a model that
@@ -109,6 +110,11 @@ const MaxFinishReason = 32
 
 // OK reports whether the request completed without error.
 func (r *Record) OK() bool { return r.Error == "" }
+
+// HasTTFT reports whether the request has a TTFT: it completed with a
+// first token. A failed request and an empty answer have none, and their
+// TTFT of 0 is no sample.
+func (r *Record) HasTTFT() bool { return r.OK() && !r.EmptyAnswer }
 
 // ReasoningSource says where a request's reasoning-token count came from.
 type ReasoningSource string

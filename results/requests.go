@@ -14,7 +14,8 @@ type RequestLog struct {
 	// StartUS is when each request was sent, µs after the first measured send.
 	StartUS []int64 `json:"start_us"`
 	// TTFTUS is the time from send to the first generated token, µs; 0 when
-	// none came.
+	// none came (a failure, or an empty answer listed in EmptyAnswers), and
+	// then no TTFT.
 	TTFTUS []int64 `json:"ttft_us"`
 	// E2ELUS is the time from send to the last chunk, µs; 0 when none came.
 	E2ELUS []int64 `json:"e2el_us"`
@@ -55,6 +56,11 @@ type RequestLog struct {
 	// its JSON could not close; "" when the server gave none); nil in files
 	// written before it was kept.
 	InvalidStructuredFinish []string `json:"invalid_structured_finish_reason,omitempty" text:"name"`
+	// EmptyAnswers lists, by index, the successful requests whose answer
+	// ended before its first token (Record.EmptyAnswer): they have no
+	// TTFT, and their 0 in TTFTUS is none. Nil when there were none, and
+	// in files written before it was kept.
+	EmptyAnswers []int `json:"empty_answers,omitempty"`
 }
 
 // RequestFailure is one failed request of a RequestLog.
@@ -111,4 +117,16 @@ func (l *RequestLog) add(r *Record, start int64, itlMax float64) {
 		l.InvalidStructured = append(l.InvalidStructured, i)
 		l.InvalidStructuredFinish = append(l.InvalidStructuredFinish, r.FinishReason)
 	}
+	if r.OK() && !r.HasTTFT() {
+		l.EmptyAnswers = append(l.EmptyAnswers, i)
+	}
+}
+
+// indexSet is the set of the request indexes idx.
+func indexSet(idx []int) map[int]bool {
+	set := make(map[int]bool, len(idx))
+	for _, i := range idx {
+		set[i] = true
+	}
+	return set
 }

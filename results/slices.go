@@ -4,7 +4,8 @@ import "strconv"
 
 // Slice summarises the measured requests of one part of a run: the first
 // or the later turns of its conversations, or one bucket of input lengths.
-// Its statistics cover the slice's completed requests, as Summary's do.
+// Its statistics cover the slice's completed requests, as Summary's do: an
+// empty answer has an E2EL but no TTFT.
 type Slice struct {
 	// Label names the slice for people: "turn 1", "turns 2+", "512–2048 tok".
 	Label string `json:"label" text:"line"`
@@ -38,16 +39,21 @@ type sliceSums struct {
 	ttft, e2el []float64
 }
 
-// add adds request i of l.
-func (s *sliceSums) add(l *RequestLog, i int, failed bool) {
-	if failed {
+// add adds request i of l, which failed or was an empty answer (no TTFT,
+// as in the run's summary) as the sets say.
+func (s *sliceSums) add(l *RequestLog, i int, failed, empty map[int]bool) {
+	if failed[i] {
 		s.req.Failed++
 		return
 	}
 	s.req.Completed++
 	s.in += int64(l.InputTokens[i])
-	s.ttft = append(s.ttft, float64(l.TTFTUS[i])/1000)
 	s.e2el = append(s.e2el, float64(l.E2ELUS[i])/1000)
+	if empty[i] {
+		s.req.EmptyAnswers++
+		return
+	}
+	s.ttft = append(s.ttft, float64(l.TTFTUS[i])/1000)
 }
 
 func (s *sliceSums) slice(label string) Slice {
@@ -73,13 +79,13 @@ func (l *RequestLog) Turns() *Turns {
 	if l == nil || l.Turn == nil {
 		return nil
 	}
-	failed := l.failedSet()
+	failed, empty := l.failedSet(), indexSet(l.EmptyAnswers)
 	var first, later sliceSums
 	for i := range l.Len() {
 		if i < len(l.Turn) && l.Turn[i] > 0 {
-			later.add(l, i, failed[i])
+			later.add(l, i, failed, empty)
 		} else {
-			first.add(l, i, failed[i])
+			first.add(l, i, failed, empty)
 		}
 	}
 	return &Turns{First: first.slice("turn 1"), Later: later.slice("turns 2+")}
@@ -98,7 +104,7 @@ func (l *RequestLog) LengthBuckets(edges []int, names []string) []Slice {
 	if len(names) != len(edges)+1 {
 		names = DefaultBucketNames(edges)
 	}
-	failed := l.failedSet()
+	failed, empty := l.failedSet(), indexSet(l.EmptyAnswers)
 	sums := make([]sliceSums, len(edges)+1)
 	for i := range l.Len() {
 		n := l.InputTokens[i]
@@ -109,7 +115,7 @@ func (l *RequestLog) LengthBuckets(edges []int, names []string) []Slice {
 		for b < len(edges) && n >= edges[b] {
 			b++
 		}
-		sums[b].add(l, i, failed[i])
+		sums[b].add(l, i, failed, empty)
 	}
 	out := make([]Slice, len(sums))
 	for b := range sums {

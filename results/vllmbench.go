@@ -382,8 +382,9 @@ func (b *VLLMBench) samples() (*Samples, []float64) {
 
 // requestLog keeps the per-request arrays of a --save-detailed file as the
 // run's request log: TTFT, E2EL (TTFT plus the gaps) and the largest gap in
-// µs, the lengths, and each error as a failure. Start offsets come from
-// start_times when the file has them, else they are 0.
+// µs, the lengths, each error as a failure and each answer of no token as
+// an empty answer. Start offsets come from start_times when the file has
+// them, else they are 0.
 func (b *VLLMBench) requestLog() *RequestLog {
 	n := len(b.TTFTs)
 	l := &RequestLog{StartUS: make([]int64, n), TTFTUS: make([]int64, n), E2ELUS: make([]int64, n),
@@ -414,6 +415,9 @@ func (b *VLLMBench) requestLog() *RequestLog {
 		}
 		if i < len(b.OutputLens) {
 			l.OutputTokens[i] = b.OutputLens[i]
+			if b.OutputLens[i] == 0 { // no token: its ttft is no time (the summary leaves it out)
+				l.EmptyAnswers = append(l.EmptyAnswers, i)
+			}
 		}
 	}
 	return l

@@ -210,7 +210,10 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// undefinedFlag is the start of the flag package's error for an unknown flag.
+// undefinedFlag is the start of the flag package's error for an unknown
+// flag. It is matched by its words because the flag package returns no
+// typed error for it (fmt.Errorf text); it only rewords the message, the
+// exit is a usage error either way.
 const undefinedFlag = "flag provided but not defined: -"
 
 // flagError reports a Parse error of fs and returns the exit it maps to.

@@ -191,6 +191,9 @@ func pullImage(ctx context.Context, cli imageAPI, image string, limit time.Durat
 // reach the daemon), or returns nil when err is no such failure. It names
 // the reaper's image, not the server's, which testcontainers' own words do
 // not: "generic container: create container: reaper: new reaper: ...".
+// It is found by those words because testcontainers-go wraps its reaper's
+// errors with fmt.Errorf ("reaper: %w", "reaper connect: %w") and exports
+// no type or sentinel for them (v0.45.0).
 func reaperFailure(image string, err error) error {
 	msg := err.Error()
 	i := strings.Index(msg, "reaper: ")

@@ -3,7 +3,6 @@ package judge
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/llmgate/llmgate/internal/compare"
 	"github.com/llmgate/llmgate/results"
@@ -37,7 +36,8 @@ type Input struct {
 	// RunErr is a problem outside the files (the run's error: a target
 	// that did not start, an interruption, runs missing from given
 	// results); nil when none. It makes the verdict compare.DecisionError
-	// unless something failed.
+	// unless something failed. What of it a run of Current records (a
+	// RecordedError, see Recorded) is not reported again.
 	RunErr error
 
 	// comparisons replaces compare's functions in a test, to check the
@@ -55,8 +55,8 @@ type Judgement struct {
 	Decision compare.Decision
 	// Counts tallies the comparison's verdicts.
 	Counts compare.Counts
-	// Problems are why not everything was judged: RunErr (unless a run
-	// already records it) and every run or file the comparison could not
+	// Problems are why not everything was judged: RunErr (but for what
+	// runs already record, see RecordedError) and every run or file the comparison could not
 	// judge. They make the verdict compare.DecisionError unless something
 	// failed anyway.
 	Problems []error
@@ -157,8 +157,8 @@ func guarded(cur *results.File, cfg compare.Config, cmp func() *compare.Comparis
 // when there is one, is added to what was not judged. It returns the
 // problems that stood in the way, one per thing not judged.
 func decide(c *compare.Comparison, runErr error) (compare.Decision, []error) {
-	if runErr != nil && !explained(c.Current, runErr) {
-		c.AddProblem(runErr)
+	if err := unrecorded(c.Current, runErr); err != nil {
+		c.AddProblem(err)
 	}
 	var problems []error
 	for _, nj := range c.NotJudged {
@@ -172,18 +172,4 @@ func decide(c *compare.Comparison, runErr error) (compare.Decision, []error) {
 		}
 	}
 	return c.Decide(), problems
-}
-
-// explained reports whether a run of cur already records runErr (a run that
-// failed because its target was unreachable), so it is not said twice.
-func explained(cur *results.File, runErr error) bool {
-	if cur == nil {
-		return false
-	}
-	for i := range cur.Runs {
-		if e := cur.Runs[i].Error.Raw(); e != "" && strings.Contains(runErr.Error(), e) {
-			return true
-		}
-	}
-	return false
 }

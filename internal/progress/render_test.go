@@ -42,8 +42,8 @@ func script(p event.Progress, c *clock) {
 			Requests:        results.Requests{Completed: 19, Failed: 1, EmptyAnswers: 3},
 			DurationSeconds: 0.575,
 			Throughput:      results.Throughput{Requests: 34.8},
-			TTFT:            results.Stats{P50: 21.5, P95: 30.05},
-			TPOT:            results.Stats{P50: 5.9},
+			TTFT:            results.Stats{N: 16, P50: 21.5, P95: 30.05},
+			TPOT:            results.Stats{N: 16, P50: 5.9},
 		},
 		Asserts: []results.AssertResult{
 			{Name: "fast", Passed: true, Condition: "ttft.p95 < 500"},

@@ -21,7 +21,7 @@ type runStats struct {
 	warm         int // warmup requests
 	first, last  time.Duration
 	started      bool
-	ttft         []float64 // ms, measured and successful
+	ttft         []float64 // ms, measured with a first token (Record.HasTTFT)
 	recent       [recentWindow]span
 	n            int // completions seen, for the ring
 }
@@ -42,7 +42,9 @@ func (t *runStats) add(rec results.Record) {
 	}
 	if rec.OK() {
 		t.done++
-		t.ttft = append(t.ttft, float64(rec.TTFT)/float64(time.Millisecond))
+		if rec.HasTTFT() { // an empty answer has none
+			t.ttft = append(t.ttft, float64(rec.TTFT)/float64(time.Millisecond))
+		}
 	} else {
 		t.failed++
 		if end < rec.Sent {
@@ -97,18 +99,19 @@ func (t *runStats) inFlight() int {
 	return n
 }
 
-// ttftP50 is the median TTFT so far, in ms.
-func (t *runStats) ttftP50() float64 {
+// ttftP50 is the median TTFT so far, in ms; false when no request has
+// had one yet.
+func (t *runStats) ttftP50() (float64, bool) {
 	if len(t.ttft) == 0 {
-		return 0
+		return 0, false
 	}
 	s := slices.Clone(t.ttft)
 	slices.Sort(s)
 	m := len(s) / 2
 	if len(s)%2 == 1 {
-		return s[m]
+		return s[m], true
 	}
-	return (s[m-1] + s[m]) / 2
+	return (s[m-1] + s[m]) / 2, true
 }
 
 // fraction is how far the run is, from 0 to 1, or -1 when unknown.

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ func TestTrackerFigures(t *testing.T) {
 		wave := time.Duration(i/8) * 400 * time.Millisecond
 		tr.add(results.Record{Seq: i, Sent: wave, TTFT: time.Duration(50+i%8) * time.Millisecond, E2EL: 400 * time.Millisecond})
 	}
+	p50, _ := tr.ttftP50()
 	tests := []struct {
 		name      string
 		got, want float64
@@ -27,7 +29,7 @@ func TestTrackerFigures(t *testing.T) {
 		// A closed loop of 8 users has 8 in flight.
 		{name: "in flight", got: float64(tr.inFlight()), want: 8},
 		// TTFTs 50..57 ms, ten of each: median 53.5.
-		{name: "ttft p50", got: tr.ttftP50(), want: 53.5},
+		{name: "ttft p50", got: p50, want: 53.5},
 		{name: "fraction", got: tr.fraction(), want: 1},
 	}
 	for _, tt := range tests {
@@ -49,10 +51,52 @@ func TestTrackerWarmupAndFailures(t *testing.T) {
 	if tr.warm != 2 || tr.done != 1 || tr.failed != 1 || tr.finished() != 2 {
 		t.Errorf("warm/done/failed = %d/%d/%d, want 2/1/1", tr.warm, tr.done, tr.failed)
 	}
-	if got := tr.ttftP50(); got != 10 {
-		t.Errorf("ttft p50 = %v, want 10 (warmup and failures excluded)", got)
+	if got, ok := tr.ttftP50(); got != 10 || !ok {
+		t.Errorf("ttft p50 = %v (%v), want 10 (warmup and failures excluded)", got, ok)
 	}
 	if got := tr.fraction(); got != 0.5 {
 		t.Errorf("fraction = %v, want 0.5", got)
+	}
+}
+
+// TestTrackerEmptyAnswerHasNoTTFT checks that an empty answer (a completed
+// request that ended before its first token, TTFT 0) counts as done but
+// is no TTFT sample, and that a run with none so far shows no TTFT: once
+// each empty answer was a 0 ms TTFT that pulled the median down.
+func TestTrackerEmptyAnswerHasNoTTFT(t *testing.T) {
+	p := &text{}
+	tr := &p.t
+	tr.reset(event.RunStarted{Requests: 4})
+	tr.add(results.Record{Sent: 0, E2EL: 5 * time.Millisecond, EmptyAnswer: true})
+	if got, ok := tr.ttftP50(); ok {
+		t.Errorf("ttft p50 = %v after only an empty answer, want none", got)
+	}
+	if line := strings.Join(p.status(false), ", "); strings.Contains(line, "TTFT") {
+		t.Errorf("status %q shows a TTFT before any request had one", line)
+	}
+	tr.add(results.Record{Sent: time.Millisecond, TTFT: 40 * time.Millisecond, E2EL: 60 * time.Millisecond})
+	tr.add(results.Record{Sent: 2 * time.Millisecond, E2EL: 6 * time.Millisecond, EmptyAnswer: true})
+	tr.add(results.Record{Sent: 3 * time.Millisecond, TTFT: 60 * time.Millisecond, E2EL: 80 * time.Millisecond})
+	if tr.done != 4 || tr.failed != 0 {
+		t.Errorf("done/failed = %d/%d, want 4/0", tr.done, tr.failed)
+	}
+	if got, ok := tr.ttftP50(); got != 50 || !ok {
+		t.Errorf("ttft p50 = %v (%v), want 50: the median of 40 and 60 ms, the empty answers left out", got, ok)
+	}
+}
+
+// TestRunLineEmptyAnswersHaveNoLatency checks that the finished run's
+// figures show no TTFT or TPOT when every answer was empty (none had a
+// first token), rather than 0 ms.
+func TestRunLineEmptyAnswersHaveNoLatency(t *testing.T) {
+	run := &results.Run{Name: "chat", Status: results.StatusOK, Summary: results.Summary{
+		Requests: results.Requests{Completed: 3, EmptyAnswers: 3}, E2EL: results.Stats{N: 3, P50: 4, P95: 5}}}
+	_, figures := describeRun(run)
+	if want := "TTFT p50 - p95 -, TPOT p50 -"; !strings.Contains(figures, want) {
+		t.Errorf("figures %q, want %q", figures, want)
+	}
+	run.Summary.TTFT = results.Stats{N: 1, P50: 12, P95: 12}
+	if _, figures = describeRun(run); !strings.Contains(figures, "TTFT p50 12.0ms p95 12.0ms") {
+		t.Errorf("figures %q, want TTFT p50 12.0ms p95 12.0ms", figures)
 	}
 }

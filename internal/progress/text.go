@@ -231,10 +231,11 @@ func (p *text) status(short bool) []string {
 	if t.failed > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", t.failed))
 	}
-	return append(parts,
-		fmt.Sprintf("%.1f req/s", t.rate()),
-		fmt.Sprintf("%d in flight", t.inFlight()),
-		"TTFT p50 "+results.Milliseconds.Format(t.ttftP50()))
+	parts = append(parts, fmt.Sprintf("%.1f req/s", t.rate()), fmt.Sprintf("%d in flight", t.inFlight()))
+	if p50, ok := t.ttftP50(); ok { // none yet: no 0 ms
+		parts = append(parts, "TTFT p50 "+results.Milliseconds.Format(p50))
+	}
+	return parts
 }
 
 // describeLoad says what a run is about to do.
@@ -277,7 +278,7 @@ func describeRun(r *results.Run) (head, figures string) {
 			fmt.Fprintf(&b, ", %s%s in %s", words.Count(s.Requests.Completed, "request", "requests"), empty, took)
 		}
 		figures = fmt.Sprintf("%.1f req/s, TTFT p50 %s p95 %s, TPOT p50 %s",
-			s.Throughput.Requests, results.Milliseconds.Format(s.TTFT.P50), results.Milliseconds.Format(s.TTFT.P95), results.Milliseconds.Format(s.TPOT.P50))
+			s.Throughput.Requests, latency(s.TTFT, s.TTFT.P50), latency(s.TTFT, s.TTFT.P95), latency(s.TPOT, s.TPOT.P50))
 	}
 	if n := len(r.Asserts); n > 0 {
 		passed := 0
@@ -330,4 +331,13 @@ func datasetFilters(d *results.DatasetFit) string {
 		parts = append(parts, fmt.Sprintf("max_total_tokens %d", d.MaxTotalTokens))
 	}
 	return strings.Join(parts, " and ")
+}
+
+// latency is v, a statistic of st, in ms; "-" when st has no sample (every
+// answer was empty, so none had a first token), never a 0 ms.
+func latency(st results.Stats, v float64) string {
+	if st.N == 0 {
+		return "-"
+	}
+	return results.Milliseconds.Format(v)
 }

@@ -25,8 +25,9 @@ func runSlices(r *results.Run) []results.Slice {
 
 // sliceCells are a slice's cells after the run's name: slice (a bucket's
 // name and its lengths, "long ≥ 512 tok"), ok, failed,
-// mean input tokens, TTFT p50 and p95, E2EL p95; "-" for latencies of a
-// slice with no completed request.
+// mean input tokens, TTFT p50 and p95, E2EL p95; "-" for latencies a
+// slice has no sample of (no completed request, or only empty answers: no
+// TTFT).
 func sliceCells(s results.Slice) []string {
 	ms := func(st results.Stats, v float64) string {
 		if st.N == 0 {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/judge"
 	"github.com/llmgate/llmgate/internal/load"
 	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
@@ -82,7 +83,7 @@ func (x *abRun) runGroup(ctx context.Context, gi int) error {
 	if mode == plan.ABCrossover {
 		if err := crossoverGPUs(sides[0].spec, sides[1].spec); err != nil {
 			err = fmt.Errorf("ab = \"crossover\": %w", err)
-			return errors.Join(err, sides[0].failAll(err), sides[1].failAll(err))
+			return errors.Join(judge.Recorded(err, runNames(sides[1].g)...), sides[0].failAll(err), sides[1].failAll(err))
 		}
 	}
 	defer func() {
@@ -190,8 +191,8 @@ func (x *abRun) runAB(ctx context.Context, sides [2]*abSide, ri int, mode plan.A
 		run := mergeABRun(srs[si], s.ref, blocks[si], slots[si], pairs, failed)
 		errs = append(errs, s.r.record(run))
 	}
-	if failed != nil {
-		errs = append([]error{failed}, errs...)
+	if failed != nil { // both sides' runs record it (mergeABRun)
+		errs = append([]error{judge.Recorded(failed, srs[1].Name)}, errs...)
 	}
 	return errors.Join(errs...), fatal
 }

@@ -126,6 +126,7 @@ func TestRunABCrossoverNeedsDisjointGPUs(t *testing.T) {
 		t.Fatalf("err %v, %d starts", err, len(st.starts))
 	}
 	if len(cf.Runs) != 2 || cf.Runs[0].Status != "failed" {
-		t.Errorf("runs %+v, want both failed", cf.Runs)
+		t.Fatalf("runs %+v, want both failed", cf.Runs)
 	}
+	assertRecorded(t, cf, err, cf.Runs[0].Name, cf.Runs[1].Name)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/judge"
 	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
 	"github.com/llmgate/llmgate/runspec"
@@ -50,10 +51,8 @@ func (r *runner) runGroup(ctx context.Context, gi int) (err error) {
 			return fmt.Errorf("interrupted: %w", errors.Join(ctx.Err(), err))
 		}
 		err = unavailable(err)
-		if ferr := r.failRuns(g.Runs, ref, err); ferr != nil {
-			return errors.Join(err, ferr)
-		}
-		return err
+		// every run records err: the judge does not say it twice
+		return errors.Join(judge.Recorded(err, runNames(g)...), r.failRuns(g.Runs, ref, err))
 	}
 
 	var errs []error
@@ -68,6 +67,9 @@ func (r *runner) runGroup(ctx context.Context, gi int) (err error) {
 		}
 		if rerr == nil {
 			continue
+		}
+		if run.Error != "" { // the run records why: the judge does not say it twice
+			rerr = judge.Recorded(rerr, run.Name)
 		}
 		errs = append(errs, rerr)
 		if !fatal {

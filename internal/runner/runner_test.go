@@ -7,12 +7,15 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/llmgate/llmgate/internal/backend"
+	"github.com/llmgate/llmgate/internal/compare"
+	"github.com/llmgate/llmgate/internal/judge"
 	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/progress/event"
 	"github.com/llmgate/llmgate/internal/sim"
@@ -241,6 +244,7 @@ func TestRunTargetStartFails(t *testing.T) {
 		t.Errorf("error %q does not name the target", err)
 	}
 	f := readBack(t, out)
+	assertRecorded(t, f, err, "down")
 	got := map[string]results.Status{}
 	for _, r := range f.Runs {
 		got[r.Name] = r.Status
@@ -272,6 +276,7 @@ func TestRunAllRequestsFail(t *testing.T) {
 	if len(f.Runs) != 1 {
 		t.Fatalf("file has %d runs, want 1", len(f.Runs))
 	}
+	assertRecorded(t, f, err, f.Runs[0].Name)
 	r := f.Runs[0]
 	if r.Status != results.StatusFailed || !strings.Contains(r.Error.Raw(), "no request completed") || r.Summary.Requests.Failed != 4 {
 		t.Errorf("run = %s %q with %d failed; want failed, no request completed, 4 failed", r.Status, r.Error, r.Summary.Requests.Failed)
@@ -484,5 +489,24 @@ func TestRunReportsSlowStart(t *testing.T) {
 	}
 	if waiting == 0 || ready < 0 {
 		t.Errorf("%d ServerWaiting events, ServerReady at %d; want at least one before it", waiting, ready)
+	}
+}
+
+// assertRecorded checks that err says, by its type, that runs of f record
+// it (judge.RecordedError), so that the judge does not report it twice.
+func assertRecorded(t *testing.T, f *results.File, err error, runs ...string) {
+	t.Helper()
+	var rec *judge.RecordedError
+	if !errors.As(err, &rec) || !slices.Equal(rec.Runs, runs) {
+		t.Errorf("Run error %v is not recorded in runs %q", err, runs)
+	}
+	j, jerr := judge.Judge(judge.Input{Current: f, Config: compare.DefaultConfig(), RunErr: err})
+	if jerr != nil {
+		t.Fatalf("Judge: %v", jerr)
+	}
+	for _, nj := range j.Comparison.NotJudged {
+		if nj.Kind == compare.RunProblem {
+			t.Errorf("the judge reports the recorded error again: %s", nj.Reason)
+		}
 	}
 }

@@ -122,8 +122,16 @@ func (b *evalBudget) charge(v cty.Value) error {
 }
 
 func budgetErr(format string, a ...any) error {
-	return fmt.Errorf("%w: %s; a suite describes runs, not data (compute large values outside it and pass them with --var or a dataset file)", errBudget, fmt.Sprintf(format, a...))
+	return &budgetError{asked: fmt.Sprintf(format, a...) + "; a suite describes runs, not data (compute large values outside it and pass them with --var or a dataset file)"}
 }
+
+// budgetError is a bound's error (errBudget): what the expression asked
+// for, and what to do instead.
+type budgetError struct{ asked string }
+
+func (e *budgetError) Error() string { return errBudget.Error() + ": " + e.asked }
+
+func (e *budgetError) Unwrap() error { return errBudget }
 
 // measure counts v's elements and string bytes, however deep, stopping
 // once either passes its per-value bound (so a value that shares one large
@@ -366,17 +374,18 @@ func guardExpressions(body *hclsyntax.Body) {
 	})
 }
 
-// explainBudget rewrites the diagnostics of a bound (errBudget) from
-// "Error in function call" into what happened.
+// explainBudget rewrites the diagnostics of a bound (a budgetError that a
+// function call returned, as HCL's diagnostic keeps it) from "Error in
+// function call" into what happened.
 func explainBudget(diags hcl.Diagnostics) hcl.Diagnostics {
 	for _, d := range diags {
-		if d.Summary != "Error in function call" || !strings.Contains(d.Detail, errBudget.Error()) {
+		call, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d)
+		var be *budgetError
+		if !ok || !errors.As(call.FunctionCallError(), &be) {
 			continue
 		}
 		d.Summary = "Evaluation too large"
-		if _, after, ok := strings.Cut(d.Detail, errBudget.Error()+": "); ok {
-			d.Detail = "This expression asks for too much: " + strings.TrimSuffix(after, ".") + "."
-		}
+		d.Detail = "This expression asks for too much: " + be.asked + "."
 	}
 	return diags
 }

@@ -260,7 +260,8 @@ func hclsyntaxValidIdentifier(s string) bool { return hclsyntax.ValidIdentifier(
 
 // explainSyntax adds a way out to the HCL syntax errors users hit most.
 // HCL allows one argument in a one-line block, so `load { concurrency = 8
-// requests = 200 }`, natural to write, is a syntax error.
+// requests = 200 }`, natural to write, is a syntax error. It is known by
+// its summary: HCL's parser gives its diagnostics no type or Extra.
 func explainSyntax(diags hcl.Diagnostics) hcl.Diagnostics {
 	for _, d := range diags {
 		if d.Summary == "Invalid single-argument block definition" {
@@ -333,6 +334,8 @@ func causedWithin(diags hcl.Diagnostics, c consequence) bool {
 		if _, ok := d.Extra.(consequence); ok || d.Severity != hcl.DiagError || d.Subject == nil {
 			continue
 		}
+		// by its words: HCL's diagnostics carry no typed field for the
+		// names they mention ("Did you mean \"model\"?")
 		if c.name != "" && !strings.Contains(d.Detail, `"`+c.name+`"`) {
 			continue
 		}

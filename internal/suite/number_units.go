@@ -236,6 +236,8 @@ func explainNumberUnits(diags hcl.Diagnostics, files map[string]*hcl.File) hcl.D
 			continue
 		}
 		src := f.Bytes
+		// by HCL's summaries: its parser's and operators' diagnostics have
+		// no type or Extra to tell them by
 		switch d.Summary {
 		case "Missing newline after argument", "Invalid expression", "Extra characters after expression":
 			explainUnquoted(d, src)
