@@ -1,0 +1,83 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// modelTimes is what the model says one request of promptLen tokens and
+// maxTokens output tokens takes on a server of its own at real time: its
+// TTFT (the prefill steps, the first token with the last) and its TPOT
+// (the mean of the decode steps after it). It drives an engine by hand, so
+// no clock is involved.
+func modelTimes(t *testing.T, promptLen, maxTokens int, args ...string) (ttft, tpot time.Duration) {
+	t.Helper()
+	e := newTestEngine(t, args...)
+	r := e.addRequest(promptIDs(1, promptLen), maxTokens)
+	var decode time.Duration
+	for steps := 0; !r.done; steps++ {
+		if steps > promptLen+maxTokens {
+			t.Fatal("the request did not finish")
+		}
+		e.schedule(time.Unix(1, 0))
+		d := e.stepTime()
+		first := len(r.tokens) == r.promptLen
+		e.complete(time.Unix(1, 0))
+		if first {
+			ttft += d
+		} else {
+			decode += d
+		}
+	}
+	return ttft, decode / time.Duration(maxTokens-1)
+}
+
+// TestTimeScale runs the same requests on a real-time server and on one at
+// --time-scale 0.1, and holds each server's measured TTFT and TPOT to the
+// model's times scaled by its factor: the 0.1 server answers ten times
+// faster than the model's real time, and the real-time one at the model's
+// time (so the scaling is not a slow machine's accident). It compares with
+// the model's own per-token times, not the two servers' ratio, so that a
+// busy moment on one server alone does not fail it: no step ends before
+// its modelled deadline, so each time is at least its model's (0.9x
+// allows for rounding), and the upper bound allows for a late last token
+// and the HTTP round trip under -race on a loaded machine. The median of
+// 3 requests per server is compared.
+func TestTimeScale(t *testing.T) {
+	// The A100 profile: ~8 ms decode steps (0.8 ms at 0.1) and a slow,
+	// compute-bound prefill of 2,048 tokens, so the times are well above
+	// the cost of sending such a prompt.
+	const profile, promptLen, outTokens, rounds = "llama-3.1-8b-a100", 2048, 64, 3
+	modelTTFT, modelTPOT := modelTimes(t, promptLen, outTokens, "--profile", profile)
+	t.Logf("model: TTFT %v, TPOT %v", modelTTFT, modelTPOT)
+	for _, f := range []float64{1, 0.1} {
+		t.Run(fmt.Sprintf("x%g", f), func(t *testing.T) {
+			_, base := startSim(t, mustArgs(t, "--profile", profile, "--time-scale", fmt.Sprint(f)))
+			var ttft, tpot []time.Duration
+			for i := range rounds {
+				r, err := stream(context.Background(), base+"/v1/completions", completion(promptIDs(i, promptLen), outTokens))
+				if err != nil || r.status != 200 || r.usage == nil || r.usage.CompletionTokens != outTokens {
+					t.Fatalf("request %d: %v, status %d, usage %+v %s", i, err, r.status, r.usage, r.errBody)
+				}
+				ttft = append(ttft, r.ttft)
+				tpot = append(tpot, r.tpot(outTokens))
+			}
+			// The slack is 40% of the real-time model: room for the HTTP
+			// round trip (parsing a 2,048-token prompt takes ~5 ms here, more
+			// under -race) and a late last token, yet a server that did not
+			// scale, at least the model's whole time, fails at 0.1.
+			check := func(name string, got []time.Duration, model time.Duration) {
+				med := percentile(got, 0.5)
+				want := time.Duration(float64(model) * f)
+				t.Logf("%s median %v of %v; model %v x %g = %v (x%.2f)", name, med, got, model, f, want, float64(med)/float64(want))
+				if float64(med) < 0.9*float64(want) || med > want+model*2/5 {
+					t.Errorf("%s at --time-scale %g = %v, want the model's %v x %g = %v (from 0.9x to %v more)", name, f, med, model, f, want, model*2/5)
+				}
+			}
+			check("TTFT", ttft, modelTTFT)
+			check("TPOT", tpot, modelTPOT)
+		})
+	}
+}
