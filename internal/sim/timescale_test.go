@@ -81,3 +81,35 @@ func TestTimeScale(t *testing.T) {
 		})
 	}
 }
+
+// TestTimeScaleStallAndStartup: --time-scale scales the other modelled
+// durations too, a --stall's length, start and period and the
+// --startup-delay, and leaves the keep-alive timeout, which is vLLM's
+// HTTP server's and not modelled, as it was.
+func TestTimeScaleStallAndStartup(t *testing.T) {
+	c := mustArgs(t, "--profile", "tiny", "--time-scale", "0.1", "--stall", "2s@10s/30s", "--startup-delay", "3s")
+	c.KeepAlive = 5 * time.Second
+	r, err := c.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (stallSpec{dur: 200 * time.Millisecond, at: time.Second, every: 3 * time.Second}); r.stall != want {
+		t.Errorf("stall at --time-scale 0.1 = %+v, want %+v", r.stall, want)
+	}
+	if got := r.keepAlive(); got != 5*time.Second {
+		t.Errorf("keep-alive at --time-scale 0.1 = %v, want 5s: it is not modelled", got)
+	}
+	s, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start := time.Now()
+	if err := s.startUp(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// 300 ms of wall time; a server that did not scale would take 3 s
+	if took := time.Since(start); took < 300*time.Millisecond || took > 2*time.Second {
+		t.Errorf("a 3s start-up at --time-scale 0.1 took %v, want 300ms", took)
+	}
+}
