@@ -46,10 +46,10 @@ func modelTimes(t *testing.T, promptLen, maxTokens int, args ...string) (ttft, t
 // and the HTTP round trip under -race on a loaded machine. The median of
 // 3 requests per server is compared.
 func TestTimeScale(t *testing.T) {
-	// The A100 profile: ~8 ms decode steps (0.8 ms at 0.1) and a slow,
-	// compute-bound prefill of 2,048 tokens, so the times are well above
-	// the cost of sending such a prompt.
-	const profile, promptLen, outTokens, rounds = "llama-3.1-8b-a100", 2048, 64, 3
+	// The A100 profile: ~11 ms decode steps (1.1 ms at 0.1) and a slow,
+	// compute-bound prefill of 2,048 tokens (~180 ms), so the times are
+	// well above the cost of sending such a prompt.
+	const profile, promptLen, outTokens, rounds = "llama-3.1-8b-a100", 2048, 32, 3
 	modelTTFT, modelTPOT := modelTimes(t, promptLen, outTokens, "--profile", profile)
 	t.Logf("model: TTFT %v, TPOT %v", modelTTFT, modelTPOT)
 	for _, f := range []float64{1, 0.1} {
