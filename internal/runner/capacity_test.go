@@ -15,14 +15,28 @@ import (
 )
 
 // TestCapacitySearchAgainstSweep runs the capacity search twice and a
-// brute-force sweep over the same loads once, on the tiny simulator, and
-// holds the search to the targets: its answer within one step (4
-// users) or 10% of the sweep's, about half the sweep's requests, and
-// within one step of itself on the second run. Every probe is in the
-// results with its summary.
+// brute-force sweep over the same loads once, on the tiny simulator in
+// real time (an accuracy test: the full run's), and holds the search to
+// the targets: its answer near the sweep's, about half the
+// sweep's requests, and near its own on the second run. Every probe is in
+// the results with its summary.
+//
+// The simulator caps the batch at 24 sequences: up to 24 users TTFT p95
+// is a prefill and a few steps (about 41 ms at 24), past it requests wait
+// for a slot (about 150 ms at 28), so the SLO of 100 ms breaks past 24 by
+// the model's structure. A busy machine (other packages' tests on the
+// same cores) only makes TTFT longer, so it can fail a probe below the
+// cap but never pass one above it: no answer may pass 24 + one step, on
+// any attempt. Below it the target is one step (4 users) or 10%; the test
+// allows two. A busy moment shows as TPOT: no decode step at up to 24
+// sequences takes over 2.8 ms in the model (one with a 64-token prefill),
+// so a run at or under the cap whose TPOT p95 passes 1.25 times that ran
+// late. An attempt that disagrees is made once more on fresh runs; a
+// disagreement on an attempt that ran on time fails, and two late
+// attempts in a row skip the comparison (as TestCapacityRateSearch does).
 func TestCapacitySearchAgainstSweep(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs about 3000 requests on the simulator")
+		t.Skip("runs about 3000 requests on the simulator in real time")
 	}
 	if raceEnabled {
 		// Under -race the simulator's TTFT moves by more than the SLO's
@@ -32,7 +46,13 @@ func TestCapacitySearchAgainstSweep(t *testing.T) {
 		t.Skip("timing comparison; see TestCapacityRunsUnderRace")
 	}
 	s := loadSuite(t, "capacity.hcl", nil)
-	const step = 4.0
+	const step, maxNumSeqs, lateTPOTms = 4.0, 24.0, 1.25 * 2.8
+	var late []string // runs at or under the cap that ran late, this attempt
+	noteLate := func(what string, load, tpotP95 float64) {
+		if load <= maxNumSeqs && tpotP95 > lateTPOTms {
+			late = append(late, fmt.Sprintf("%s at %v users: TPOT p95 %.2f ms", what, load, tpotP95))
+		}
+	}
 	search := func() *results.Run {
 		plan, err := s.Plan().Filter([]string{"search"})
 		if err != nil {
@@ -56,6 +76,7 @@ func TestCapacitySearchAgainstSweep(t *testing.T) {
 			if p.Stopped != "" && p.Requests < 200 {
 				early++
 			}
+			noteLate("probe", p.Load, p.Summary.TPOT.P95)
 		}
 		if early == 0 {
 			t.Error("no probe stopped before its 200 requests")
@@ -69,51 +90,76 @@ func TestCapacitySearchAgainstSweep(t *testing.T) {
 		t.Logf("search: %s\n%s", report.CapacityLine(c), report.ProbeTable(c))
 		return r
 	}
-	first := search()
-
-	plan, err := s.Plan().Filter([]string{"sweep"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Run(context.Background(), s, Options{Plan: plan})
-	if err != nil {
-		t.Fatalf("sweep: %v", err)
-	}
-	bfAnswer, bfRequests := 0.0, 0
-	for _, r := range f.Runs {
-		bfRequests += r.Summary.Requests.Completed + r.Summary.Requests.Failed
-		c, _ := strconv.ParseFloat(r.Params["concurrency"], 64)
-		if len(r.Asserts) == 1 && r.Asserts[0].Passed && c > bfAnswer {
-			bfAnswer = c
+	sweep := func() (answer float64, requests, runs int) {
+		plan, err := s.Plan().Filter([]string{"sweep"})
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("sweep %s: ttft.p95 %.1f ms", r.Name, r.Summary.TTFT.P95)
-	}
-	second := search()
-
-	a1, a2 := first.Capacity.Answer, second.Capacity.Answer
-	t.Logf("brute force: answer %v, %d requests in %d runs; search: %v then %v, %d and %d probes, %d and %d requests",
-		bfAnswer, bfRequests, len(f.Runs), a1, a2, len(first.Capacity.Probes), len(second.Capacity.Probes),
-		first.Capacity.Requests, second.Capacity.Requests)
-	// The target is one step; the simulator runs in real time on a shared
-	// machine, where a busy moment moves TTFT p95 by tens of ms, so the
-	// test holds the search to two steps and logs how far it was.
-	if a1 == 0 || a2 == 0 || bfAnswer == 0 {
-		t.Fatalf("no answer: sweep %v, searches %v and %v", bfAnswer, a1, a2)
+		f, err := Run(context.Background(), s, Options{Plan: plan})
+		if err != nil {
+			t.Fatalf("sweep: %v", err)
+		}
+		for _, r := range f.Runs {
+			requests += r.Summary.Requests.Completed + r.Summary.Requests.Failed
+			c, _ := strconv.ParseFloat(r.Params["concurrency"], 64)
+			if len(r.Asserts) == 1 && r.Asserts[0].Passed && c > answer {
+				answer = c
+			}
+			noteLate("sweep point", c, r.Summary.TPOT.P95)
+			t.Logf("sweep %s: ttft.p95 %.1f ms, tpot.p95 %.2f ms", r.Name, r.Summary.TTFT.P95, r.Summary.TPOT.P95)
+		}
+		return answer, requests, len(f.Runs)
 	}
 	within := func(a, b float64) bool { return math.Abs(a-b) <= 2*max(step, 0.1*b) }
-	if !within(a1, bfAnswer) {
-		t.Errorf("search answered %v, the sweep %v: more than two steps apart", a1, bfAnswer)
-	}
-	if !within(a2, a1) {
-		t.Errorf("search answered %v then %v: more than two steps apart", a1, a2)
-	}
-	// The target is half the sweep's requests (measured: 40-48%); the
-	// test allows 55% so a slow machine's noisier probes do not fail it.
-	for _, r := range []*results.Run{first, second} {
-		if float64(r.Capacity.Requests) > 0.55*float64(bfRequests) {
-			t.Errorf("search used %d requests, more than 55%% of the sweep's %d", r.Capacity.Requests, bfRequests)
+	// compare runs the searches and the sweep and returns how the search
+	// disagreed with the sweep or itself; what no disturbance explains
+	// fails the test at once.
+	compare := func() (disagreements []string) {
+		first := search()
+		bfAnswer, bfRequests, bfRuns := sweep()
+		second := search()
+		a1, a2 := first.Capacity.Answer, second.Capacity.Answer
+		t.Logf("brute force: answer %v, %d requests in %d runs; search: %v then %v, %d and %d probes, %d and %d requests",
+			bfAnswer, bfRequests, bfRuns, a1, a2, len(first.Capacity.Probes), len(second.Capacity.Probes),
+			first.Capacity.Requests, second.Capacity.Requests)
+		if a1 == 0 || a2 == 0 || bfAnswer == 0 {
+			t.Fatalf("no answer: sweep %v, searches %v and %v", bfAnswer, a1, a2)
 		}
+		for _, a := range []float64{a1, a2, bfAnswer} {
+			if a > maxNumSeqs+step {
+				t.Errorf("an answer of %v users passes the batch cap %v by more than one step: no busy machine explains that", a, maxNumSeqs)
+			}
+		}
+		if !within(a1, bfAnswer) {
+			disagreements = append(disagreements, fmt.Sprintf("search answered %v, the sweep %v: more than two steps apart", a1, bfAnswer))
+		}
+		if !within(a2, a1) {
+			disagreements = append(disagreements, fmt.Sprintf("search answered %v then %v: more than two steps apart", a1, a2))
+		}
+		// The target is half the sweep's requests (measured: 40-48%); the
+		// test allows 55% so a slow machine's noisier probes do not fail it.
+		for _, r := range []*results.Run{first, second} {
+			if float64(r.Capacity.Requests) > 0.55*float64(bfRequests) {
+				disagreements = append(disagreements, fmt.Sprintf("search used %d requests, more than 55%% of the sweep's %d", r.Capacity.Requests, bfRequests))
+			}
+		}
+		return disagreements
 	}
+	for attempt := 1; attempt <= 2; attempt++ {
+		late = nil
+		d := compare()
+		switch {
+		case len(d) == 0:
+			return
+		case len(late) == 0:
+			for _, msg := range d {
+				t.Errorf("attempt %d, on time: %s", attempt, msg)
+			}
+			return
+		}
+		t.Logf("attempt %d disagreed (%s), but the simulator ran late (%s)", attempt, strings.Join(d, "; "), strings.Join(late, "; "))
+	}
+	t.Skip("the simulator ran late on both attempts, and their answers disagreed: see the log")
 }
 
 func mustMetric(t *testing.T, name string) results.Metric {
@@ -130,7 +176,8 @@ func mustMetric(t *testing.T, name string) results.Metric {
 // -race sees the runner's capacity path: it must finish with an answer in
 // range and every probe recorded.
 func TestCapacityRunsUnderRace(t *testing.T) {
-	s := loadSuite(t, "capacity.hcl", map[string]string{"slo_ms": "100000"})
+	// (the 100 s SLO holds at any speed: the simulator runs ten times faster)
+	s := loadSuite(t, "capacity.hcl", map[string]string{"slo_ms": "100000", "time_scale": "0.1"})
 	plan, err := s.Plan().Filter([]string{"search"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,12 +13,12 @@ import (
 	"github.com/llmgate/llmgate/runspec"
 )
 
-// gpuStarter starts the tiny simulator and gives it two GPUs with fixed
+// gpuStarter starts the tiny simulator with the suite's args and gives it two GPUs with fixed
 // readings, counting the reads.
 type gpuStarter struct{ reads atomic.Int64 }
 
 func (s *gpuStarter) Start(ctx context.Context, spec runspec.Target, opts backend.StartOptions) (backend.Instance, error) {
-	inst, err := backend.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny"}, backend.StartOptions{})
+	inst, err := backend.Default{}.Start(ctx, runspec.Target{Kind: runspec.KindSimulator, Name: spec.Name, Profile: "tiny", Args: spec.Args}, backend.StartOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,10 @@ Simulator flags:
                                   if there is one, else llama-3.1-8b-h100)
   --seed N                        seed for generated tokens (default 0)
   --slowdown F                    multiply every step's time, e.g. 1.2 = 20% slower
+  --time-scale F                  run the model's clock faster than the wall clock: every modelled
+                                  duration (steps, stalls, --startup-delay) takes F times as long,
+                                  0 < F <= 1 (default 1, real time); keep-alive timeouts are not
+                                  scaled, and /metrics reports wall seconds (a tenth at 0.1)
   --fail-rate F                   answer this fraction of generation requests with HTTP 500
   --invalid-structured-rate F     cut off this fraction of structured-output answers half-way,
                                   so they break their schema (chosen from the seed and request)
@@ -185,6 +189,10 @@ func ParseArgs(args []string) (Config, []string, error) {
 			}
 		case "slowdown":
 			c.Slowdown, err = floatFlag(name, next)
+		case "time-scale":
+			if c.TimeScale, err = floatFlag(name, next); err == nil {
+				err = checkTimeScale(c.TimeScale) // 0 would mean the default here
+			}
 		case "fail-rate":
 			c.FailRate, err = floatFlag(name, next)
 		case "invalid-structured-rate":

@@ -29,6 +29,15 @@ func TestParseArgs(t *testing.T) {
 		// Simulator flags.
 		{name: "sim flags", args: []string{"--profile", "tiny", "--seed", "7", "--slowdown", "1.2", "--fail-rate", "0.1", "--stall", "1s@2s/10s", "--api-key", "k", "--invalid_structured_rate=0.25", "--per-seq-overhead", "2ms", "--reasoning-tokens", "10"},
 			want: Config{Profile: "tiny", Seed: 7, Slowdown: 1.2, FailRate: 0.1, Stall: "1s@2s/10s", APIKey: "k", InvalidStructuredRate: 0.25, PerSeqOverhead: "2ms", ReasoningTokens: 10}},
+		// A time scale in (0, 1], in either form.
+		{name: "time scale", args: []string{"--time-scale", "0.1"}, want: Config{TimeScale: 0.1}},
+		{name: "time scale one", args: []string{"--time_scale=1"}, want: Config{TimeScale: 1}},
+		// Outside (0, 1] it is refused, saying so; 0 is not "the default".
+		{name: "time scale zero", args: []string{"--time-scale", "0"}, err: "--time-scale 0 must be above 0 and at most 1"},
+		{name: "time scale negative", args: []string{"--time-scale=-0.5"}, err: "--time-scale -0.5 must be above 0 and at most 1"},
+		{name: "time scale slower", args: []string{"--time-scale", "2"}, err: "--time-scale 2 must be above 0 and at most 1"},
+		{name: "time scale NaN", args: []string{"--time-scale", "NaN"}, err: "--time-scale NaN must be above 0 and at most 1"},
+		{name: "time scale not a number", args: []string{"--time-scale", "fast"}, err: `flag --time-scale: "fast" is not a number`},
 		// Unknown vLLM flags: with a value, as booleans, and with =value.
 		{name: "unknown flags", args: []string{"--enforce-eager", "m", "--dtype", "bfloat16", "--swap-space=4", "--no-foo", "--trust-remote-code"},
 			want: Config{Model: "m"}, warnings: 5},

@@ -56,6 +56,16 @@ type Config struct {
 	Seed int64
 	// Slowdown multiplies every step's time (1 = none; 1.2 = 20% slower).
 	Slowdown float64
+	// TimeScale runs the model's clock faster than the wall clock: every
+	// modelled duration (each engine step, so prefill and decode, and the
+	// stalls and the start-up delay) takes TimeScale times as long on the
+	// wall clock. It is in (0, 1]; 0 means 1 (real time). Tests use it to
+	// check behaviour in a tenth of the time. What is not modelled is not
+	// scaled: the HTTP keep-alive and idle timeouts stay as given, and the
+	// Prometheus metrics (TTFT, queue and step histograms) are measured on
+	// the wall clock, in wall seconds, so a server at 0.1 reports a tenth
+	// of the model's times.
+	TimeScale float64
 	// FailRate is the fraction of generation requests answered with a 500.
 	FailRate float64
 	// InvalidStructuredRate is the fraction of structured-output answers
@@ -262,6 +272,12 @@ func (c Config) resolve() (*resolved, error) {
 	if r.Slowdown < 0 || math.IsNaN(r.Slowdown) || math.IsInf(r.Slowdown, 0) {
 		return nil, fmt.Errorf("--slowdown %v must be positive", r.Slowdown)
 	}
+	if r.TimeScale == 0 {
+		r.TimeScale = 1
+	}
+	if err := checkTimeScale(r.TimeScale); err != nil {
+		return nil, err
+	}
 	if r.FailRate < 0 || r.FailRate > 1 || math.IsNaN(r.FailRate) {
 		return nil, fmt.Errorf("--fail-rate %v must be in [0, 1]", r.FailRate)
 	}
@@ -288,6 +304,7 @@ func (c Config) resolve() (*resolved, error) {
 	if r.stall, err = parseStall(r.Stall); err != nil {
 		return nil, err
 	}
+	r.stall = stallSpec{dur: r.wall(r.stall.dur), at: r.wall(r.stall.at), every: r.wall(r.stall.every)}
 	r.perSeq = p.PerSeqOverhead
 	if r.PerSeqOverhead != "" {
 		d, err := time.ParseDuration(r.PerSeqOverhead)
@@ -314,6 +331,23 @@ func (c Config) resolve() (*resolved, error) {
 			r.MaxModelLen, r.maxTokensKV)
 	}
 	return r, nil
+}
+
+// checkTimeScale refuses a --time-scale outside (0, 1]: the simulator
+// can run its model faster than real time, never slower (--slowdown does).
+func checkTimeScale(f float64) error {
+	if !(f > 0 && f <= 1) {
+		return fmt.Errorf("--time-scale %v must be above 0 and at most 1 (0.1 runs the model ten times faster than real time; for a slower server use --slowdown)", f)
+	}
+	return nil
+}
+
+// wall is how long the modelled duration d takes on the wall clock.
+func (r *resolved) wall(d time.Duration) time.Duration {
+	if r.TimeScale == 1 {
+		return d
+	}
+	return time.Duration(float64(d) * r.TimeScale)
 }
 
 // keepAlive is the idle keep-alive timeout the server applies.

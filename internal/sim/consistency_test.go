@@ -57,10 +57,11 @@ func TestTokenizeMatchesUsage(t *testing.T) {
 	}
 }
 
-// --fail-rate fails about that fraction of requests, deterministically.
+// --fail-rate fails about that fraction of requests, deterministically
+// (counted, not timed: the simulator runs at --time-scale 0.1).
 func TestFailRate(t *testing.T) {
 	count := func() int {
-		_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--fail-rate", "0.3", "--seed", "3"))
+		_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--fail-rate", "0.3", "--seed", "3", "--time-scale", "0.1"))
 		failed := 0
 		for i := 0; i < 200; i++ {
 			if postJSON(t, base+"/v1/completions", map[string]any{"prompt": []int{1, 2, 3}, "max_tokens": 1}, nil) == 500 {
@@ -82,10 +83,11 @@ func TestFailRate(t *testing.T) {
 // off half-way, chosen from the seed and the request: the same requests
 // break again on a second server, the cut answers are not JSON, the others
 // still validate, and the responses stay well-formed (200, finish "stop").
+// Nothing is timed: the simulator runs at --time-scale 0.1.
 func TestInvalidStructuredRate(t *testing.T) {
 	schema := map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}, "age": map[string]any{"type": "integer"}}, "required": []string{"name", "age"}}
 	broken := func() []int {
-		_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--invalid-structured-rate", "0.3", "--seed", "5"))
+		_, base := startSim(t, mustArgs(t, "--profile", "tiny", "--invalid-structured-rate", "0.3", "--seed", "5", "--time-scale", "0.1"))
 		var out []int
 		for i := 0; i < 40; i++ {
 			var resp struct {

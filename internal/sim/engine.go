@@ -182,7 +182,7 @@ func (e *engine) run() {
 			base = time.Time{}
 			continue
 		}
-		d := time.Duration(float64(e.stepTime()) * e.cfg.Slowdown)
+		d := e.cfg.wall(time.Duration(float64(e.stepTime()) * e.cfg.Slowdown))
 		deadline := base.Add(d)
 		sleepUntil(deadline)
 		late := time.Since(deadline)

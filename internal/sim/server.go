@@ -85,6 +85,9 @@ func (s *Server) logStartup() {
 	s.logf("# GPU blocks: %d", r.numBlocks)
 	s.logf("GPU KV cache size: %s tokens", commas(r.maxTokensKV))
 	s.logf("Maximum concurrency for %s tokens per request: %.2fx", commas(r.MaxModelLen), float64(r.maxTokensKV)/float64(r.MaxModelLen))
+	if r.TimeScale != 1 {
+		s.logf("time scale %g: every modelled duration takes %g of it on the wall clock; /metrics reports wall seconds", r.TimeScale, r.TimeScale)
+	}
 	if r.Slowdown != 1 || r.FailRate > 0 || r.Stall != "" || r.InvalidStructuredRate > 0 || r.PerSeqOverhead != "" {
 		s.logf("fault injection: slowdown=%g fail_rate=%g stall=%q invalid_structured_rate=%g per_seq_overhead=%v", r.Slowdown, r.FailRate, r.Stall, r.InvalidStructuredRate, r.perSeq)
 	}

@@ -21,9 +21,10 @@ func parseStartupDelay(s string) (time.Duration, error) {
 // startUp takes Config.StartupDelay before the server listens, as a vLLM
 // server loads its weights, compiles and captures CUDA graphs before its
 // port opens: a third of the delay each, each ended by the log line vLLM
-// prints for it, timed as vLLM times it. An ended ctx stops it.
+// prints for it, timed as vLLM times it (on the wall clock, so scaled by
+// Config.TimeScale). An ended ctx stops it.
 func (s *Server) startUp(ctx context.Context) error {
-	d := s.cfg.StartupDelay
+	d := s.cfg.wall(s.cfg.StartupDelay)
 	if d <= 0 {
 		return nil
 	}

@@ -1,14 +1,17 @@
 # The capacity search against a brute-force sweep over the same loads, on
 # the tiny simulator capped at 24 sequences: P95 TTFT climbs with users
 # (about 8 ms at 4, 29 ms at 16, 41 ms at 24, 150 ms past 24), so the
-# SLO ttft.p95 < 30 ms breaks between 12 and 24 users.
+# SLO ttft.p95 < 100 ms breaks past 24 users, where requests queue.
 suite "runner-capacity" {}
 
 variable "slo_ms" { default = 100 }
+# --time-scale of the simulator: 1 (real time) where TTFT is held to the
+# SLO; a test that checks the search's path only may run it faster.
+variable "time_scale" { default = 1 }
 
 simulator "sim" {
   profile = "tiny"
-  args    = ["--max-num-seqs", 24]
+  args    = ["--max-num-seqs", 24, "--time-scale", var.time_scale]
 }
 
 defaults {

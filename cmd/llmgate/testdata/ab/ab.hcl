@@ -13,9 +13,15 @@ variable "requests" {
   default = 160
 }
 
+# --time-scale of the simulator: real time where the gate judges TPOT; a
+# test of the A/B's mechanics alone may run it faster.
+variable "time_scale" {
+  default = 1
+}
+
 simulator "sim" {
   profile = "llama-3.1-8b-h100"
-  args    = ["--seed", "3", "--slowdown", var.slowdown]
+  args    = ["--seed", "3", "--slowdown", var.slowdown, "--time-scale", var.time_scale]
 }
 
 defaults {
