@@ -24,16 +24,26 @@ func (p *prefixPool) add(m *ServerMetrics) {
 	}
 }
 
-// pooled is the merged queries, hits and rate (0 when the blocks looked
-// up no token, as ServerMetrics' own); all nil when no block reported
-// them.
+// pooled is the merged queries, hits and rate (see PrefixCacheFigures);
+// all nil when no block reported them.
 func (p *prefixPool) pooled() (queries, hits, rate *float64) {
 	if !p.counted {
 		return nil, nil, p.rate
 	}
-	queries, hits, rate = ptr(p.queries), ptr(min(p.hits, p.queries)), ptr(0)
-	if p.queries > 0 {
-		*rate = *hits / p.queries
+	return PrefixCacheFigures(p.queries, p.hits)
+}
+
+// PrefixCacheFigures is what ServerMetrics stores of a window in which
+// queries prompt tokens were looked up in the prefix cache and hits of
+// them hit: both counts, hits at most queries (more is a broken exporter:
+// at most all hit), and the hit rate hits / queries, 0 when no token was
+// looked up (a server that counts but caches nothing, as vLLM without
+// prefix caching, served nothing from its cache).
+func PrefixCacheFigures(queries, hits float64) (q, h, rate *float64) {
+	hits = min(hits, queries)
+	var r float64
+	if queries > 0 {
+		r = hits / queries
 	}
-	return queries, hits, rate
+	return &queries, &hits, &r
 }

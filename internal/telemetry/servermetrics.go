@@ -34,11 +34,10 @@ func ServerMetricsFrom(snaps []ServerSnapshot) *results.ServerMetrics {
 
 // prefixCache is the prompt tokens looked up in the prefix cache and those
 // that hit, from the first to the last scrape that had both counters, and
-// the hit rate (hits / queries, 0 when no token was looked up: a server
-// that counts but caches nothing, as vLLM without prefix caching, served
-// nothing from its cache). All three are nil when fewer than two scrapes
-// had the counters (the server reports none: not 0) or a counter went
-// back (the server restarted: the window's are unknown).
+// the hit rate (see results.PrefixCacheFigures). All three are nil when
+// fewer than two scrapes had the counters (the server reports none: not
+// 0) or a counter went back (the server restarted: the window's are
+// unknown).
 func prefixCache(snaps []ServerSnapshot) (queries, hits, rate *float64) {
 	var first, last *ServerSnapshot
 	for i := range snaps {
@@ -57,13 +56,7 @@ func prefixCache(snaps []ServerSnapshot) (queries, hits, rate *float64) {
 	if dq < 0 || dh < 0 {
 		return nil, nil, nil
 	}
-	// more hits than queries is a broken exporter: at most all hit
-	dh = min(dh, dq)
-	var r float64
-	if dq > 0 {
-		r = dh / dq
-	}
-	return &dq, &dh, &r
+	return results.PrefixCacheFigures(dq, dh)
 }
 
 // nonNeg clamps a counter delta: a counter that went down means the server
