@@ -49,6 +49,6 @@ func (r *Run) ProbeRun(v float64) *Run {
 	case results.VaryRate:
 		c.Load.Rate = v
 	}
-	c.Name = fmt.Sprintf("%s[%s=%s]", r.Name, r.Capacity.Vary, formatNumber(v))
+	c.Name = fmt.Sprintf("%s[%s=%s]", r.Name, r.Capacity.Vary, FormatNumber(v))
 	return &c
 }

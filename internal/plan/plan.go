@@ -108,6 +108,6 @@ func (p *Plan) Runs() []*Run {
 	return runs
 }
 
-// formatNumber writes f as a suite would: the fewest digits that read back
+// FormatNumber writes f as a suite would: the fewest digits that read back
 // as f, without an exponent (0.5, 16).
-func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+func FormatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

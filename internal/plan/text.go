@@ -80,23 +80,23 @@ func DescribeLoad(c runspec.Load) string {
 	if c.Workload.Kind == runspec.WorkloadTrace {
 		s := "open loop at the trace's timestamps"
 		if ts := c.Workload.TimeScale; ts > 0 && ts != 1 {
-			s += fmt.Sprintf(" (time_scale %s)", formatNumber(ts))
+			s += fmt.Sprintf(" (time_scale %s)", FormatNumber(ts))
 		}
 		parts = append(parts, s)
 		if c.Concurrency > 0 {
 			parts = append(parts, fmt.Sprintf("at most %d in flight", c.Concurrency))
 		}
 	} else if c.Rate > 0 {
-		s := fmt.Sprintf("open loop at %s req/s", formatNumber(c.Rate))
+		s := fmt.Sprintf("open loop at %s req/s", FormatNumber(c.Rate))
 		if c.Burstiness > 0 {
-			s += fmt.Sprintf(" (burstiness %s)", formatNumber(c.Burstiness))
+			s += fmt.Sprintf(" (burstiness %s)", FormatNumber(c.Burstiness))
 		}
 		parts = append(parts, s)
 		if c.Concurrency > 0 {
 			parts = append(parts, fmt.Sprintf("at most %d in flight", c.Concurrency))
 		}
 		if c.Ramp.Kind != "" {
-			parts = append(parts, fmt.Sprintf("%s ramp from %s req/s over %s", c.Ramp.Kind, formatNumber(c.Ramp.From), c.Ramp.Over))
+			parts = append(parts, fmt.Sprintf("%s ramp from %s req/s over %s", c.Ramp.Kind, FormatNumber(c.Ramp.From), c.Ramp.Over))
 		}
 	} else {
 		parts = append(parts, fmt.Sprintf("closed loop, %d concurrent", c.Concurrency))
@@ -149,7 +149,7 @@ func DescribeWorkload(w runspec.Workload) string {
 	if w.InputTokens > 0 || w.OutputTokens > 0 {
 		s := fmt.Sprintf("%d in / %d out tokens", w.InputTokens, w.OutputTokens)
 		if w.RangeRatio > 0 {
-			s += fmt.Sprintf(" ±%s%%", formatNumber(w.RangeRatio*100))
+			s += fmt.Sprintf(" ±%s%%", FormatNumber(w.RangeRatio*100))
 		}
 		parts = append(parts, s)
 	}
@@ -270,7 +270,7 @@ func describeGoodput(g Goodput) string {
 		v    float64
 	}{{"ttft", g.TTFT}, {"tpot", g.TPOT}, {"e2el", g.E2EL}} {
 		if f.v > 0 {
-			parts = append(parts, fmt.Sprintf("%s <= %s ms", f.name, formatNumber(f.v)))
+			parts = append(parts, fmt.Sprintf("%s <= %s ms", f.name, FormatNumber(f.v)))
 		}
 	}
 	return strings.Join(parts, ", ")

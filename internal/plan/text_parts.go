@@ -36,7 +36,7 @@ func writeLoadAndWorkload(ew *errWriter, l runspec.Load) {
 	}
 	ew.printf("    workload: a mix of %d, each request drawing its member by weight\n", len(l.Mix))
 	for _, m := range l.Mix {
-		ew.printf("      %s (weight %s, %.0f%% of requests): %s\n", m.Name, formatNumber(m.Weight), 100*m.Weight/total, DescribeWorkload(m.Workload))
+		ew.printf("      %s (weight %s, %.0f%% of requests): %s\n", m.Name, FormatNumber(m.Weight), 100*m.Weight/total, DescribeWorkload(m.Workload))
 	}
 }
 

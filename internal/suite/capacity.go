@@ -56,17 +56,17 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 	hi, hok := ev.num(b.Max)
 	ok = ok && lok && hok
 	if lok && lo <= 0 {
-		ev.errorAt(b.Min, "Invalid capacity bound", "min = %s: the smallest load to try must be above zero.", formatNumber(lo))
+		ev.errorAt(b.Min, "Invalid capacity bound", "min = %s: the smallest load to try must be above zero.", plan.FormatNumber(lo))
 		ok = false
 	}
 	if lok && hok && hi <= lo {
-		ev.errorAt(b.Max, "Invalid capacity bound", "max = %s must be above min = %s.", formatNumber(hi), formatNumber(lo))
+		ev.errorAt(b.Max, "Invalid capacity bound", "max = %s must be above min = %s.", plan.FormatNumber(hi), plan.FormatNumber(lo))
 		ok = false
 	}
 	if c.Vary == results.VaryConcurrency {
 		for _, a := range []*hcl.Attribute{b.Min, b.Max} {
 			if f, fok := ev.num(a); fok && (f != math.Trunc(f) || f > maxCapacityConcurrency) {
-				ev.errorAt(a, "Invalid capacity bound", "%s = %s: concurrency is a whole number of users, at most %d.", a.Name, formatNumber(f), maxCapacityConcurrency)
+				ev.errorAt(a, "Invalid capacity bound", "%s = %s: concurrency is a whole number of users, at most %d.", a.Name, plan.FormatNumber(f), maxCapacityConcurrency)
 				ok = false
 			}
 		}
@@ -83,10 +83,10 @@ func (l *loader) decodeCapacity(name string, b *capacityBlock, hasSweep bool, lo
 		if s, sok := ev.num(b.Step); sok {
 			switch {
 			case s <= 0 || (lok && hok && s >= hi-lo):
-				ev.errorAt(b.Step, "Invalid capacity step", "step = %s: the resolution of the answer must be above zero and below max - min.", formatNumber(s))
+				ev.errorAt(b.Step, "Invalid capacity step", "step = %s: the resolution of the answer must be above zero and below max - min.", plan.FormatNumber(s))
 				ok = false
 			case c.Vary == results.VaryConcurrency && s != math.Trunc(s):
-				ev.errorAt(b.Step, "Invalid capacity step", "step = %s: concurrency moves in whole users.", formatNumber(s))
+				ev.errorAt(b.Step, "Invalid capacity step", "step = %s: concurrency moves in whole users.", plan.FormatNumber(s))
 				ok = false
 			default:
 				c.Step = s

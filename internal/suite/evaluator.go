@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -117,7 +118,7 @@ func (e *evaluator) int(attr *hcl.Attribute) (int, bool) {
 	}
 	if math.Abs(f) > 1<<53 {
 		// exactness ends at 2^53: do not print a rounded echo of the value
-		exact := formatNumber(f)
+		exact := plan.FormatNumber(f)
 		if v, ok := e.value(attr); ok && v.Type() == cty.Number && v.IsKnown() && !v.IsNull() {
 			exact = v.AsBigFloat().Text('f', -1)
 		}
@@ -125,7 +126,7 @@ func (e *evaluator) int(attr *hcl.Attribute) (int, bool) {
 		return 0, false
 	}
 	if f != math.Trunc(f) {
-		e.errorAt(attr, "Invalid number", "%s must be a whole number, not %s.", attr.Name, formatNumber(f))
+		e.errorAt(attr, "Invalid number", "%s must be a whole number, not %s.", attr.Name, plan.FormatNumber(f))
 		return 0, false
 	}
 	return int(f), true
@@ -239,11 +240,10 @@ func formatBigNumber(n *big.Float) string {
 		return n.Text('f', 0)
 	}
 	f, _ := n.Float64()
-	return formatNumber(f)
+	return plan.FormatNumber(f)
 }
 
 // formatNumber formats f minimally.
-func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // friendlyType names a cty type the way a suite author thinks of it.
 func friendlyType(ty cty.Type) string {

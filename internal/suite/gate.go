@@ -33,7 +33,7 @@ func (l *loader) decodeGate(blocks hcl.Blocks) {
 		g.Baseline, _ = ev.str(gb.Baseline)
 		if a, ok := ev.num(gb.Alpha); ok {
 			if a <= 0 || a >= 1 {
-				ev.errorAt(gb.Alpha, "Invalid alpha", "alpha = %s: it is the significance level a change needs, between 0 and 1 exclusive; 0.05 is usual.", formatNumber(a))
+				ev.errorAt(gb.Alpha, "Invalid alpha", "alpha = %s: it is the significance level a change needs, between 0 and 1 exclusive; 0.05 is usual.", plan.FormatNumber(a))
 			} else {
 				g.Alpha = a
 			}

@@ -27,7 +27,7 @@ func (b *goodputBlock) goodput(ev *evaluator) plan.Goodput {
 	}{{b.TTFT, &g.TTFT}, {b.TPOT, &g.TPOT}, {b.E2EL, &g.E2EL}} {
 		if v, ok := ev.num(f.attr); ok {
 			if v <= 0 {
-				ev.errorAt(f.attr, "Invalid goodput limit", "%s = %s: a goodput limit is a latency in milliseconds and must be above zero.", f.attr.Name, formatNumber(v))
+				ev.errorAt(f.attr, "Invalid goodput limit", "%s = %s: a goodput limit is a latency in milliseconds and must be above zero.", f.attr.Name, plan.FormatNumber(v))
 				continue
 			}
 			*f.dst = v

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
@@ -39,7 +40,7 @@ func (e *evaluator) lengthBuckets(attr *hcl.Attribute) ([]int, bool) {
 		f, _ := el.AsBigFloat().Float64()
 		switch {
 		case f != math.Trunc(f) || f < 1 || f > AbsurdTokens:
-			e.errorAt(attr, "Invalid length bucket", "length_buckets edge %s must be a whole number of tokens from 1 to %d.", formatNumber(f), AbsurdTokens)
+			e.errorAt(attr, "Invalid length bucket", "length_buckets edge %s must be a whole number of tokens from 1 to %d.", plan.FormatNumber(f), AbsurdTokens)
 			return nil, false
 		case len(edges) > 0 && int(f) <= edges[len(edges)-1]:
 			e.errorAt(attr, "Invalid length bucket", "length_buckets edges must increase: %d follows %d. %s", int(f), edges[len(edges)-1], form)

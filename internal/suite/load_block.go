@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -92,7 +93,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 	if v, ok := ev.num(b.Burstiness); ok {
 		switch {
 		case v <= 0:
-			ev.errorAt(b.Burstiness, "Invalid burstiness", "burstiness = %s: it is the gamma shape of the gaps between arrivals and must be above zero (1 is Poisson, below 1 burstier).", formatNumber(v))
+			ev.errorAt(b.Burstiness, "Invalid burstiness", "burstiness = %s: it is the gamma shape of the gaps between arrivals and must be above zero (1 is Poisson, below 1 burstier).", plan.FormatNumber(v))
 		case b.traced:
 		case !b.openLoop():
 			ev.errorAt(b.Burstiness, "Burstiness without a rate", "burstiness shapes an open-loop arrival process; set rate (requests per second) as well.")
@@ -172,7 +173,7 @@ func (b *loadBlock) fill(ev *evaluator, cfg *runspec.Load, where hcl.Range) {
 		}
 		if f, ok := ev.num(r.From); ok {
 			if f < 0 {
-				ev.errorAt(r.From, "Invalid ramp start", "from = %s: the starting rate can't be negative.", formatNumber(f))
+				ev.errorAt(r.From, "Invalid ramp start", "from = %s: the starting rate can't be negative.", plan.FormatNumber(f))
 			} else {
 				cfg.Ramp.From = f
 			}
@@ -212,11 +213,11 @@ func rateOf(ev *evaluator, attr *hcl.Attribute) (float64, bool) {
 		return 0, false
 	}
 	if r <= 0 {
-		ev.errorAt(attr, "Invalid rate", "rate = %s: it is the mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", formatNumber(r))
+		ev.errorAt(attr, "Invalid rate", "rate = %s: it is the mean arrival rate in requests per second and must be above zero (leave it out for a closed loop).", plan.FormatNumber(r))
 		return 0, false
 	}
 	if r > AbsurdRate {
-		ev.warnAt(attr, "Absurd rate", "rate = %s requests per second is far beyond what one server answers; did you mean a smaller number?", formatNumber(r))
+		ev.warnAt(attr, "Absurd rate", "rate = %s requests per second is far beyond what one server answers; did you mean a smaller number?", plan.FormatNumber(r))
 	}
 	return r, true
 }

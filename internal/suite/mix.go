@@ -2,6 +2,7 @@ package suite
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 	"github.com/llmgate/llmgate/runspec"
 )
@@ -74,7 +75,7 @@ func fillMix(ev *evaluator, members []*mixMemberBlock, defs *workloadBlock, file
 		mm := runspec.MixMember{Name: m.Name, Weight: 1}
 		if w, ok := ev.num(m.Weight); ok {
 			if w <= 0 || w > 1e9 {
-				ev.errorAt(m.Weight, "Invalid weight", "weight = %s: it is the member's share of the requests, relative to the other members' weights, so it must be above 0 (and at most 1e9).", formatNumber(w))
+				ev.errorAt(m.Weight, "Invalid weight", "weight = %s: it is the member's share of the requests, relative to the other members' weights, so it must be above 0 (and at most 1e9).", plan.FormatNumber(w))
 			} else {
 				mm.Weight = w
 			}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -124,7 +125,7 @@ func numberWithUnitAdvice(n numberWithUnit, what string, unit results.Unit, know
 	if !ok {
 		return fmt.Sprintf("%s is a number with a unit, and %s is %s, which %q is not. Numbers in a suite are written without a unit.", n.text, what, unitWords(unit), n.text)
 	}
-	write := formatNumber(roundDigits(v))
+	write := plan.FormatNumber(roundDigits(v))
 	if n.unit.scale != 1 {
 		write += fmt.Sprintf(" (%s %s)", n.text, sameAs(unit))
 	}

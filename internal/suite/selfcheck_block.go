@@ -2,6 +2,7 @@ package suite
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 )
 
@@ -35,7 +36,7 @@ func fraction(ev *evaluator, attr *hcl.Attribute, name, what string, def float64
 		return 0
 	}
 	if !(f > 0 && f <= 1) {
-		ev.errorAt(attr, "Invalid self-check bound", "%s = %s: it is %s, a fraction in (0, 1] (the default is %s).", name, formatNumber(f), what, formatNumber(def))
+		ev.errorAt(attr, "Invalid self-check bound", "%s = %s: it is %s, a fraction in (0, 1] (the default is %s).", name, plan.FormatNumber(f), what, plan.FormatNumber(def))
 		return 0
 	}
 	return f

@@ -79,7 +79,7 @@ func (b *loadBlock) fillStages(ev *evaluator, cfg *runspec.Load) {
 		if v, ok := ev.num(sb.Burstiness); ok {
 			switch {
 			case v <= 0:
-				ev.errorAt(sb.Burstiness, "Invalid burstiness", "burstiness = %s: it is the gamma shape of the gaps between arrivals and must be above zero (1 is Poisson, below 1 burstier).", formatNumber(v))
+				ev.errorAt(sb.Burstiness, "Invalid burstiness", "burstiness = %s: it is the gamma shape of the gaps between arrivals and must be above zero (1 is Poisson, below 1 burstier).", plan.FormatNumber(v))
 			case sb.Rate == nil:
 				ev.errorAt(sb.Burstiness, "Burstiness without a rate", "burstiness shapes an open-loop arrival process; set the stage's rate (requests per second) as well.")
 			default:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/results"
 )
 
@@ -70,7 +71,7 @@ func unsignedBand(s string, m results.Metric, amount float64) string {
 	if m.Better == results.HigherIsBetter {
 		worse = "lower"
 	}
-	by := formatNumber(amount)
+	by := plan.FormatNumber(amount)
 	if m.Unit == results.Milliseconds {
 		by += " ms"
 	}

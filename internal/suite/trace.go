@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/internal/trace"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/zclconf/go-cty/cty"
@@ -37,9 +38,9 @@ func (b *workloadBlock) fillTrace(ev *evaluator, w *runspec.Workload, where, wit
 	if v, ok := ev.num(b.TimeScale); ok {
 		switch {
 		case v <= 0:
-			ev.errorAt(b.TimeScale, "Invalid time_scale", "time_scale = %s: it divides the trace's gaps between requests (2 replays twice as fast, 0.5 half as fast), so it must be above zero.", formatNumber(v))
+			ev.errorAt(b.TimeScale, "Invalid time_scale", "time_scale = %s: it divides the trace's gaps between requests (2 replays twice as fast, 0.5 half as fast), so it must be above zero.", plan.FormatNumber(v))
 		case v > AbsurdTimeScale:
-			ev.warnAt(b.TimeScale, "Absurd time_scale", "time_scale = %s replays the trace %s times faster than it arrived; did you mean a smaller number?", formatNumber(v), formatNumber(v))
+			ev.warnAt(b.TimeScale, "Absurd time_scale", "time_scale = %s replays the trace %s times faster than it arrived; did you mean a smaller number?", plan.FormatNumber(v), plan.FormatNumber(v))
 			w.TimeScale = v
 		default:
 			w.TimeScale = v

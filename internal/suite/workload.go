@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/llmgate/llmgate/internal/plan"
 	"github.com/llmgate/llmgate/runspec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zclconf/go-cty/cty"
@@ -101,7 +102,7 @@ func (b *workloadBlock) fill(ev *evaluator, w *runspec.Workload, files *fileRoot
 	}
 	if r, ok := ev.num(b.RangeRatio); ok && w.Kind != runspec.WorkloadTrace {
 		if r < 0 || r >= 1 {
-			ev.errorAt(b.RangeRatio, "Invalid range_ratio", "range_ratio = %s: lengths spread over [n*(1-r), n*(1+r)], so r must be at least 0 and below 1.", formatNumber(r))
+			ev.errorAt(b.RangeRatio, "Invalid range_ratio", "range_ratio = %s: lengths spread over [n*(1-r), n*(1+r)], so r must be at least 0 and below 1.", plan.FormatNumber(r))
 		} else {
 			w.RangeRatio = r
 		}
