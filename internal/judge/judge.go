@@ -56,9 +56,9 @@ type Judgement struct {
 	// Counts tallies the comparison's verdicts.
 	Counts compare.Counts
 	// Problems are why not everything was judged: RunErr (but for what
-	// runs already record, see RecordedError) and every run or file the comparison could not
-	// judge. They make the verdict compare.DecisionError unless something
-	// failed anyway.
+	// runs already record, see RecordedError) and every run or file the
+	// comparison could not judge. They make the verdict
+	// compare.DecisionError unless something failed anyway.
 	Problems []error
 	// Notes are what the user must know that does not change the verdict.
 	Notes []string
